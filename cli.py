@@ -1,0 +1,190 @@
+"""The `mols` command: a thin Typer layer over the mols package."""
+
+from __future__ import annotations
+
+import functools
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import Progress
+from rich.table import Table
+
+import mols
+from mols.errors import MolsError
+
+# Our contract: every input error, a bad option included, exits with code 1 (click's default is 2).
+# Typer may bundle its own click, so take UsageError from the class Typer itself raises.
+next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError").exit_code = 1
+
+app = typer.Typer(rich_markup_mode="rich", context_settings={"help_option_names": ["-h", "--help"]},
+                  no_args_is_help=True, add_completion=False)
+bench_app = typer.Typer(help="Benchmarks that reproduce the papers' tables on this machine.", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+console = Console()
+err_console = Console(stderr=True)
+
+Backend = Enum("Backend", {name: name for name in mols.BACKENDS}, type=str)
+NeighborhoodName = Enum("NeighborhoodName", {name: name for name in mols.NEIGHBORHOODS}, type=str)
+ProblemName = Enum("ProblemName", {name: name for name in mols.PROBLEMS}, type=str)
+
+InstanceArg = Annotated[str, typer.Argument(help="Instance file, or a bundled name such as 020_10_01 or ta011.")]
+ProblemOpt = Annotated[ProblemName, typer.Option("--problem", "-p", help="Problem type.")]
+BackendOpt = Annotated[Backend, typer.Option("--backend", "-b", help="auto = gpu where CuPy finds a device.")]
+
+
+def user_errors(fn):
+    """Turn the mols error family into a one-line message and exit code 1, without a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except MolsError as err:
+            err_console.print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
+            raise typer.Exit(1) from None
+
+    return wrapper
+
+
+def _version(value: bool):
+    if value:
+        console.print(f"mols {mols.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")] = False,
+):
+    """mols: local search with whole neighborhoods evaluated at once on a GPU or on CPU cores."""
+
+
+def parse_permutation(text: str | None, path: Path | None, n: int) -> np.ndarray:
+    """The permutation given by --perm or --perm-file, or the identity."""
+    if text is not None and path is not None:
+        raise MolsError("give --perm or --perm-file, not both")
+    if path is not None:
+        try:
+            text = path.read_text()
+        except OSError as err:
+            raise MolsError(f"--perm-file {path}: {err.strerror}") from None
+    if text is None:
+        return np.arange(n, dtype=np.int32)
+    try:
+        values = [int(tok) for tok in text.replace(",", " ").split()]
+    except ValueError:
+        raise MolsError(f"--perm: expected integers separated by spaces or commas, got {text.strip()[:60]!r}") from None
+    return mols.check_permutation(values, n, what="--perm")
+
+
+@app.command()
+@user_errors
+def evaluate(
+    instance: InstanceArg,
+    problem: ProblemOpt = ProblemName.flowshop,
+    perm: Annotated[str | None, typer.Option(help="Permutation, e.g. '2 0 1 3' (default: identity).")] = None,
+    perm_file: Annotated[Path | None, typer.Option(help="File holding the permutation.")] = None,
+    neighborhood: Annotated[NeighborhoodName | None, typer.Option(
+        "--neighborhood", "-n", help="Evaluate this whole neighborhood instead of the permutation alone.")] = None,
+    backend: BackendOpt = Backend.auto,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the result as CSV here.")] = None,
+):
+    """Evaluate a permutation of an instance, or its whole neighborhood, and print or write the result."""
+    backend_name = mols.resolve_backend(backend.value)
+    pb = mols.load_problem(problem.value, instance)
+    x = parse_permutation(perm, perm_file, pb.n)
+    if neighborhood is None:
+        F = pb.evaluate(x)[None, :]
+        table = {"permutation": [" ".join(map(str, x))]}
+        _show_or_write(_frame(pb, F, table), output, f"{pb.instance.name}: {pb.n} jobs x {pb.m} machines")
+        return
+    nbh = mols.get_neighborhood(neighborhood.value)
+    evaluator = mols.prepare(pb, nbh, backend_name)
+    evaluator.evaluate(x)  # warm-up: compilation stays out of the time below
+    start = time.perf_counter()
+    F = evaluator.evaluate(x)
+    seconds = time.perf_counter() - start
+    moves = np.array([nbh.move(t, pb.n) for t in range(len(F))]).reshape(-1, 2)
+    frame = _frame(pb, F, {"id": np.arange(len(F)), "i": moves[:, 0], "j": moves[:, 1]})
+    title = (f"{nbh.name} neighborhood of {pb.instance.name}: {len(F)} neighbors in {seconds * 1e3:.3f} ms "
+             f"on {evaluator.backend} ({evaluator.device})")
+    _show_or_write(frame, output, title, best_of=pb.objectives)
+
+
+def _frame(pb, F: np.ndarray, columns: dict):
+    import pandas as pd
+
+    return pd.DataFrame({**columns, **{name: F[:, k] for k, name in enumerate(pb.objectives)}})
+
+
+def _show_or_write(frame, output: Path | None, title: str, best_of=()) -> None:
+    if output is not None:
+        try:
+            frame.to_csv(output, index=False)
+        except OSError as err:
+            raise MolsError(f"--output {output}: {err.strerror}") from None
+        console.print(f"{title}\nwrote {len(frame)} rows to {output}", highlight=False)
+        return
+    shown = frame.loc[sorted({int(frame[name].idxmin()) for name in best_of})] if best_of else frame
+    table = Table(title=title + (" — best neighbor per objective" if best_of else ""))
+    for col in frame.columns:
+        table.add_column(col, justify="right")
+    for row in shown.itertuples(index=False):
+        table.add_row(*map(str, row))
+    console.print(table)
+
+
+@app.command()
+def instances():
+    """List the bundled instances (their sizes and where their due dates come from)."""
+    from mols.problems.flowshop.instance import bundled_instances_dir, read_flowshop
+
+    root = bundled_instances_dir() / "flowshop"
+    table = Table(title=f"flowshop instances under {root}")
+    for col in ("name", "jobs", "machines", "due dates", "file"):
+        table.add_column(col)
+    for path in sorted(root.glob("*.txt")) + sorted(root.glob("*/*.txt")):
+        inst = read_flowshop(path)
+        table.add_row(inst.name, str(inst.n), str(inst.m), inst.due_dates, str(path.relative_to(root)))
+    console.print(table)
+
+
+@bench_app.command("neighborhood")
+@user_errors
+def bench_neighborhood(
+    sizes: Annotated[str, typer.Option(help="Comma-separated jobs x machines sizes.")] = "all",
+    neighborhood: Annotated[NeighborhoodName | None, typer.Option(
+        "--neighborhood", "-n", help="Only this neighborhood (default: all).")] = None,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed CPU runs per cell; the median is reported.")] = 5,
+    gpu_repeats: Annotated[int, typer.Option(min=1, help="Timed GPU runs per cell.")] = 200,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports"),
+):
+    """Neighbors evaluated per second: CPU on 1 core and on all cores, GPU kernel alone and with transfers."""
+    from mols.bench import neighborhood as bench
+
+    chosen = list(bench.SIZES) if sizes == "all" else [s.strip() for s in sizes.split(",")]
+    unknown = [s for s in chosen if s not in bench.SIZES]
+    if unknown:
+        raise MolsError(f"--sizes: unknown size(s) {', '.join(unknown)}; choose from {', '.join(bench.SIZES)}")
+    nbhs = [mols.get_neighborhood(neighborhood.value)] if neighborhood else list(mols.NEIGHBORHOODS.values())
+    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task("benchmarking", total=len(chosen) * len(nbhs))
+        df = bench.run(chosen, nbhs, repeats, gpu_repeats, on_row=lambda row: progress.advance(task))
+    md, csv = bench.write_report(df, output)
+    console.print(md.read_text(), highlight=False)
+    console.print(f"wrote {md} and {csv}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,15 @@
+"""mols: local search in which whole neighborhoods are evaluated at once, on a GPU (CuPy) or CPU cores (Numba)."""
+
+from __future__ import annotations
+
+from mols.backends import BACKENDS, prepare, resolve_backend
+from mols.errors import BackendError, InstanceError, MolsError
+from mols.neighborhoods import NEIGHBORHOODS, get_neighborhood
+from mols.problems import PROBLEMS, check_permutation, load_problem
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BACKENDS", "NEIGHBORHOODS", "PROBLEMS", "BackendError", "InstanceError", "MolsError",
+    "check_permutation", "get_neighborhood", "load_problem", "prepare", "resolve_backend",
+]

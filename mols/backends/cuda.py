@@ -1,0 +1,83 @@
+"""CuPy plumbing: device discovery, kernel compilation from .cu files, pinned host<->device buffers."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from mols.errors import BackendError
+
+ALIGN = 16  # bytes; every array in a packed buffer starts on this boundary
+
+
+def import_cupy():
+    """CuPy, or BackendError if it is missing or finds no CUDA device."""
+    try:
+        import cupy
+    except ImportError:
+        raise BackendError("backend 'gpu' needs CuPy: pip install 'mols[gpu]'") from None
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except cupy.cuda.runtime.CUDARuntimeError as err:
+        raise BackendError(f"backend 'gpu': CuPy finds no CUDA device ({err})") from None
+    if count == 0:
+        raise BackendError("backend 'gpu': CuPy finds no CUDA device")
+    return cupy
+
+
+def gpu_available() -> bool:
+    try:
+        import_cupy()
+    except BackendError:
+        return False
+    return True
+
+
+def gpu_name() -> str:
+    cupy = import_cupy()
+    return cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["name"].decode()
+
+
+def kernel_source(defines: dict[str, int | str], *parts: str) -> str:
+    """#define lines, then the given sources concatenated (headers first: CuPy's cache sees them)."""
+    head = "".join(f"#define {key} {value}\n" for key, value in defines.items())
+    return head + "\n".join(parts)
+
+
+@cache
+def compile_kernel(source: str, name: str):
+    """The kernel `name` of `source`, compiled once per process (CuPy also caches on disk)."""
+    cupy = import_cupy()
+    return cupy.RawModule(code=source, options=("--std=c++17",)).get_function(name)
+
+
+class PackedBuffers:
+    """Arrays of several shapes and dtypes in one pinned host block and one device block,
+    so that uploading all of them is a single asynchronous copy."""
+
+    def __init__(self, layout: list[tuple[tuple[int, ...], np.dtype]]):
+        cupy = import_cupy()
+        offsets, total = [], 0
+        for shape, dtype in layout:
+            offsets.append(total)
+            nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+            total += -(-nbytes // ALIGN) * ALIGN
+        self.nbytes = total
+        self._pinned = cupy.cuda.alloc_pinned_memory(total)
+        self.host_flat = np.frombuffer(self._pinned, dtype=np.uint8, count=total)
+        self.device_flat = cupy.empty(total, dtype=cupy.uint8)
+        self.host = tuple(_view(self.host_flat, o, s, d) for o, (s, d) in zip(offsets, layout))
+        self.device = tuple(_view(self.device_flat, o, s, d) for o, (s, d) in zip(offsets, layout))
+
+    def upload(self, stream) -> None:
+        cupy = import_cupy()
+        cupy.cuda.runtime.memcpyAsync(
+            self.device_flat.data.ptr, self.host_flat.ctypes.data, self.nbytes,
+            cupy.cuda.runtime.memcpyHostToDevice, stream.ptr,
+        )
+
+
+def _view(flat, offset: int, shape: tuple[int, ...], dtype: np.dtype):
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    return flat[offset:offset + nbytes].view(dtype).reshape(shape)

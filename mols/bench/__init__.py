@@ -1,0 +1,1 @@
+"""Benchmarks behind `mols bench`: each measures its columns side by side in one run."""

@@ -1,0 +1,23 @@
+"""The one exception family for errors a user can cause (bad file, bad option, no GPU)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class MolsError(Exception):
+    """An error the user can fix; the CLI prints it without a traceback and exits with code 1."""
+
+
+class InstanceError(MolsError):
+    """A malformed or missing instance file; names the file and, where known, the line."""
+
+    def __init__(self, path: str | Path, message: str, line: int | None = None):
+        self.path = Path(path)
+        self.line = line
+        where = f"{self.path}:{line}" if line is not None else str(self.path)
+        super().__init__(f"{where}: {message}")
+
+
+class BackendError(MolsError):
+    """A backend that cannot run here, such as `gpu` on a machine without a CUDA device."""

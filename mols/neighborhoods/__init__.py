@@ -1,0 +1,20 @@
+"""Move spaces on permutations, by name."""
+
+from __future__ import annotations
+
+from mols.errors import MolsError
+from mols.neighborhoods.base import Neighborhood
+from mols.neighborhoods.insertion import INSERTION
+from mols.neighborhoods.swap import SWAP
+
+NEIGHBORHOODS = {nbh.name: nbh for nbh in (INSERTION, SWAP)}
+
+
+def get_neighborhood(name: str) -> Neighborhood:
+    try:
+        return NEIGHBORHOODS[name]
+    except KeyError:
+        raise MolsError(f"unknown neighborhood {name!r}; choose one of {', '.join(NEIGHBORHOODS)}") from None
+
+
+__all__ = ["NEIGHBORHOODS", "Neighborhood", "get_neighborhood"]

@@ -1,0 +1,62 @@
+"""A neighborhood: a size plus a pure mapping between integer ids and moves, on host, Numba and CUDA."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mols.errors import MolsError
+
+HERE = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class Neighborhood:
+    """Moves on permutations of length n, each move a pair (i, j) of positions.
+
+    The Numba functions are the mapping itself, callable from Python and from jitted kernels:
+    `size(n)`, `decode(id, n) -> (i, j)`, `encode(i, j, n) -> id` (-1 if (i, j) is no move),
+    `first_changed(i, j)` (the first position whose job differs from the current permutation)
+    and `source(i, j, k)` (the position in the current permutation of the job that the neighbor
+    puts at position k). `cuda_header` defines the same functions for CUDA, under the names
+    `nbh_decode`, `nbh_first_changed` and `nbh_source`.
+    """
+
+    name: str
+    size: Callable
+    decode: Callable
+    encode: Callable
+    first_changed: Callable
+    source: Callable
+    cuda_header: str
+
+    def n_neighbors(self, n: int) -> int:
+        if n < 2:
+            raise MolsError(f"the {self.name} neighborhood needs at least 2 elements, got n={n}")
+        return int(self.size(n))
+
+    def move(self, idx: int, n: int) -> tuple[int, int]:
+        """The move (i, j) with this id; raises MolsError for an id out of range."""
+        if not 0 <= idx < self.n_neighbors(n):
+            raise MolsError(f"neighbor id {idx} out of range [0, {self.size(n)}) for n={n}")
+        i, j = self.decode(idx, n)
+        return int(i), int(j)
+
+    def index(self, i: int, j: int, n: int) -> int:
+        """The id of move (i, j); raises MolsError if (i, j) is no move of this neighborhood."""
+        idx = int(self.encode(i, j, n)) if 0 <= i < n and 0 <= j < n else -1
+        if idx < 0:
+            raise MolsError(f"({i}, {j}) is not a {self.name} move for n={n}")
+        return idx
+
+    def apply(self, perm: np.ndarray, idx: int) -> np.ndarray:
+        """The neighbor with this id, as a new array."""
+        n = len(perm)
+        i, j = self.move(idx, n)
+        return np.asarray(perm)[[self.source(i, j, k) for k in range(n)]]
+
+    def cuda_source(self) -> str:
+        return (HERE / self.cuda_header).read_text()

@@ -1,0 +1,75 @@
+"""Insertion moves: take the job at position i out and put it back so that it lands at position j.
+
+There are exactly (n-1)^2 distinct neighbors: the n(n-1) ordered pairs i != j, less the n-1
+backward adjacent pairs (i, i-1), which give the same permutation as the forward pair (i-1, i).
+Ids are grouped by s = min(i, j), the first position a move changes, so that moves of similar
+cost are neighbors in id order (a warp of GPU threads then shares one loop length):
+
+    group s (s = 0 .. n-2) starts at id s*(2n-2-s) and holds 2n-3-2s moves:
+      first the n-1-s forward moves (i=s, j=s+1 .. n-1),
+      then the n-2-s backward moves (i=s+2 .. n-1, j=s).
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from mols.neighborhoods.base import Neighborhood
+
+
+@njit(cache=True)
+def size(n):
+    return (n - 1) * (n - 1)
+
+
+@njit(cache=True)
+def _group_start(s, n):
+    return s * (2 * n - 2 - s)
+
+
+@njit(cache=True)
+def decode(idx, n):
+    # s = floor((n-1) - sqrt((n-1)^2 - idx)) solves group_start(s) <= idx; float error is fixed below.
+    s = int((n - 1) - math.sqrt((n - 1) * (n - 1) - idx))
+    s = min(max(s, 0), n - 2)
+    while s > 0 and _group_start(s, n) > idx:
+        s -= 1
+    while s < n - 2 and _group_start(s + 1, n) <= idx:
+        s += 1
+    r = idx - _group_start(s, n)
+    n_forward = n - 1 - s
+    if r < n_forward:
+        return s, s + 1 + r
+    return s + 2 + (r - n_forward), s
+
+
+@njit(cache=True)
+def encode(i, j, n):
+    if i == j or i < 0 or j < 0 or i >= n or j >= n:
+        return -1
+    if j == i - 1:  # backward adjacent: the same neighbor as the forward move (j, i)
+        i, j = j, i
+    if i < j:
+        return _group_start(i, n) + (j - i - 1)
+    return _group_start(j, n) + (n - 1 - j) + (i - j - 2)
+
+
+@njit(cache=True)
+def first_changed(i, j):
+    return min(i, j)
+
+
+@njit(cache=True)
+def source(i, j, k):
+    if k == j:
+        return i
+    if i < j and i <= k < j:
+        return k + 1
+    if j < i and j < k <= i:
+        return k - 1
+    return k
+
+
+INSERTION = Neighborhood("insertion", size, decode, encode, first_changed, source, "insertion.cuh")

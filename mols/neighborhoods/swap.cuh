@@ -1,0 +1,34 @@
+// 2-exchange moves, the CUDA twin of swap.py (Propositions 1 and 2, corrected in integers).
+struct Move { int i, j; };
+
+// Positions first_changed..n-1 of a neighbor, as NBH_SEGMENTS runs: within run g (positions up
+// to end[g], exclusive), the job at position k is the current permutation's job at k + offset[g].
+#define NBH_SEGMENTS 4
+struct Segments { int end[NBH_SEGMENTS]; int offset[NBH_SEGMENTS]; };
+
+__device__ __forceinline__ long long nbh_row_start(long long i, int n) {
+    return i * n - i * (i + 1) / 2;
+}
+
+__device__ __forceinline__ Move nbh_decode(long long idx, int n) {
+    long long m = (long long)n * (n - 1) / 2;
+    long long i = n - 2 - (long long)((sqrt(8.0 * (double)(m - idx - 1) + 1.0) - 1.0) / 2.0);
+    i = min(max(i, 0LL), (long long)(n - 2));
+    while (i > 0 && nbh_row_start(i, n) > idx) --i;
+    while (i < n - 2 && nbh_row_start(i + 1, n) <= idx) ++i;
+    Move mv;
+    mv.i = (int)i;
+    mv.j = (int)(idx - i * (n - 1) + i * (i + 1) / 2 + 1);
+    return mv;
+}
+
+__device__ __forceinline__ int nbh_first_changed(Move mv) { return min(mv.i, mv.j); }
+
+__device__ __forceinline__ Segments nbh_segments(Move mv, int n) {
+    Segments g;
+    g.end[0] = mv.i + 1; g.offset[0] = mv.j - mv.i;
+    g.end[1] = mv.j;     g.offset[1] = 0;
+    g.end[2] = mv.j + 1; g.offset[2] = mv.i - mv.j;
+    g.end[3] = n;        g.offset[3] = 0;
+    return g;
+}

@@ -1,0 +1,62 @@
+"""2-exchange (swap) moves: exchange the jobs at positions i < j; n(n-1)/2 neighbors.
+
+Ids follow the triangular mappings of Luong, Melab & Talbi (IEEE TC 2013), Propositions 1 and 2:
+id = i(n-1) + (j-1) - i(i+1)/2, and its inverse through a square root, corrected in integers so
+that it stays exact for neighborhoods of any size.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from mols.neighborhoods.base import Neighborhood
+
+
+@njit(cache=True)
+def size(n):
+    return n * (n - 1) // 2
+
+
+@njit(cache=True)
+def _row_start(i, n):
+    return i * n - i * (i + 1) // 2
+
+
+@njit(cache=True)
+def decode(idx, n):
+    m = n * (n - 1) // 2
+    i = n - 2 - int((math.sqrt(8.0 * (m - idx - 1) + 1.0) - 1.0) / 2.0)
+    i = min(max(i, 0), n - 2)
+    while i > 0 and _row_start(i, n) > idx:
+        i -= 1
+    while i < n - 2 and _row_start(i + 1, n) <= idx:
+        i += 1
+    return i, idx - i * (n - 1) + i * (i + 1) // 2 + 1
+
+
+@njit(cache=True)
+def encode(i, j, n):
+    if i == j or i < 0 or j < 0 or i >= n or j >= n:
+        return -1
+    if j < i:
+        i, j = j, i
+    return i * (n - 1) + (j - 1) - i * (i + 1) // 2
+
+
+@njit(cache=True)
+def first_changed(i, j):
+    return min(i, j)
+
+
+@njit(cache=True)
+def source(i, j, k):
+    if k == i:
+        return j
+    if k == j:
+        return i
+    return k
+
+
+SWAP = Neighborhood("swap", size, decode, encode, first_changed, source, "swap.cuh")

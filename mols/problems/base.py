@@ -1,0 +1,61 @@
+"""What a problem gives mols: a reference evaluation and the pieces its neighborhood kernels need."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from mols.neighborhoods import Neighborhood
+
+Layout = list[tuple[tuple[int, ...], np.dtype]]
+
+
+class Problem(ABC):
+    """A permutation problem whose neighborhoods the backends evaluate whole.
+
+    Kernels (the Numba function from `cpu_kernel` and the CUDA kernel `cuda_kernel` in
+    `cuda_file`) all take the same arguments: `*data(), *state, F, ...` where `state` are arrays
+    laid out by `state_layout()` and filled for the current solution by `fill_state`, and
+    F (n_neighbors, n_obj) receives the objective vectors.
+    """
+
+    name: str
+    objectives: tuple[str, ...]
+    n: int
+    dtype: np.dtype
+    cuda_file: Path
+    cuda_kernel: str
+
+    @property
+    def n_obj(self) -> int:
+        return len(self.objectives)
+
+    def random_solution(self, rng: np.random.Generator) -> np.ndarray:
+        return rng.permutation(self.n).astype(np.int32)
+
+    @abstractmethod
+    def evaluate(self, X: np.ndarray) -> np.ndarray:
+        """Reference full evaluation: X (B, n) or (n,) -> F (B, n_obj) or (n_obj,)."""
+
+    @abstractmethod
+    def data(self) -> tuple[np.ndarray, ...]:
+        """Constant arrays, uploaded once per run."""
+
+    @abstractmethod
+    def state_layout(self) -> Layout:
+        """Shapes and dtypes of the per-solution arrays the kernels read."""
+
+    @abstractmethod
+    def fill_state(self, x: np.ndarray, state: tuple[np.ndarray, ...]) -> None:
+        """Write the per-solution arrays for solution x into `state`."""
+
+    @abstractmethod
+    def cpu_kernel(self, nbh: Neighborhood) -> Callable:
+        """A Numba function evaluating the whole neighborhood: (*data, *state, F) -> None."""
+
+    @abstractmethod
+    def cuda_defines(self) -> dict[str, int | str]:
+        """Compile-time constants of the CUDA kernel, prepended as #define lines."""

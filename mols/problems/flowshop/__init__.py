@@ -1,0 +1,1 @@
+"""Permutation flowshop with due dates: instances and objectives."""

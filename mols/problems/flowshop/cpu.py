@@ -1,0 +1,55 @@
+"""Numba kernel: a whole flowshop neighborhood, incrementally, in parallel over chunks of moves."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from numba import get_num_threads, get_thread_id, njit, parallel_chunksize, prange
+
+from mols.neighborhoods import Neighborhood
+from mols.problems.flowshop.state import add_max_row, pair_row
+
+CHUNK = 32  # moves per parallel work item; items are handed out dynamically, one at a time
+PAD = 16  # values (64 bytes or more) after each thread's scratch, so no two threads share a cache line
+
+
+@cache
+def make_cpu_kernel(nbh: Neighborhood):
+    decode, first_changed, source = nbh.decode, nbh.first_changed, nbh.source
+
+    @njit(parallel=True)
+    def evaluate_neighborhood(q, due, perm, eext, pref_t, pref_u, dpi, F):
+        # A move changes the permutation from position s = first_changed on: start from the
+        # current permutation's offset values eext[s] and recompute positions s..n-1 only (state.py).
+        n, m = q.shape[0] - 1, q.shape[1]
+        n_moves = F.shape[0]
+        scratch = np.empty((get_num_threads(), 2 * m + PAD), dtype=eext.dtype)
+        with parallel_chunksize(1):
+            for chunk in prange((n_moves + CHUNK - 1) // CHUNK):
+                e = scratch[get_thread_id(), :m]
+                d = scratch[get_thread_id(), m : 2 * m]
+                for idx in range(chunk * CHUNK, min(n_moves, (chunk + 1) * CHUNK)):
+                    i, j = decode(idx, n)
+                    prev = first_changed(i, j) - 1  # source position of the previous job; -1: none
+                    e[:] = eext[prev + 1]
+                    tardiness = pref_t[prev + 1]
+                    n_tardy = pref_u[prev + 1]
+                    for k in range(prev + 1, n):
+                        src = source(i, j, k)
+                        job = perm[src]
+                        if prev >= 0 and src == prev + 1:  # consecutive in perm: D is tabulated
+                            last = add_max_row(e, dpi[prev], e)
+                        else:
+                            pair_row(q, perm[prev] if prev >= 0 else n, job, d)
+                            last = add_max_row(e, d, e)
+                        late = last + q[job, m - 1] - due[job]
+                        if late > 0:
+                            tardiness += late
+                            n_tardy += 1
+                        prev = src
+                    F[idx, 0] = last + q[perm[prev], m - 1]
+                    F[idx, 1] = tardiness
+                    F[idx, 2] = n_tardy
+
+    return evaluate_neighborhood

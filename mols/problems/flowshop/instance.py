@@ -1,0 +1,246 @@
+"""Flowshop instances: strict reader for the Liefooghe/ParadisEO and Taillard file formats."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mols.errors import InstanceError
+
+PARK_MILLER_MODULUS = 2**31 - 1
+"""Modulus of Taillard's Park-Miller generator; u = state / PARK_MILLER_MODULUS."""
+_PARK_MILLER_MULTIPLIER = 16807
+_MAX_VALUE = 2**31 - 1  # largest accepted number in a file; keeps all sums far from int64 limits
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_TAILLARD_HEADER = "number of jobs"
+_TAILLARD_TIMES_WORDS = ["processing", "times", ":"]
+_FORMATS = (
+    "expected a lone integer N (Liefooghe/ParadisEO format) "
+    "or a line starting with 'number of jobs' (Taillard format)"
+)
+_SEARCH_FOLDERS = ("flowshop", "flowshop/derived", "flowshop/taillard")
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class FlowshopInstance:
+    """A permutation flowshop instance with due dates; arrays are int64 and read-only.
+
+    eq=False: instances compare and hash by identity (numpy arrays have no scalar equality).
+    """
+
+    name: str  # file stem, e.g. "020_10_01" or "ta011"
+    p: np.ndarray  # (m, n) processing times, machine-major: p[i, j] = machine i, job j
+    due: np.ndarray  # (n,) due dates
+    seed: int | None  # Taillard time seed from the file, if any
+    due_dates: str  # "file" (Liefooghe format) or "derived" (Taillard format)
+
+    def __post_init__(self) -> None:
+        p = np.array(self.p, dtype=np.int64, order="C")  # copies; C order for kernels
+        due = np.array(self.due, dtype=np.int64)
+        if p.ndim != 2 or min(p.shape) < 1 or due.shape != (p.shape[1],):
+            raise ValueError(f"need p of shape (m, n) and due of shape (n,), got {p.shape} and {due.shape}")
+        p.setflags(write=False)
+        due.setflags(write=False)
+        object.__setattr__(self, "p", p)
+        object.__setattr__(self, "due", due)
+
+    @property
+    def n(self) -> int:
+        """Number of jobs."""
+        return int(self.p.shape[1])
+
+    @property
+    def m(self) -> int:
+        """Number of machines."""
+        return int(self.p.shape[0])
+
+    def __repr__(self) -> str:
+        return (
+            f"FlowshopInstance(name={self.name!r}, n={self.n}, m={self.m}, "
+            f"seed={self.seed}, due_dates={self.due_dates!r})"
+        )
+
+
+def taillard_uniforms(seed: int) -> Iterator[float]:
+    """Yield u = s / (2^31 - 1) after each step s <- 16807 s mod (2^31 - 1) of Taillard's generator.
+
+    Taillard's unif(low, high) is floor(low + u * (high - low + 1)); his processing times are
+    unif(1, 99) drawn machine-major from the instance's time seed.
+    """
+    if not 1 <= seed < PARK_MILLER_MODULUS:
+        raise ValueError(f"Taillard seed must be in [1, {PARK_MILLER_MODULUS - 1}], got {seed}")
+    state = seed
+    while True:
+        state = state * _PARK_MILLER_MULTIPLIER % PARK_MILLER_MODULUS
+        yield state / PARK_MILLER_MODULUS
+
+
+def taillard_due_dates(seed: int, p: np.ndarray) -> np.ndarray:
+    """Liefooghe's due dates for a Taillard instance (rule reverse-engineered in flowshop/SOURCE.md).
+
+    Skip the n*m draws of the processing times, then d_j = floor(a + u (b - a + 1)) with
+    a = m pbar, b = (n + m - 1) pbar and pbar the mean processing time, in double precision.
+    """
+    m, n = p.shape
+    uniforms = taillard_uniforms(seed)
+    for _ in range(n * m):
+        next(uniforms)
+    pbar = float(np.sum(p, dtype=np.int64)) / (n * m)
+    low, high = m * pbar, (n + m - 1) * pbar
+    due = [math.floor(low + next(uniforms) * (high - low + 1)) for _ in range(n)]
+    return np.array(due, dtype=np.int64)
+
+
+def read_flowshop(path: str | os.PathLike[str]) -> FlowshopInstance:
+    """Read a Liefooghe/ParadisEO or Taillard flowshop file; the format is detected from its first line."""
+    path = Path(path)
+    lines = _Lines(path, _read_text(path))
+    first = lines.peek()
+    if first is not None and len(first[1]) == 1 and _INTEGER.fullmatch(first[1][0]):
+        return _parse_liefooghe(lines)
+    if first is not None and " ".join(first[1]).lower().startswith(_TAILLARD_HEADER):
+        return _parse_taillard(lines)
+    found = "an empty file" if first is None else repr(" ".join(first[1]))
+    raise InstanceError(path, f"unknown format: {_FORMATS}, found {found}", 1 if first is None else first[0])
+
+
+def bundled_instances_dir() -> Path:
+    """The repository's instances/ folder (next to the mols/ package)."""
+    return Path(__file__).resolve().parents[3] / "instances"
+
+
+def resolve_instance(name_or_path: str) -> Path:
+    """An existing path as is, else a bundled name such as "020_10_01" or "ta011" (./instances first)."""
+    given = Path(name_or_path)
+    if given.exists():
+        return given
+    for root in (Path.cwd() / "instances", bundled_instances_dir()):
+        for folder in _SEARCH_FOLDERS:
+            for candidate in (name_or_path, f"{name_or_path}.txt"):
+                if (root / folder / candidate).is_file():
+                    return root / folder / candidate
+    raise InstanceError(
+        name_or_path, "no such instance file; give a path or a bundled name such as 020_10_01 or ta011"
+    )
+
+
+def _read_text(path: Path) -> str:
+    """The file's text, or an InstanceError if it is missing, a directory, unreadable or not text."""
+    if not path.exists():
+        raise InstanceError(path, "no such file")
+    if path.is_dir():
+        raise InstanceError(path, "no such file: this is a directory")
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise InstanceError(path, f"cannot read the file: {err.strerror}") from err
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        message = f"not a text file: byte 0x{data[err.start]:02x} is not UTF-8"
+        raise InstanceError(path, message, data.count(b"\n", 0, err.start) + 1) from err
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        raise InstanceError(path, "not a text file: it contains NUL bytes", line)
+    return text
+
+
+def _tokenize(text: str) -> Iterator[tuple[int, list[str]]]:
+    """(1-based line number, whitespace-separated tokens) for every non-blank line."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        tokens = line.split()
+        if tokens:
+            yield number, tokens
+
+
+class _Lines:
+    """A cursor over a file's non-blank lines that raises line-numbered InstanceErrors."""
+
+    def __init__(self, path: Path, text: str):
+        self.path = path
+        self._lines = list(_tokenize(text))
+        self._next = 0
+        self.number = 0  # line number of the line last taken
+
+    def peek(self) -> tuple[int, list[str]] | None:
+        return self._lines[self._next] if self._next < len(self._lines) else None
+
+    def take(self, what: str) -> list[str]:
+        """The next non-blank line's tokens; `what` names the expected content if the file ends."""
+        if self._next == len(self._lines):
+            raise self.error(f"file ends early: expected {what}", self.number + 1)
+        self.number, tokens = self._lines[self._next]
+        self._next += 1
+        return tokens
+
+    def ints(self, k: int, what: str) -> list[int]:
+        """The next line as exactly k non-negative integers; `what` names them in plural."""
+        tokens = self.take(f"{k} {what}")
+        if len(tokens) != k:
+            raise self.error(f"expected {k} {what}, found {len(tokens)}: {' '.join(tokens)!r}")
+        for token in tokens:
+            if not _INTEGER.fullmatch(token):
+                raise self.error(f"expected integer {what}, found {token!r}")
+            if token.startswith("-") and token.strip("-0"):
+                raise self.error(f"expected non-negative {what}, found {token}")
+            if len(token.lstrip("+-0")) > len(str(_MAX_VALUE)) or int(token) > _MAX_VALUE:
+                raise self.error(f"expected at most {_MAX_VALUE} for {what}, found {token}")
+        return [int(token) for token in tokens]
+
+    def one(self, what: str) -> int:
+        """The next line as one non-negative integer; `what` names it in the singular."""
+        return self.ints(1, f"value ({what})")[0]
+
+    def at_least_one(self, value: int, what: str) -> int:
+        """`value` if >= 1, else an error on the line last taken."""
+        if value < 1:
+            raise self.error(f"expected at least 1 {what}, found {value}")
+        return value
+
+    def end(self, after: str) -> None:
+        """Raise if any non-blank line is left."""
+        rest = self.peek()
+        if rest is not None:
+            found = " ".join(rest[1])
+            raise self.error(f"expected end of file after {after}, found extra data {found!r}", rest[0])
+
+    def error(self, message: str, line: int | None = None) -> InstanceError:
+        return InstanceError(self.path, message, self.number if line is None else line)
+
+
+def _parse_liefooghe(lines: _Lines) -> FlowshopInstance:
+    """N, M, seed, then per job j: the index j, the due date d_j and the M processing times."""
+    n = lines.at_least_one(lines.one("number of jobs N"), "job")
+    m = lines.at_least_one(lines.one("number of machines M"), "machine")
+    seed = lines.one("Taillard seed")
+    due, times = [], []
+    for j in range(n):
+        index = lines.one(f"index of job {j}")
+        if index != j:
+            raise lines.error(f"expected job index {j}, found {index}")
+        due.append(lines.one(f"due date of job {j}"))
+        times.append(lines.ints(m, f"processing times for job {j}"))
+    lines.end(f"the last job ({n - 1})")
+    return FlowshopInstance(lines.path.stem, np.array(times, dtype=np.int64).T, np.array(due), seed, "file")
+
+
+def _parse_taillard(lines: _Lines) -> FlowshopInstance:
+    """Header words, "n m seed ub lb", "processing times :", then m rows of n times (machine-major)."""
+    lines.take("the header line")
+    n, m, seed, _ub, _lb = lines.ints(5, "integers (jobs, machines, seed, upper bound, lower bound)")
+    lines.at_least_one(n, "job")
+    lines.at_least_one(m, "machine")
+    if seed < 1 or seed >= PARK_MILLER_MODULUS:
+        raise lines.error(f"expected a Taillard seed in [1, {PARK_MILLER_MODULUS - 1}], found {seed}")
+    words = lines.take("the line 'processing times :'")
+    if [word.lower() for word in words] != _TAILLARD_TIMES_WORDS:
+        raise lines.error(f"expected the line 'processing times :', found {' '.join(words)!r}")
+    p = np.array([lines.ints(n, f"processing times for machine {i}") for i in range(m)], dtype=np.int64)
+    lines.end(f"the last machine ({m - 1})")
+    return FlowshopInstance(lines.path.stem, p, taillard_due_dates(seed, p), seed, "derived")

@@ -1,0 +1,85 @@
+"""The permutation flowshop with three objectives: makespan, total tardiness, number of tardy jobs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from mols.neighborhoods import Neighborhood
+from mols.problems.base import Layout, Problem
+from mols.problems.flowshop.cpu import make_cpu_kernel
+from mols.problems.flowshop.instance import FlowshopInstance
+from mols.problems.flowshop.state import cumulative_times, fill_state
+
+OBJECTIVES = ("makespan", "total_tardiness", "n_tardy")
+INT32_MAX = np.iinfo(np.int32).max
+SHARED_BUDGET = 44 * 1024  # bytes of shared memory per block for the tables the kernel stages
+
+
+def objective_dtype(instance: FlowshopInstance) -> np.dtype:
+    """int32 when no completion time, due date or tardiness sum can overflow it, else int64."""
+    horizon = int(instance.p.sum())  # no completion time exceeds it
+    bound = max(instance.n * horizon, int(instance.due.max(initial=0)) + horizon)
+    return np.dtype(np.int32 if bound <= INT32_MAX else np.int64)
+
+
+class Flowshop(Problem):
+    """A permutation of n jobs run on m machines in the same order; all objectives minimised."""
+
+    name = "flowshop"
+    objectives = OBJECTIVES
+    cuda_file = Path(__file__).with_name("flowshop.cu")
+    cuda_kernel = "flowshop_neighborhood"
+
+    def __init__(self, instance: FlowshopInstance):
+        self.instance = instance
+        self.n = instance.n
+        self.m = instance.m
+        self.dtype = objective_dtype(instance)
+        self.q = cumulative_times(instance.p.T, self.dtype)  # (n + 1, m), see state.py
+        self.due = instance.due.astype(self.dtype)
+
+    def evaluate(self, X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X)
+        batch = np.atleast_2d(X)  # (B, n)
+        p, due = self.instance.p, self.instance.due
+        done = np.zeros((self.m, len(batch)), dtype=np.int64)  # completion of the previous job
+        tardiness = np.zeros(len(batch), dtype=np.int64)
+        n_tardy = np.zeros(len(batch), dtype=np.int64)
+        for k in range(self.n):
+            jobs = batch[:, k]
+            left = np.zeros(len(batch), dtype=np.int64)
+            for i in range(self.m):
+                left = np.maximum(done[i], left) + p[i, jobs]
+                done[i] = left
+            late = left - due[jobs]
+            tardiness += np.maximum(late, 0)
+            n_tardy += late > 0
+        F = np.stack([done[-1], tardiness, n_tardy], axis=1)  # (B, 3)
+        return F[0] if X.ndim == 1 else F
+
+    def data(self) -> tuple[np.ndarray, ...]:
+        return self.q, self.due
+
+    def state_layout(self) -> Layout:
+        n, m, val = self.n, self.m, self.dtype
+        int32 = np.dtype(np.int32)
+        # perm, eext, pref_t, pref_u, dpi: see state.fill_state
+        return [((n,), int32), ((n + 1, m), val), ((n + 1,), val), ((n + 1,), int32), ((n, m), val)]
+
+    def fill_state(self, x: np.ndarray, state: tuple[np.ndarray, ...]) -> None:
+        state[0][:] = x
+        fill_state(self.q, self.due, *state)
+
+    def cpu_kernel(self, nbh: Neighborhood):
+        return make_cpu_kernel(nbh)
+
+    def cuda_defines(self) -> dict[str, int | str]:
+        staged = (2 * self.n + 1) * self.m * self.dtype.itemsize + self.n * (4 + 2 * self.dtype.itemsize)
+        return {
+            "N_JOBS": self.n,
+            "N_MACH": self.m,
+            "VAL": "int" if self.dtype == np.int32 else "long long",
+            "STAGE_SHARED": int(staged <= SHARED_BUDGET),
+        }
