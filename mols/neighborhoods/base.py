@@ -7,10 +7,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from mols.errors import MolsError
 
 HERE = Path(__file__).parent
+
+
+@njit(cache=True)
+def first_of_pair(i, j):
+    """The first position a move on positions i and j changes, for moves that keep the rest."""
+    return min(i, j)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import math
 
 from numba import njit
 
-from mols.neighborhoods.base import Neighborhood
+from mols.neighborhoods.base import Neighborhood, first_of_pair
 
 
 @njit(cache=True)
@@ -57,11 +57,6 @@ def encode(i, j, n):
 
 
 @njit(cache=True)
-def first_changed(i, j):
-    return min(i, j)
-
-
-@njit(cache=True)
 def source(i, j, k):
     if k == j:
         return i
@@ -72,4 +67,4 @@ def source(i, j, k):
     return k
 
 
-INSERTION = Neighborhood("insertion", size, decode, encode, first_changed, source, "insertion.cuh")
+INSERTION = Neighborhood("insertion", size, decode, encode, first_of_pair, source, "insertion.cuh")

@@ -11,7 +11,7 @@ import math
 
 from numba import njit
 
-from mols.neighborhoods.base import Neighborhood
+from mols.neighborhoods.base import Neighborhood, first_of_pair
 
 
 @njit(cache=True)
@@ -46,11 +46,6 @@ def encode(i, j, n):
 
 
 @njit(cache=True)
-def first_changed(i, j):
-    return min(i, j)
-
-
-@njit(cache=True)
 def source(i, j, k):
     if k == i:
         return j
@@ -59,4 +54,4 @@ def source(i, j, k):
     return k
 
 
-SWAP = Neighborhood("swap", size, decode, encode, first_changed, source, "swap.cuh")
+SWAP = Neighborhood("swap", size, decode, encode, first_of_pair, source, "swap.cuh")
