@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mols.problems import check_permutation, load_problem
 from mols.errors import MolsError
+from mols.problems import check_permutation, load_problem
 from mols.problems.flowshop.model import Flowshop
 from mols.problems.flowshop.state import add_max_row
 from tests.conftest import random_instance
