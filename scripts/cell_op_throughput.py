@@ -1,7 +1,6 @@
 """Throughput of the candidate cell updates of the flowshop recursion on this GPU, in updates per
 clock per SM: the compute floor of the neighborhood kernel follows from it. 8 independent chains
 per thread and a full grid, so the number measures issue rate, not latency."""
-import sys
 
 import cupy
 

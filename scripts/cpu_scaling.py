@@ -1,31 +1,20 @@
-"""CPU backend scaling study: all-core evaluator timed alone, then interleaved with a 1-core one."""
-import statistics
+"""CPU backend scaling study: the insertion neighborhood timed on 1, 4, 8 ... all threads."""
 import sys
-import time
 
 sys.path.insert(0, ".")
 import numba
 import numpy as np
 
 import mols
+from mols.bench.common import median_seconds
 
-
-def med(ev, xs, reps=15):
-    ev.evaluate(xs[0])
-    ts = []
-    for r in range(reps):
-        t = time.perf_counter(); ev.evaluate(xs[r % len(xs)]); ts.append(time.perf_counter() - t)
-    return statistics.median(ts) * 1e3
-
-
+ALL = numba.config.NUMBA_NUM_THREADS
 for name in ("050_10_01", "200_20_01"):
     pb = mols.load_problem("flowshop", name)
     nbh = mols.get_neighborhood("insertion")
     xs = [pb.random_solution(np.random.default_rng(s)) for s in range(4)]
-    one = mols.prepare(pb, nbh, "cpu", threads=1)
-    for threads in (16, 8, 4):
+    for threads in sorted({1, *(t for t in (4, 8) if t < ALL), ALL}):
         ev = mols.prepare(pb, nbh, "cpu", threads=threads)
-        print(f"{name} {threads:2d} threads alone: {med(ev, xs):8.3f} ms", flush=True)
-    print(f"{name}  1 thread        : {med(one, xs):8.3f} ms")
-    allc = mols.prepare(pb, nbh, "cpu")
-    print(f"{name} 16 threads after 1-thread runs: {med(allc, xs):8.3f} ms; threading layer {numba.threading_layer()}")
+        ms = median_seconds(lambda r, ev=ev, xs=xs: ev.evaluate(xs[r % 4]), 15) * 1e3
+        print(f"{name} {threads:3d} threads: {ms:8.3f} ms", flush=True)
+print(f"threading layer: {numba.threading_layer()}")

@@ -119,7 +119,8 @@ def render_markdown(df: pd.DataFrame, env: dict[str, str]) -> str:
         "Made by `mols bench neighborhood`. Neighbors evaluated per second; each value is the median of "
         "several runs on rotating random permutations, all columns measured side by side in one run. "
         "CPU = our Numba backend (incremental evaluation); GPU kernel = the kernel alone, timed with CUDA "
-        "events over graph replays of back-to-back launches on state already on the device; GPU with transfers = one `evaluate()` call from the host: "
+        "events over graph replays of back-to-back launches on state already on the device; "
+        "GPU with transfers = one `evaluate()` call from the host: "
         "state in, kernel, F (neighbors x 3) back into pinned host memory.\n\n"
         f"{head}\n\n{markdown_table(rows)}\n"
     )

@@ -76,7 +76,9 @@ class Flowshop(Problem):
         return make_cpu_kernel(nbh)
 
     def cuda_defines(self) -> dict[str, int | str]:
-        staged = (2 * self.n + 1) * self.m * self.dtype.itemsize + self.n * (4 + 2 * self.dtype.itemsize)
+        # What flowshop.cu stages: q and dpi rows, then the permutation (with its 'no job') and slacks.
+        tables = (2 * self.n + 1) * self.m * self.dtype.itemsize
+        staged = tables + (self.n + 1) * 4 + self.n * self.dtype.itemsize
         return {
             "N_JOBS": self.n,
             "N_MACH": self.m,
