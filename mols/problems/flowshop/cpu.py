@@ -5,13 +5,17 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from numba import get_num_threads, get_thread_id, njit, parallel_chunksize, prange
+from numba import get_num_threads, njit, prange
 
 from mols.neighborhoods import Neighborhood
 from mols.problems.flowshop.state import add_max_row, pair_row
 
-CHUNK = 32  # moves per parallel work item; items are handed out dynamically, one at a time
-PAD = 16  # values (64 bytes or more) after each thread's scratch, so no two threads share a cache line
+CHUNK = 32  # consecutive moves per work item; thread t takes items t, t + T, t + 2T, ...
+PAD = 16  # values (64 bytes or more) after a thread's scratch, so no two threads share a cache line
+
+# Moves are grouped by first changed position, so their cost falls steadily along the ids: dealing
+# the items round-robin balances the threads without a scheduler. (Numba's dynamic schedule,
+# parallel_chunksize, scaled 200x20 by 1.1x on 2 cores; round-robin scales it by 2.0x.)
 
 
 @cache
@@ -24,11 +28,11 @@ def make_cpu_kernel(nbh: Neighborhood):
         # current permutation's offset values eext[s] and recompute positions s..n-1 only (state.py).
         n, m = q.shape[0] - 1, q.shape[1]
         n_moves = F.shape[0]
-        scratch = np.empty((get_num_threads(), 2 * m + PAD), dtype=eext.dtype)
-        with parallel_chunksize(1):
-            for chunk in prange((n_moves + CHUNK - 1) // CHUNK):
-                e = scratch[get_thread_id(), :m]
-                d = scratch[get_thread_id(), m : 2 * m]
+        n_threads = get_num_threads()
+        for t in prange(n_threads):
+            scratch = np.empty(2 * m + PAD, dtype=eext.dtype)
+            e, d = scratch[:m], scratch[m : 2 * m]
+            for chunk in range(t, (n_moves + CHUNK - 1) // CHUNK, n_threads):
                 for idx in range(chunk * CHUNK, min(n_moves, (chunk + 1) * CHUNK)):
                     i, j = decode(idx, n)
                     prev = first_changed(i, j) - 1  # source position of the previous job; -1: none
