@@ -12,11 +12,14 @@ import numpy as np
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import Progress
+from rich.progress import Progress, TextColumn
 from rich.table import Table
 
 import mols
 from mols.errors import MolsError
+from mols.results import FRONT, MANIFEST, write_results
+from mols.search import ALGORITHMS, DEFAULT_ITERATIONS, VARIANTS, RunConfig, build_search
+from mols.search.tabu import DEFAULT_PARTITIONS
 
 # Our contract: every input error, a bad option included, exits with code 1 (click's default is 2).
 # Typer may bundle its own click, so take UsageError from the class Typer itself raises.
@@ -138,6 +141,75 @@ def _show_or_write(frame, output: Path | None, title: str, best_of=()) -> None:
     for row in shown.itertuples(index=False):
         table.add_row(*map(str, row))
     console.print(table)
+
+
+Algorithm = Enum("Algorithm", {name: name for name in ALGORITHMS}, type=str)
+Variant = Enum("Variant", {name: name for name in VARIANTS}, type=str)
+EXIT_INTERRUPTED = 130
+
+
+@app.command()
+@user_errors
+def run(
+    instance: InstanceArg,
+    problem: ProblemOpt = ProblemName.flowshop,
+    algorithm: Annotated[Algorithm, typer.Option("--algorithm", "-a", help="pls: Pareto local search (PLS-1); "
+                                                 "tabu: aggregated tabu search.")] = Algorithm.pls,
+    variant: Annotated[Variant, typer.Option(help="PLS: which neighbors enter the archive (dominating = PLS-√, "
+                                             "nondominated = PLS-≠).")] = Variant.nondominated,
+    neighborhood: Annotated[NeighborhoodName, typer.Option("--neighborhood", "-n")] = NeighborhoodName.insertion,
+    backend: BackendOpt = Backend.auto,
+    iterations: Annotated[int, typer.Option("--iterations", "-i", min=1,
+                                            help="Budget: whole-neighborhood evaluations.")] = DEFAULT_ITERATIONS,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of every random choice.")] = 0,
+    weights: Annotated[str | None, typer.Option(help="Tabu: one weight vector, e.g. '0.5,0.3,0.2' "
+                                                "(default: a lattice of vectors, see --partitions).")] = None,
+    partitions: Annotated[int, typer.Option(min=1, help="Tabu: weight vectors i/P summing to 1.")] = DEFAULT_PARTITIONS,
+    tenure: Annotated[int | None, typer.Option(min=0, help="Tabu: iterations a move's inverse stays tabu "
+                                               "(default: the number of jobs).")] = None,
+    threads: Annotated[int | None, typer.Option(min=1, help="CPU backend: cores to use (default: all).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Results folder (default: "
+                                             "results/INSTANCE-ALGORITHM-BACKEND-sSEED).")] = None,
+):
+    """Run a search and write its results folder: front.csv (the archive) and run.json (how it went)."""
+    config = RunConfig(instance=instance, problem=problem.value, algorithm=algorithm.value, variant=variant.value,
+                       neighborhood=neighborhood.value, backend=mols.resolve_backend(backend.value),
+                       iterations=iterations, seed=seed, weights=parse_weights(weights), partitions=partitions,
+                       tenure=tenure, threads=threads)
+    with Progress(*Progress.get_default_columns(), TextColumn("archive {task.fields[archive]}"),
+                  console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task(f"{config.label} on {config.backend}", total=iterations, archive=0)
+        search = build_search(config, lambda done, size: progress.update(task, completed=done, archive=size))
+        result = search.run()
+    name = search.problem.instance.name
+    folder = out or Path("results") / f"{name}-{config.label}-{config.backend}-s{seed}"
+    write_results(folder, config, result, search.evaluator.device, search.problem.objectives)
+    show_run(result, folder)
+    if result.status == "interrupted":
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if result.status == "failed":
+        raise MolsError(f"the run failed; the archive found until then is in {folder}\n{result.error}")
+
+
+def parse_weights(text: str | None) -> tuple[float, ...] | None:
+    if text is None:
+        return None
+    try:
+        return tuple(float(tok) for tok in text.replace(",", " ").split())
+    except ValueError:
+        raise MolsError(f"--weights: expected numbers separated by commas, got {text!r}") from None
+
+
+def show_run(result, folder: Path) -> None:
+    console.print(f"{result.status}: {result.iterations} neighborhood evaluations ({result.starts} starts), "
+                  f"{len(result.archive)} solutions in the archive, {result.wall_seconds:.2f} s", highlight=False)
+    table = Table(title="time profile")
+    for col in ("part", "seconds", "%"):
+        table.add_column(col, justify="right")
+    for part, cost in result.profile.items():
+        table.add_row(part, f"{cost['seconds']:.3f}", f"{cost['percent']:.1f}")
+    console.print(table)
+    console.print(f"wrote {folder / FRONT} and {folder / MANIFEST}", highlight=False)
 
 
 @app.command()

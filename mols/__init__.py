@@ -6,10 +6,11 @@ from mols.backends import BACKENDS, prepare, resolve_backend
 from mols.errors import BackendError, InstanceError, MolsError
 from mols.neighborhoods import NEIGHBORHOODS, get_neighborhood
 from mols.problems import PROBLEMS, check_permutation, load_problem
+from mols.search import ALGORITHMS, RunConfig, SearchResult, solve
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "BACKENDS", "NEIGHBORHOODS", "PROBLEMS", "BackendError", "InstanceError", "MolsError",
-    "check_permutation", "get_neighborhood", "load_problem", "prepare", "resolve_backend",
+    "ALGORITHMS", "BACKENDS", "NEIGHBORHOODS", "PROBLEMS", "BackendError", "InstanceError", "MolsError", "RunConfig",
+    "SearchResult", "check_permutation", "get_neighborhood", "load_problem", "prepare", "resolve_backend", "solve",
 ]

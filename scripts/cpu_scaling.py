@@ -50,5 +50,5 @@ for name in ("050_10_01", "200_20_01"):
     x = pb.random_solution(np.random.default_rng(0))
     ev.evaluate(x)
     state = ev._state
-    scaling(f"{name} chunk {flowshop_cpu.CHUNK}", lambda: ev._kernel(*ev._data, *state, ev._F))
+    scaling(f"{name} chunk {flowshop_cpu.CHUNK}", lambda ev=ev, state=state: ev._kernel(*ev._data, *state, ev._F))
 print(f"threading layer: {numba.threading_layer()}, NUMBA_NUM_THREADS={ALL}")

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+import cli
 import mols
 from cli import app
+from mols.search import build_search
 
 runner = CliRunner()
 
@@ -79,3 +83,108 @@ def test_bench_neighborhood_writes_report(tmp_path):
 def test_instances_lists_bundled_files():
     result = run("instances")
     assert result.exit_code == 0 and "200_20_01" in result.output
+
+
+def test_run_writes_front_and_manifest(tmp_path):
+    out = tmp_path / "run"
+    result = run("run", "020_05_01", "-b", "cpu", "-i", "30", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    front = pd.read_csv(out / "front.csv")
+    assert list(front.columns) == ["makespan", "total_tardiness", "n_tardy", "solution"] and len(front) > 0
+    pb = mols.load_problem("flowshop", "020_05_01")
+    X = [[int(v) for v in text.split()] for text in front["solution"]]
+    assert pb.evaluate(X).tolist() == front[["makespan", "total_tardiness", "n_tardy"]].values.tolist()
+    manifest = json.loads((out / "run.json").read_text())
+    assert manifest["status"] == "completed" and manifest["iterations"] == 30
+    assert manifest["archive_size"] == len(front)
+    assert "completed" in result.output and "run.json" in result.output
+
+
+def test_run_tabu_with_weights(tmp_path):
+    result = run("run", "020_05_01", "-b", "cpu", "-a", "tabu", "--weights", "1,0,0", "-i", "20", "-o", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "run.json").read_text())
+    assert manifest["algorithm"] == "tabu" and manifest["config"]["weights"] == [1.0, 0.0, 0.0]
+    assert manifest["iterations"] == 20 and manifest["starts"] == 1
+
+
+def test_run_default_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("run", "020_05_01", "-b", "cpu", "-i", "5", "-s", "4")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "results" / "020_05_01-pls-nondominated-cpu-s4" / "front.csv").is_file()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "020_05_01", "-b", "cpu", "-a", "tabu", "--weights", "1,2"], "--weights"),
+    (["run", "020_05_01", "-b", "cpu", "-a", "tabu", "--weights", "a,b,c"], "--weights"),
+    (["run", "020_05_01", "-b", "cpu", "-a", "tabu", "--weights", "0,0,0"], "--weights"),
+    (["run", "no_such_instance", "-b", "cpu"], "no such instance"),
+    (["run", "020_05_01", "-b", "cpu", "-i", "0"], "--iterations"),
+    (["run", "020_05_01", "-b", "cpu", "-a", "sa"], "sa"),
+    (["run", "020_05_01", "-b", "cpu", "--variant", "both"], "both"),
+    (["run", "020_05_01", "-b", "cpu", "-a", "tabu", "--tenure", "-1"], "--tenure"),
+])
+def test_run_bad_input_exits_1_without_traceback(tmp_path, args, message):
+    result = run(*args, "-o", str(tmp_path / "out"))
+    assert result.exit_code == 1, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_run_results_folder_that_is_a_file(tmp_path):
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    result = run("run", "020_05_01", "-b", "cpu", "-i", "3", "-o", str(taken))
+    assert result.exit_code == 1 and "taken" in result.output and "Traceback" not in result.output
+
+
+def test_run_same_seed_same_front(tmp_path):
+    fronts = []
+    for name in ("a", "b"):
+        result = run("run", "020_05_01", "-b", "cpu", "-i", "25", "-s", "11", "-o", str(tmp_path / name))
+        assert result.exit_code == 0, result.output
+        fronts.append((tmp_path / name / "front.csv").read_text())
+    assert fronts[0] == fronts[1]
+
+
+def _stopping(exc):
+    """build_search whose run stops at iteration 3 with exc."""
+
+    def build(config, on_iteration=None):
+        def stop(done, size):
+            if on_iteration is not None:
+                on_iteration(done, size)
+            if done == 3:
+                raise exc
+
+        return build_search(config, stop)
+
+    return build
+
+
+def test_run_interrupted_keeps_the_archive_and_exits_130(tmp_path, monkeypatch):
+    monkeypatch.setattr(cli, "build_search", _stopping(KeyboardInterrupt()))
+    result = run("run", "020_05_01", "-b", "cpu", "-i", "30", "-o", str(tmp_path))
+    assert result.exit_code == 130, result.output
+    manifest = json.loads((tmp_path / "run.json").read_text())
+    assert manifest["status"] == "interrupted" and manifest["iterations"] == 3
+    assert len(pd.read_csv(tmp_path / "front.csv")) == manifest["archive_size"] > 0
+
+
+def test_run_failed_keeps_the_archive_and_exits_1(tmp_path, monkeypatch):
+    monkeypatch.setattr(cli, "build_search", _stopping(RuntimeError("kernel launch failed")))
+    result = run("run", "020_05_01", "-b", "cpu", "-i", "30", "-o", str(tmp_path))
+    assert result.exit_code == 1
+    assert "the run failed" in result.output and "kernel launch failed" in result.output
+    manifest = json.loads((tmp_path / "run.json").read_text())
+    assert manifest["status"] == "failed" and "RuntimeError: kernel launch failed" in manifest["error"]
+    assert len(pd.read_csv(tmp_path / "front.csv")) == manifest["archive_size"] > 0
+
+
+def test_run_negative_seed_exits_1_naming_seed(tmp_path):
+    result = run("run", "020_05_01", "-b", "cpu", "-i", "3", "-s", "-1", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)  # not an uncaught exception
+    assert "--seed" in result.output

@@ -19,3 +19,18 @@ class Evaluator(Protocol):
     n_neighbors: int
 
     def evaluate(self, x: np.ndarray) -> np.ndarray: ...
+
+    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float) -> tuple[int, float, np.ndarray]:
+        """Evaluate the neighborhood of x and return (id, score, F[id]) of its best admissible
+        neighbor by score c . F (rule in select.py: blocked ids are admissible from step
+        forbidden_until[id] on, or when their score is below threshold). The GPU backend selects on
+        the device and copies back only that."""
+        ...
+
+    def forbid(self, idx: int, until: int) -> None:
+        """Make neighbor id idx inadmissible until step `until`."""
+        ...
+
+    def allow_all(self) -> None:
+        """Make every neighbor admissible again."""
+        ...

@@ -7,6 +7,7 @@ import platform
 import numba
 import numpy as np
 
+from mols.backends.select import best_admissible
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
@@ -30,6 +31,7 @@ class CpuEvaluator:
         self._data = problem.data()
         self._state = tuple(np.empty(shape, dtype) for shape, dtype in problem.state_layout())
         self._F = np.empty((self.n_neighbors, problem.n_obj), dtype=problem.dtype)
+        self.forbidden_until = np.zeros(self.n_neighbors, dtype=np.int64)
 
     def evaluate(self, x: np.ndarray) -> np.ndarray:
         self.problem.fill_state(np.asarray(x), self._state)
@@ -40,3 +42,14 @@ class CpuEvaluator:
         finally:
             numba.set_num_threads(previous)
         return self._F
+
+    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float):
+        F = self.evaluate(x)
+        idx, score = best_admissible(F, np.asarray(c, dtype=np.float64), self.forbidden_until, step, threshold)
+        return int(idx), float(score), F[idx].copy()
+
+    def forbid(self, idx: int, until: int) -> None:
+        self.forbidden_until[idx] = until
+
+    def allow_all(self) -> None:
+        self.forbidden_until[:] = 0

@@ -46,15 +46,19 @@ def kernel_source(defines: dict[str, int | str], *parts: str) -> str:
 
 
 @cache
+def compile_module(source: str):
+    """`source` compiled once per process (CuPy also caches on disk)."""
+    return import_cupy().RawModule(code=source, options=("--std=c++17",))
+
+
 def compile_kernel(source: str, name: str):
-    """The kernel `name` of `source`, compiled once per process (CuPy also caches on disk)."""
-    cupy = import_cupy()
-    return cupy.RawModule(code=source, options=("--std=c++17",)).get_function(name)
+    """The kernel `name` of `source`."""
+    return compile_module(source).get_function(name)
 
 
 class PackedBuffers:
     """Arrays of several shapes and dtypes in one pinned host block and one device block,
-    so that uploading all of them is a single asynchronous copy."""
+    so that moving all of them is a single asynchronous copy."""
 
     def __init__(self, layout: list[tuple[tuple[int, ...], np.dtype]]):
         cupy = import_cupy()
@@ -71,11 +75,14 @@ class PackedBuffers:
         self.device = tuple(_view(self.device_flat, o, s, d) for o, (s, d) in zip(offsets, layout))
 
     def upload(self, stream) -> None:
-        cupy = import_cupy()
-        cupy.cuda.runtime.memcpyAsync(
-            self.device_flat.data.ptr, self.host_flat.ctypes.data, self.nbytes,
-            cupy.cuda.runtime.memcpyHostToDevice, stream.ptr,
-        )
+        runtime = import_cupy().cuda.runtime
+        dst, src = self.device_flat.data.ptr, self.host_flat.ctypes.data
+        runtime.memcpyAsync(dst, src, self.nbytes, runtime.memcpyHostToDevice, stream.ptr)
+
+    def download(self, stream) -> None:
+        runtime = import_cupy().cuda.runtime
+        dst, src = self.host_flat.ctypes.data, self.device_flat.data.ptr
+        runtime.memcpyAsync(dst, src, self.nbytes, runtime.memcpyDeviceToHost, stream.ptr)
 
 
 def _view(flat, offset: int, shape: tuple[int, ...], dtype: np.dtype):

@@ -35,6 +35,7 @@ class GpuEvaluator:
         self.F = cupy.empty((self.n_neighbors, problem.n_obj), dtype=problem.dtype)
         self._F_host = cupyx.empty_pinned(self.F.shape, dtype=self.F.dtype)
         self._graph = self._capture_round_trip()
+        self._selection = None  # a DeviceSelection, made on first use
 
     def _capture_round_trip(self):
         cupy = import_cupy()
@@ -70,3 +71,23 @@ class GpuEvaluator:
         self._graph.launch(self.stream)
         self.stream.synchronize()
         return self._F_host
+
+    @property
+    def selection(self):
+        if self._selection is None:
+            from mols.backends.gpu_select import DeviceSelection
+
+            self._selection = DeviceSelection(self)
+        return self._selection
+
+    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float):
+        """Evaluate and select on the device (select.cu); only (id, score, F[id]) come back."""
+        return self.selection(x, c, step, threshold)
+
+    def forbid(self, idx: int, until: int) -> None:
+        with self.stream:
+            self.selection.forbidden_until[idx] = until
+
+    def allow_all(self) -> None:
+        with self.stream:
+            self.selection.forbidden_until.fill(0)

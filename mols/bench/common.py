@@ -1,50 +1,10 @@
-"""What every benchmark shares: the environment it states, medians of timed runs, Markdown tables."""
+"""What every benchmark shares: medians of timed runs and Markdown tables."""
 
 from __future__ import annotations
 
-import datetime as dt
-import os
-import platform
 import statistics
 import time
 from collections.abc import Callable
-from importlib import metadata
-
-import numba
-import numpy as np
-
-from mols.backends.cuda import gpu_available
-
-
-def environment() -> dict[str, str]:
-    info = {
-        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "cpu": f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical cores",
-        "numba threads (all cores)": str(numba.config.NUMBA_NUM_THREADS),
-        "python": platform.python_version(),
-        "mols": metadata.version("mols") if _installed("mols") else "source tree",
-        "numpy": np.__version__,
-        "numba": numba.__version__,
-    }
-    if gpu_available():
-        import cupy
-
-        props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
-        info["gpu"] = f"{props['name'].decode()}, {props['multiProcessorCount']} SMs"
-        info["cupy"] = cupy.__version__
-        info["cuda runtime"] = str(cupy.cuda.runtime.runtimeGetVersion())
-        info["cuda driver"] = str(cupy.cuda.runtime.driverGetVersion())
-    else:
-        info["gpu"] = "none"
-    return info
-
-
-def _installed(name: str) -> bool:
-    try:
-        metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return False
-    return True
 
 
 def median_seconds(fn: Callable[[int], object], repeats: int, warmup: int = 2) -> float:

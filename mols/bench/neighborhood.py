@@ -12,7 +12,8 @@ import pandas as pd
 
 from mols.backends import prepare
 from mols.backends.cuda import gpu_available
-from mols.bench.common import environment, markdown_table, median_seconds
+from mols.bench.common import markdown_table, median_seconds
+from mols.environment import environment
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems.flowshop.instance import read_flowshop, resolve_instance

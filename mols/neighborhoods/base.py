@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -61,9 +62,34 @@ class Neighborhood:
 
     def apply(self, perm: np.ndarray, idx: int) -> np.ndarray:
         """The neighbor with this id, as a new array."""
-        n = len(perm)
+        self.move(idx, len(perm))  # checks the id
+        return self.apply_many(perm, np.array([idx]))[0]
+
+    def apply_many(self, perm: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        """The neighbors with these (valid) ids, as rows of a new array (len(ids), n)."""
+        return _neighbors(self.decode, self.source)(np.asarray(perm), np.asarray(ids, dtype=np.int64))
+
+    def inverse(self, idx: int, n: int) -> int:
+        """The id of the move that undoes move idx: (j, i) for (i, j), or idx itself where (j, i)
+        is the same neighbor or no move. Tabu search forbids it for a while."""
         i, j = self.move(idx, n)
-        return np.asarray(perm)[[self.source(i, j, k) for k in range(n)]]
+        back = int(self.encode(j, i, n))
+        return back if back >= 0 else idx
 
     def cuda_source(self) -> str:
         return (HERE / self.cuda_header).read_text()
+
+
+@cache
+def _neighbors(decode, source):
+    @njit
+    def neighbors(perm, ids):
+        n = perm.shape[0]
+        out = np.empty((ids.shape[0], n), dtype=perm.dtype)
+        for r in range(ids.shape[0]):
+            i, j = decode(ids[r], n)
+            for k in range(n):
+                out[r, k] = perm[source(i, j, k)]
+        return out
+
+    return neighbors

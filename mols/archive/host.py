@@ -1,0 +1,118 @@
+"""An unbounded archive of mutually non-dominated solutions, on the host. All objectives are minimised.
+
+Rule for equal objective vectors: the archive keeps one copy, the one it had first. A candidate
+equal to a member is rejected, and of equal candidates in one batch only the first can enter. So a
+solution whose vector is already archived is never added again, and Pareto local search cannot
+cycle through equal vectors (ParadisEO's replace-on-equal rule can keep PLS from ending).
+
+`add` gives the same archive as inserting the candidates one by one in order; a candidate counts
+as accepted when it is in the archive after the batch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _dominates(a, b, strict):
+    """a dominates b (strict), or a weakly dominates b (not strict)."""
+    less = not strict
+    for o in range(a.shape[0]):
+        if a[o] > b[o]:
+            return False
+        if a[o] < b[o]:
+            less = True
+    return less
+
+
+@njit(cache=True)
+def _nondominated(F):
+    """keep[t]: no row dominates row t, and no earlier row equals it. One pass; `kept` holds the
+    rows that survive so far, and a newcomer drops the kept rows it dominates."""
+    n = F.shape[0]
+    keep = np.zeros(n, dtype=np.bool_)
+    kept = np.empty(n, dtype=np.int64)
+    n_kept = 0
+    for t in range(n):
+        beaten = False
+        for r in range(n_kept):
+            if _dominates(F[kept[r]], F[t], False):
+                beaten = True
+                break
+        if beaten:
+            continue
+        w = 0
+        for r in range(n_kept):  # F[t] is not weakly dominated, so "weakly dominates" means dominates
+            if _dominates(F[t], F[kept[r]], False):
+                keep[kept[r]] = False
+            else:
+                kept[w] = kept[r]
+                w += 1
+        kept[w] = t
+        n_kept = w + 1
+        keep[t] = True
+    return keep
+
+
+@njit(cache=True)
+def _dominating_rows(F, f):
+    out = np.zeros(F.shape[0], dtype=np.bool_)
+    for t in range(F.shape[0]):
+        out[t] = _dominates(F[t], f, True)
+    return out
+
+
+@njit(cache=True)
+def _beaten_by(P, Q, strict):
+    """out[p]: some row of Q dominates P[p] (strict) or weakly dominates it (not strict)."""
+    out = np.zeros(P.shape[0], dtype=np.bool_)
+    for p in range(P.shape[0]):
+        for q in range(Q.shape[0]):
+            if _dominates(Q[q], P[p], strict):
+                out[p] = True
+                break
+    return out
+
+
+def nondominated(F: np.ndarray) -> np.ndarray:
+    """Boolean mask of the rows of F (N, k) that no other row dominates, keeping the first of equal rows."""
+    return _nondominated(np.ascontiguousarray(F))
+
+
+def dominates(F: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """Boolean mask of the rows of F (N, k) that dominate the vector f (k,)."""
+    dtype = np.result_type(F, f)
+    return _dominating_rows(np.ascontiguousarray(F, dtype=dtype), np.asarray(f, dtype=dtype))
+
+
+class Archive:
+    """Members' objective vectors F (A, k), their solutions X (A, n) and visited flags (A,)."""
+
+    def __init__(self, n_obj: int, n_var: int, dtype=np.int64, solution_dtype=np.int32):
+        self.F = np.empty((0, n_obj), dtype=dtype)
+        self.X = np.empty((0, n_var), dtype=solution_dtype)
+        self.visited = np.empty(0, dtype=bool)
+
+    def __len__(self) -> int:
+        return self.F.shape[0]
+
+    def add(self, F: np.ndarray, X: np.ndarray) -> np.ndarray:
+        """Offer candidates F (N, k) with solutions X (N, n); returns which were accepted (N,).
+        Members that an accepted candidate dominates leave the archive."""
+        F = np.ascontiguousarray(F, dtype=self.F.dtype)
+        accepted = nondominated(F)
+        survivors = np.flatnonzero(accepted)
+        accepted[survivors[_beaten_by(F[survivors], self.F, strict=False)]] = False
+        new = np.flatnonzero(accepted)
+        if new.size:
+            stay = ~_beaten_by(self.F, F[new], strict=True)
+            self.F = np.concatenate([self.F[stay], F[new]])
+            self.X = np.concatenate([self.X[stay], np.asarray(X)[new].astype(self.X.dtype)])
+            self.visited = np.concatenate([self.visited[stay], np.zeros(new.size, dtype=bool)])
+        return accepted
+
+    def unvisited(self) -> np.ndarray:
+        """Indices of the members not yet visited, in archive order."""
+        return np.flatnonzero(~self.visited)

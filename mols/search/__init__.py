@@ -1,0 +1,73 @@
+"""Searches on the host over whole-neighborhood evaluations, and `solve`, the one entry point."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mols.backends import prepare
+from mols.errors import MolsError
+from mols.neighborhoods import get_neighborhood
+from mols.problems import load_problem
+from mols.search.base import OnIteration, Search, SearchResult
+from mols.search.pls import VARIANTS, ParetoLocalSearch
+from mols.search.tabu import DEFAULT_PARTITIONS, AggregatedTabu
+
+ALGORITHMS = ("pls", "tabu")
+DEFAULT_ITERATIONS = 10_000  # neighborhood evaluations, as in the flowshop paper
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that defines a run; unknown keys are a TypeError, bad values a MolsError."""
+
+    instance: str
+    problem: str = "flowshop"
+    algorithm: str = "pls"
+    variant: str = "nondominated"  # pls only
+    neighborhood: str = "insertion"
+    backend: str = "auto"
+    iterations: int = DEFAULT_ITERATIONS
+    seed: int = 0
+    weights: tuple[float, ...] | None = None  # tabu only; None: a lattice of weight vectors
+    partitions: int = DEFAULT_PARTITIONS  # tabu only
+    tenure: int | None = None  # tabu only; None: the problem size n
+    threads: int | None = None  # cpu backend only; None: all cores
+
+    def __post_init__(self):
+        if self.algorithm not in ALGORITHMS:
+            raise MolsError(f"--algorithm: unknown algorithm {self.algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+        if self.seed < 0:
+            raise MolsError(f"--seed must be a non-negative integer, got {self.seed}")
+        tabu_only = {"--weights": self.weights is not None, "--partitions": self.partitions != DEFAULT_PARTITIONS,
+                     "--tenure": self.tenure is not None}
+        if self.algorithm == "pls" and any(tabu_only.values()):
+            raise MolsError(f"{', '.join(k for k, v in tabu_only.items() if v)}: only for -a tabu")
+        if self.algorithm == "tabu" and self.variant != "nondominated":
+            raise MolsError("--variant: only for -a pls")
+
+    @property
+    def label(self) -> str:
+        """e.g. pls-nondominated or tabu."""
+        return f"pls-{self.variant}" if self.algorithm == "pls" else self.algorithm
+
+
+def build_search(config: RunConfig, on_iteration: OnIteration | None = None) -> Search:
+    """Load the instance, prepare the evaluator and make the search (nothing runs yet)."""
+    problem = load_problem(config.problem, config.instance)
+    nbh = get_neighborhood(config.neighborhood)
+    evaluator = prepare(problem, nbh, config.backend, threads=config.threads)
+    common = (problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration)
+    if config.algorithm == "pls":
+        return ParetoLocalSearch(*common, variant=config.variant)
+    return AggregatedTabu(*common, weights=config.weights, partitions=config.partitions, tenure=config.tenure)
+
+
+def solve(config: RunConfig, on_iteration: OnIteration | None = None) -> SearchResult:
+    """Run one search. Bad input raises MolsError before it starts; once it runs, an interruption
+    or a failure still returns the archive found so far (see SearchResult.status)."""
+    return build_search(config, on_iteration).run()
+
+
+__all__ = ["ALGORITHMS", "DEFAULT_ITERATIONS", "VARIANTS", "RunConfig", "SearchResult", "build_search", "solve"]

@@ -1,0 +1,95 @@
+"""What every search shares: problem, neighborhood, evaluator, seeded RNG, archive, budget, profile."""
+
+from __future__ import annotations
+
+import traceback
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mols.archive import Archive, dominates, nondominated
+from mols.backends.base import Evaluator
+from mols.errors import MolsError
+from mols.neighborhoods import Neighborhood
+from mols.problems.base import Problem
+from mols.search.profiler import Profiler
+
+OnIteration = Callable[[int, int], None]  # (neighborhood evaluations so far, archive size)
+
+
+@dataclass
+class SearchResult:
+    """What a run found and what it cost. status: completed, interrupted (Ctrl-C) or failed;
+    the archive holds everything found until then."""
+
+    archive: Archive
+    iterations: int  # neighborhood evaluations
+    n_neighbors: int  # neighbors per evaluation
+    wall_seconds: float
+    profile: dict[str, dict[str, float]]
+    status: str = "completed"
+    error: str | None = None
+    starts: int = 0  # random starting solutions
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def evaluated_neighbors(self) -> int:
+        return self.iterations * self.n_neighbors
+
+
+class Search(ABC):
+    def __init__(self, problem: Problem, nbh: Neighborhood, evaluator: Evaluator, iterations: int,
+                 rng: np.random.Generator, on_iteration: OnIteration | None = None):
+        if iterations < 1:
+            raise MolsError(f"--iterations must be at least 1, got {iterations}")
+        self.problem, self.nbh, self.evaluator = problem, nbh, evaluator
+        self.budget, self.rng, self.on_iteration = iterations, rng, on_iteration
+        self.archive = Archive(problem.n_obj, problem.n, dtype=problem.dtype)
+        self.profiler = Profiler()
+        self.iterations = 0
+        self.starts = 0
+
+    def run(self) -> SearchResult:
+        """Search until the budget is spent. Ctrl-C or an error stops it early; either way the
+        result holds the archive found so far, with the status and the error."""
+        status, error = "completed", None
+        self.warm_up()
+        self.profiler = Profiler()
+        try:
+            self._search()
+        except KeyboardInterrupt:
+            status = "interrupted"
+        except MolsError as err:
+            status, error = "failed", str(err)
+        except Exception:  # noqa: BLE001 - a bug or a device fault: keep the archive, report the traceback
+            status, error = "failed", traceback.format_exc()
+        self.profiler.stop()
+        return SearchResult(self.archive, self.iterations, self.evaluator.n_neighbors, self.profiler.wall,
+                            self.profiler.split(), status, error, self.starts)
+
+    @abstractmethod
+    def _search(self) -> None: ...
+
+    def warm_up(self) -> None:
+        """Compile what the search calls (Numba functions, CUDA kernels) before the clock starts."""
+        x = np.arange(self.problem.n, dtype=np.int32)
+        F = self.evaluator.evaluate(x)
+        self.archive.add(F[:0], self.nbh.apply_many(x, np.arange(0)))
+        nondominated(F[:2])
+        dominates(F[:2], F[0])
+
+    def _random_start(self) -> tuple[np.ndarray, np.ndarray]:
+        """A random solution and its objective vector, offered to the archive."""
+        self.starts += 1
+        x = self.problem.random_solution(self.rng)
+        f = np.asarray(self.problem.evaluate(x), dtype=self.problem.dtype)
+        with self.profiler.section("archiving"):
+            self.archive.add(f[None], x[None])
+        return x, f
+
+    def _count_iteration(self) -> None:
+        self.iterations += 1
+        if self.on_iteration is not None:
+            self.on_iteration(self.iterations, len(self.archive))

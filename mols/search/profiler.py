@@ -1,0 +1,40 @@
+"""Where a search's wall time goes: evaluation, archiving, and the rest (the LS process).
+
+Evaluation is the neighborhood kernel with its transfers (and, on the GPU, the device-side
+selection fused with it); archiving is the non-dominated archive's updates. Every evaluator call
+returns only after its device work has finished (it synchronises its stream), so wall-clock
+sections charge GPU time to the right part.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+TIMED = ("evaluation", "archiving")
+PARTS = (*TIMED, "ls process")
+
+
+class Profiler:
+    def __init__(self):
+        self.seconds = dict.fromkeys(TIMED, 0.0)
+        self._start = time.perf_counter()
+        self.wall = 0.0
+
+    @contextmanager
+    def section(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] += time.perf_counter() - start
+
+    def stop(self) -> None:
+        self.wall = time.perf_counter() - self._start
+
+    def split(self) -> dict[str, dict[str, float]]:
+        """{part: {"seconds": s, "percent": p}} for evaluation, archiving and ls process."""
+        seconds = {**self.seconds, "ls process": max(self.wall - sum(self.seconds.values()), 0.0)}
+        total = sum(seconds.values()) or 1.0
+        return {part: {"seconds": s, "percent": 100.0 * s / total} for part, s in seconds.items()}

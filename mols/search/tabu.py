@@ -1,0 +1,105 @@
+"""Aggregated tabu search: tabu search on a weighted sum of normalised objectives, once per weight vector.
+
+Normalisation rule: at the start of each weight vector's run, the whole neighborhood of the random
+starting solution x0 is evaluated, and objective o is divided by its range r_o there (max - min
+over x0 and its neighbors; 1 where that range is 0). The score of a vector f is
+sum_o (w_o / r_o) f_o, fixed for the run. So a step across the typical spread of any objective
+weighs the same, and tardiness (thousands) cannot drown makespan (tens).
+
+Tabu memory: applying move m makes its inverse (the move that undoes it) tabu for `tenure`
+iterations. A tabu move is still admissible (aspiration) when its score beats the best score of
+the run so far. Each iteration moves to the best admissible neighbor, improving or not; on the
+GPU that choice is a masked reduction on the device (backends/select.cu), and only the chosen
+move comes back. Every solution visited is offered to the archive, so a run yields a Pareto
+approximation.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from mols.backends.select import weighted_scores
+from mols.errors import MolsError
+from mols.search.base import Search
+
+DEFAULT_PARTITIONS = 3  # Das-Dennis lattice: 10 weight vectors for 3 objectives
+
+
+def simplex_lattice(k: int, partitions: int) -> np.ndarray:
+    """All weight vectors (W, k) with entries in {0, 1/p, ..., 1} summing to 1 (Das and Dennis)."""
+    rows = [c for c in itertools.product(range(partitions + 1), repeat=k) if sum(c) == partitions]
+    return np.array(sorted(rows, reverse=True), dtype=np.float64) / partitions
+
+
+def check_weights(weights, k: int) -> np.ndarray:
+    w = np.atleast_1d(np.asarray(weights, dtype=np.float64))
+    if w.shape != (k,) or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+        raise MolsError(f"--weights: expected {k} non-negative numbers, not all zero; got {w.tolist()}")
+    return w / w.sum()
+
+
+def normalising_coefficients(w: np.ndarray, F: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """c_o = w_o / r_o, r_o the range of objective o over f and the rows of F (1 if it is 0)."""
+    both = np.vstack([F, f[None]]).astype(np.float64)
+    spread = both.max(axis=0) - both.min(axis=0)
+    return w / np.where(spread > 0, spread, 1.0)
+
+
+class AggregatedTabu(Search):
+    """The budget is shared evenly by the weight vectors; each starts from a new random solution."""
+
+    def __init__(self, *args, weights=None, partitions: int = DEFAULT_PARTITIONS, tenure: int | None = None,
+                 **kwargs):
+        super().__init__(*args, **kwargs)
+        k = self.problem.n_obj
+        if weights is not None:
+            self.weights = check_weights(weights, k)[None]
+        else:
+            self.weights = simplex_lattice(k, self._check_partitions(partitions, k))
+        tenure = self.problem.n if tenure is None else tenure
+        if tenure < 0:
+            raise MolsError(f"--tenure must be at least 0, got {tenure}")
+        self.tenure = min(tenure, self.budget)  # a longer tenure forbids for the whole run all the same
+
+    def _check_partitions(self, partitions: int, k: int) -> int:
+        if partitions < 1:
+            raise MolsError(f"--partitions must be at least 1, got {partitions}")
+        n_vectors = math.comb(partitions + k - 1, k - 1)
+        if n_vectors > self.budget:
+            raise MolsError(f"--partitions {partitions} gives {n_vectors} weight vectors, more than the "
+                            f"{self.budget} iterations of the budget")
+        return partitions
+
+    def warm_up(self) -> None:
+        super().warm_up()
+        x = np.arange(self.problem.n, dtype=np.int32)
+        self.evaluator.best_weighted(x, self.weights[0], 0, -np.inf)
+
+    def _search(self) -> None:
+        n_runs = len(self.weights)
+        for r, w in enumerate(self.weights):
+            budget = self.budget // n_runs + (r < self.budget % n_runs)
+            if budget:
+                self._tabu(w, budget)
+
+    def _tabu(self, w: np.ndarray, budget: int) -> None:
+        ev, nbh, n = self.evaluator, self.nbh, self.problem.n
+        x, f = self._random_start()
+        with self.profiler.section("evaluation"):
+            F = ev.evaluate(x)
+        c = normalising_coefficients(w, F, f)
+        self._count_iteration()
+        best = weighted_scores(f[None], c)[0]
+        ev.allow_all()
+        for step in range(budget - 1):
+            with self.profiler.section("evaluation"):
+                idx, score, f = ev.best_weighted(x, c, step, best)
+            x = nbh.apply_many(x, np.array([idx]))[0]
+            ev.forbid(nbh.inverse(idx, n), step + 1 + self.tenure)
+            best = min(best, score)
+            with self.profiler.section("archiving"):
+                self.archive.add(f[None], x[None])
+            self._count_iteration()

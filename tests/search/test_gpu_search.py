@@ -1,0 +1,69 @@
+"""On the device only: the GPU's device-side selection equals the CPU's, and whole searches give
+the same front on both backends for the same seed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mols.backends import prepare
+from mols.neighborhoods import NEIGHBORHOODS
+from mols.problems.flowshop.model import Flowshop
+from mols.search import RunConfig, solve
+from tests.conftest import random_instance
+
+pytestmark = pytest.mark.gpu
+
+
+def _coefficients(rng, k):
+    """Random weights, some zero (many equal scores), some tiny (scores differ in the last bits)."""
+    c = rng.random(k) * rng.choice([0.0, 1e-9, 1.0, 3.7], size=k)
+    return c if c.any() else np.ones(k)
+
+
+@pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))
+@pytest.mark.parametrize("n, m", [(2, 1), (9, 3), (50, 10), (200, 20)])
+def test_device_selection_equals_cpu(rng, name, n, m):
+    problem = Flowshop(random_instance(rng, n, m))
+    nbh = NEIGHBORHOODS[name]
+    cpu, gpu = prepare(problem, nbh, "cpu"), prepare(problem, nbh, "gpu")
+    for trial in range(20):
+        x = problem.random_solution(rng)
+        c = _coefficients(rng, problem.n_obj)
+        step = int(rng.integers(0, 10))
+        blocked = rng.choice(cpu.n_neighbors, size=min(cpu.n_neighbors, int(rng.integers(0, 50))), replace=False)
+        until = rng.integers(0, 20, size=blocked.size)
+        for ev in (cpu, gpu):
+            ev.allow_all()
+            for idx, u in zip(blocked, until):
+                ev.forbid(int(idx), int(u))
+        threshold = [-np.inf, np.inf, float(rng.random() * 1e4)][trial % 3]
+        got_cpu = cpu.best_weighted(x, c, step, threshold)
+        got_gpu = gpu.best_weighted(x, c, step, threshold)
+        assert got_gpu[:2] == got_cpu[:2]  # same id and the same score, bit for bit
+        np.testing.assert_array_equal(got_gpu[2], got_cpu[2])
+
+
+def test_everything_blocked_falls_back_to_the_best_of_all(rng):
+    problem = Flowshop(random_instance(rng, 12, 4))
+    gpu = prepare(problem, NEIGHBORHOODS["insertion"], "gpu")
+    cpu = prepare(problem, NEIGHBORHOODS["insertion"], "cpu")
+    x = problem.random_solution(rng)
+    for ev in (cpu, gpu):
+        for idx in range(ev.n_neighbors):
+            ev.forbid(idx, 100)
+    c = np.array([1.0, 0.5, 2.0])
+    assert gpu.best_weighted(x, c, 0, -np.inf)[:2] == cpu.best_weighted(x, c, 0, -np.inf)[:2]
+
+
+@pytest.mark.parametrize("algorithm, variant", [("pls", "nondominated"), ("pls", "dominating"), ("tabu", "")])
+@pytest.mark.parametrize("instance", ["020_10_01", "050_20_01"])
+def test_same_front_on_both_backends(algorithm, variant, instance):
+    runs = {}
+    for backend in ("cpu", "gpu"):
+        config = RunConfig(instance, algorithm=algorithm, variant=variant or "nondominated", backend=backend,
+                           iterations=300, seed=7)
+        runs[backend] = solve(config)
+    for part in ("F", "X"):
+        np.testing.assert_array_equal(getattr(runs["gpu"].archive, part), getattr(runs["cpu"].archive, part))
+    assert runs["gpu"].status == runs["cpu"].status == "completed"

@@ -1,0 +1,256 @@
+"""Aggregated tabu search: weight vectors, normalisation, budget split, tabu memory, and what it returns."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from mols.backends import prepare
+from mols.errors import MolsError
+from mols.neighborhoods import NEIGHBORHOODS
+from mols.search import RunConfig, build_search
+from mols.search.tabu import AggregatedTabu, check_weights, normalising_coefficients, simplex_lattice
+from tests.search.conftest import check_archive
+
+
+def tabu(problem, iterations=30, seed=0, neighborhood="insertion", evaluator=None, cls=AggregatedTabu,
+         on_iteration=None, **kwargs):
+    nbh = NEIGHBORHOODS[neighborhood]
+    evaluator = evaluator or prepare(problem, nbh, "cpu")
+    return cls(problem, nbh, evaluator, iterations, np.random.default_rng(seed), on_iteration, **kwargs)
+
+
+def test_simplex_lattice_3_3():
+    W = simplex_lattice(3, 3)
+    assert W.shape == (10, 3)
+    np.testing.assert_allclose(W.sum(axis=1), 1.0)
+    assert np.isin(np.round(W * 3, 9), [0, 1, 2, 3]).all()
+    assert len({tuple(np.round(w * 3).astype(int)) for w in W}) == 10
+    np.testing.assert_array_equal(W[0], [1, 0, 0])  # the single objectives are among them
+
+
+@pytest.mark.parametrize("k, p, count", [(1, 4, 1), (2, 1, 2), (2, 4, 5), (3, 1, 3), (3, 4, 15), (4, 2, 10)])
+def test_simplex_lattice_sizes(k, p, count):
+    W = simplex_lattice(k, p)
+    assert W.shape == (count, k)
+    np.testing.assert_allclose(W.sum(axis=1), 1.0)
+    assert (W >= 0).all()
+
+
+def test_check_weights_normalises():
+    np.testing.assert_allclose(check_weights([2, 1, 1], 3), [0.5, 0.25, 0.25])
+    np.testing.assert_allclose(check_weights((0, 0, 3.0), 3), [0, 0, 1])
+
+
+@pytest.mark.parametrize("weights", [[1, 0], [1, 0, 0, 0], [1, -1, 1], [0, 0, 0], [np.nan, 1, 1], [np.inf, 1, 1], []])
+def test_check_weights_rejects(weights):
+    with pytest.raises(MolsError, match="--weights"):
+        check_weights(weights, 3)
+
+
+def test_normalising_coefficients_divide_by_the_range():
+    F = np.array([[10, 100, 3], [14, 300, 3]])
+    f = np.array([12, 50, 3])
+    # ranges 4, 250 and 0 (taken as 1)
+    np.testing.assert_allclose(normalising_coefficients(np.array([0.5, 0.25, 0.25]), F, f), [0.125, 0.001, 0.25])
+    np.testing.assert_allclose(normalising_coefficients(np.array([1.0, 0, 0]), F[:0], f), [1.0, 0, 0])
+
+
+@pytest.mark.parametrize("neighborhood", sorted(NEIGHBORHOODS))
+def test_archive_holds_correctly_evaluated_nondominated_permutations(tiny, neighborhood):
+    result = tabu(tiny, iterations=40, neighborhood=neighborhood).run()
+    assert result.status == "completed" and result.error is None
+    assert result.iterations == 40
+    assert result.starts == 10  # one random start per weight vector of the default lattice
+    check_archive(tiny, result.archive)
+
+
+def test_explicit_weights(tiny):
+    result = tabu(tiny, iterations=25, weights=(1, 0, 0)).run()
+    assert result.status == "completed" and result.iterations == 25 and result.starts == 1
+    check_archive(tiny, result.archive)
+
+
+def test_same_seed_same_archive(tiny):
+    a, b = (tabu(tiny, iterations=30, seed=9).run().archive for _ in range(2))
+    np.testing.assert_array_equal(a.F, b.F)
+    np.testing.assert_array_equal(a.X, b.X)
+
+
+def test_the_seed_matters(tiny):
+    archives = [tabu(tiny, iterations=10, seed=s, weights=(1, 1, 1)).run().archive for s in range(4)]
+    assert len({(a.F.tobytes(), a.X.tobytes()) for a in archives}) > 1
+
+
+class SplitRecorder(AggregatedTabu):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.budgets = []
+
+    def _tabu(self, w, budget):
+        self.budgets.append(budget)
+        super()._tabu(w, budget)
+
+
+@pytest.mark.parametrize("iterations, partitions, expected", [
+    (23, 3, [3, 3, 3, 2, 2, 2, 2, 2, 2, 2]),
+    (30, 3, [3] * 10),
+    (10, 3, [1] * 10),
+    (5, 1, [2, 2, 1]),
+])
+def test_budget_is_split_evenly_over_the_weight_vectors(tiny, iterations, partitions, expected):
+    search = tabu(tiny, iterations=iterations, partitions=partitions, cls=SplitRecorder)
+    result = search.run()
+    assert search.budgets == expected
+    assert sum(search.budgets) == result.iterations == iterations
+    assert result.starts == len(expected)
+
+
+class Recording:
+    """An evaluator that records the solutions whose neighborhoods tabu search asks about, per run."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.backend, self.device, self.n_neighbors = inner.backend, inner.device, inner.n_neighbors
+        self.runs: list[list[np.ndarray]] = []
+
+    def evaluate(self, x):
+        return self.inner.evaluate(x)
+
+    def best_weighted(self, x, c, step, threshold):
+        if self.runs:  # not the warm-up
+            self.runs[-1].append(np.array(x))
+        return self.inner.best_weighted(x, c, step, threshold)
+
+    def forbid(self, idx, until):
+        self.inner.forbid(idx, until)
+
+    def allow_all(self):
+        self.runs.append([])
+        self.inner.allow_all()
+
+
+def returns_to_previous(runs) -> int:
+    """How many steps go straight back to the solution of the step before."""
+    return sum(np.array_equal(xs[t + 1], xs[t - 1]) for xs in runs for t in range(1, len(xs) - 1))
+
+
+@pytest.mark.parametrize("neighborhood", sorted(NEIGHBORHOODS))
+def test_tabu_memory_keeps_the_search_from_stepping_back(tiny, neighborhood):
+    """With a tenure longer than the run, the move back to the previous solution stays tabu, and
+    aspiration cannot free it (its score is no better than the best so far). With tenure 0 the
+    same search oscillates between a local optimum and its best neighbor. The run is kept shorter
+    than the neighborhood, so that some move is always admissible (step s has at most s tabu moves;
+    when all are tabu, the rule takes the best of all)."""
+    nbh = NEIGHBORHOODS[neighborhood]
+    iterations = nbh.n_neighbors(tiny.n)
+
+    def visited(tenure):
+        ev = Recording(prepare(tiny, nbh, "cpu"))
+        result = tabu(tiny, iterations=iterations, neighborhood=neighborhood, evaluator=ev, weights=(1, 1, 1),
+                      tenure=tenure).run()
+        assert result.status == "completed", result.error
+        check_archive(tiny, result.archive)
+        assert len(ev.runs) == 1 and len(ev.runs[0]) == iterations - 1
+        return ev.runs
+
+    assert returns_to_previous(visited(tenure=0)) > 0
+    assert returns_to_previous(visited(tenure=100)) == 0
+
+
+class MoveLog:
+    """An evaluator that records each step's choice and each block the search sets."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.backend, self.device, self.n_neighbors = inner.backend, inner.device, inner.n_neighbors
+        self.log = []
+
+    def evaluate(self, x):
+        return self.inner.evaluate(x)
+
+    def best_weighted(self, x, c, step, threshold):
+        idx, score, f = self.inner.best_weighted(x, c, step, threshold)
+        self.log.append(("step", step, idx, score, threshold))
+        return idx, score, f
+
+    def forbid(self, idx, until):
+        self.log.append(("block", idx, until))
+        self.inner.forbid(idx, until)
+
+    def allow_all(self):
+        self.log.append(("clear",))
+        self.inner.allow_all()
+
+
+@pytest.mark.parametrize("tenure", [0, 3])
+def test_each_move_makes_its_inverse_tabu_for_tenure_steps(tiny, tenure):
+    nbh = NEIGHBORHOODS["insertion"]
+    ev = MoveLog(prepare(tiny, nbh, "cpu"))
+    tabu(tiny, iterations=24, evaluator=ev, partitions=1, tenure=tenure).run()  # 3 weight vectors, 8 steps each
+    log = ev.log[ev.log.index(("clear",)):]  # after the warm-up
+    assert [entry[0] for entry in log] == ["clear", *["step", "block"] * 7] * 3
+    best = np.inf
+    for entry, nxt in itertools.pairwise(log):
+        if entry[0] == "clear":
+            best, until = np.inf, {}
+        if entry[0] != "step":
+            continue
+        _, step, idx, score, threshold = entry
+        assert step == 0 or threshold == best  # aspiration against the best score of the run so far
+        best = min(threshold, score)
+        if until.get(idx, 0) > step:  # a tabu move, taken by aspiration
+            assert score < threshold
+        assert nxt == ("block", nbh.inverse(idx, tiny.n), step + 1 + tenure)
+        until[nxt[1]] = nxt[2]
+
+
+def test_bad_tabu_options(tiny):
+    with pytest.raises(MolsError, match="--weights"):
+        tabu(tiny, weights=(1, 2))
+    with pytest.raises(MolsError, match="--partitions"):
+        tabu(tiny, partitions=0)
+    with pytest.raises(MolsError, match="--tenure"):
+        tabu(tiny, tenure=-1)
+    with pytest.raises(MolsError, match="--weights"):
+        build_search(RunConfig(instance="020_05_01", backend="cpu", algorithm="tabu", weights=(1.0, 2.0)))
+
+
+def test_huge_tenure_is_rejected_or_runs(tiny):
+    try:
+        search = tabu(tiny, iterations=10, weights=(1, 1, 1), tenure=2**63)
+    except MolsError as err:
+        assert "--tenure" in str(err)
+        return
+    result = search.run()
+    assert result.status == "completed", result.error
+
+
+def test_too_many_weight_vectors_for_the_budget_is_an_error(tiny):
+    with pytest.raises(MolsError, match="--partitions 100000 gives"):
+        tabu(tiny, iterations=10, partitions=100000)
+
+
+def test_tabu_only_options_are_refused_for_pls():
+    for option, value in (("weights", (1.0, 0.0, 0.0)), ("tenure", 5), ("partitions", 4)):
+        with pytest.raises(MolsError, match=f"--{option}: only for -a tabu"):
+            RunConfig(instance="020_05_01", algorithm="pls", **{option: value})
+    with pytest.raises(MolsError, match="--variant: only for -a pls"):
+        RunConfig(instance="020_05_01", algorithm="tabu", variant="dominating")
+
+
+def test_default_tenure_is_the_number_of_jobs(tiny):
+    assert tabu(tiny).tenure == tiny.n
+    assert tabu(tiny, tenure=0).tenure == 0
+
+
+def test_interrupt_keeps_the_archive(tiny):
+    def stop(done, size):
+        if done == 4:
+            raise KeyboardInterrupt
+
+    result = tabu(tiny, iterations=30, on_iteration=stop).run()
+    assert result.status == "interrupted" and result.iterations == 4
+    check_archive(tiny, result.archive)

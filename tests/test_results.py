@@ -1,0 +1,89 @@
+"""Results folders: front.csv holds the archive, run.json says how the run went."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mols.archive import Archive
+from mols.errors import MolsError
+from mols.problems.flowshop.model import OBJECTIVES
+from mols.results import FRONT, MANIFEST, front_frame, write_results
+from mols.search import RunConfig, build_search
+from mols.search.base import SearchResult
+
+PROFILE = {"evaluation": {"seconds": 0.5, "percent": 50.0}, "archiving": {"seconds": 0.25, "percent": 25.0},
+           "ls process": {"seconds": 0.25, "percent": 25.0}}
+
+
+@pytest.fixture(scope="module")
+def finished():
+    config = RunConfig(instance="020_05_01", backend="cpu", iterations=15, seed=2, neighborhood="swap")
+    search = build_search(config)
+    return config, search, search.run()
+
+
+def test_front_csv_and_run_json(tmp_path, finished):
+    config, search, result = finished
+    folder = tmp_path / "nested" / "run"  # made, parents included
+    write_results(folder, config, result, search.evaluator.device, search.problem.objectives)
+    front = pd.read_csv(folder / FRONT)
+    assert list(front.columns) == [*OBJECTIVES, "solution"]
+    assert len(front) == len(result.archive) > 0
+    F = front[list(OBJECTIVES)].to_numpy()
+    assert [tuple(row) for row in F] == sorted(tuple(row) for row in F)  # sorted by objectives, in order
+    X = np.array([[int(v) for v in text.split()] for text in front["solution"]])
+    np.testing.assert_array_equal(F, search.problem.evaluate(X))
+    members = {(tuple(f), tuple(x)) for f, x in zip(result.archive.F.tolist(), result.archive.X.tolist())}
+    assert {(tuple(f), tuple(x)) for f, x in zip(F.tolist(), X.tolist())} == members
+
+    run = json.loads((folder / MANIFEST).read_text())
+    assert run["status"] == "completed" and run["error"] is None
+    assert run["config"]["instance"] == "020_05_01" and run["config"]["iterations"] == 15
+    assert RunConfig(**run["config"]) == config
+    assert run["algorithm"] == "pls-nondominated" and run["objectives"] == list(OBJECTIVES)
+    assert set(run["profile"]) == {"evaluation", "archiving", "ls process"}
+    assert run["iterations"] == 15 and run["archive_size"] == len(result.archive)
+    assert run["evaluated_neighbors"] == 15 * run["neighbors_per_iteration"] == 15 * 190
+    assert run["starts"] == result.starts
+    assert run["device"] == search.evaluator.device
+    assert {"python", "numpy", "numba", "gpu"} <= set(run["environment"])
+
+
+def test_writing_again_replaces_the_files(tmp_path, finished):
+    config, search, result = finished
+    (tmp_path / FRONT).write_text("stale\n" * 1000)
+    for _ in range(2):
+        write_results(tmp_path, config, result, "cpu", search.problem.objectives)
+    assert len(pd.read_csv(tmp_path / FRONT)) == len(result.archive)
+
+
+def test_front_is_sorted_by_the_first_objective_then_the_next():
+    archive = Archive(3, 3)
+    archive.add(np.array([[5, 1, 9], [2, 7, 1], [2, 3, 8], [9, 0, 0]]), np.array([[0, 1, 2], [1, 2, 0], [2, 0, 1],
+                                                                                   [2, 1, 0]]))
+    result = SearchResult(archive, 1, 6, 0.1, PROFILE)
+    frame = front_frame(result, OBJECTIVES)
+    assert frame[list(OBJECTIVES)].values.tolist() == [[2, 3, 8], [2, 7, 1], [5, 1, 9], [9, 0, 0]]
+    assert list(frame["solution"]) == ["2 0 1", "1 2 0", "0 1 2", "2 1 0"]
+
+
+def test_empty_archive_writes_a_header(tmp_path):
+    result = SearchResult(Archive(3, 5), 0, 10, 0.0, PROFILE, status="interrupted")
+    write_results(tmp_path, RunConfig(instance="x"), result, "cpu", OBJECTIVES)
+    front = pd.read_csv(tmp_path / FRONT)
+    assert list(front.columns) == [*OBJECTIVES, "solution"] and len(front) == 0
+    run = json.loads((tmp_path / MANIFEST).read_text())
+    assert run["status"] == "interrupted" and run["archive_size"] == 0
+
+
+def test_folder_that_is_a_file(tmp_path, finished):
+    config, search, result = finished
+    taken = tmp_path / "taken"
+    taken.write_text("not a folder")
+    with pytest.raises(MolsError, match="taken"):
+        write_results(taken, config, result, "cpu", search.problem.objectives)
+    assert taken.read_text() == "not a folder"
