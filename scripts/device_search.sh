@@ -7,7 +7,7 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 ITER=${ITER:-1000}
 nvidia-smi --query-gpu=name,driver_version --format=csv | tee "$OUT/nvidia-smi.txt"
-python3 -m pytest -q -m gpu tests/backends/test_gpu.py tests/search/test_gpu_search.py 2>&1 \
+python3 -m pytest -q -m gpu tests 2>&1 \
   | tee "$OUT/gpu_tests.log" | tail -3
 RUNS=/tmp/runs; rm -rf "$RUNS"
 for inst in "${@:-200_20_01}"; do

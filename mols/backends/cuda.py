@@ -70,6 +70,7 @@ class PackedBuffers:
         self.nbytes = total
         self._pinned = cupy.cuda.alloc_pinned_memory(total)
         self.host_flat = np.frombuffer(self._pinned, dtype=np.uint8, count=total)
+        self.host_flat[:] = 0  # pinned memory comes uninitialised; counters in it must start at 0
         self.device_flat = cupy.empty(total, dtype=cupy.uint8)
         self.host = tuple(_view(self.host_flat, o, s, d) for o, (s, d) in zip(offsets, layout))
         self.device = tuple(_view(self.device_flat, o, s, d) for o, (s, d) in zip(offsets, layout))

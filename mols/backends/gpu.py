@@ -85,9 +85,7 @@ class GpuEvaluator:
         return self.selection(x, c, step, threshold)
 
     def forbid(self, idx: int, until: int) -> None:
-        with self.stream:
-            self.selection.forbidden_until[idx] = until
+        self.selection.forbid(idx, until)
 
     def allow_all(self) -> None:
-        with self.stream:
-            self.selection.forbidden_until.fill(0)
+        self.selection.allow_all()

@@ -1,7 +1,7 @@
 // Best admissible neighbor by weighted score: the device twin of select.py (same rule, same bits).
-// Needs #define N_OBJ (k) and FVAL (the C type of F). Two launches: select_partial reduces a
-// grid-stride share of F per block; select_final, one block, reduces the blocks' results and
-// writes the chosen id, its score and its row of F.
+// Needs #define N_OBJ (k) and FVAL (the C type of F). apply_forbids first writes the forbids
+// queued on the host; select_partial reduces a grid-stride share of F per block; select_final,
+// one block, reduces the blocks' results and writes the chosen id, its score and its row of F.
 #define SEL_BLOCK 256
 #define NO_ID 0x7fffffffffffffffLL
 #define SEL_INF __longlong_as_double(0x7ff0000000000000LL)
@@ -36,6 +36,12 @@ __device__ void block_best(double& bs, long long& bi) {
     }
     bs = ss[0];
     bi = si[0];
+}
+
+// One thread, in queue order: of two entries for the same id the later wins, as on the host.
+extern "C" __global__ void apply_forbids(const long long* ids, const long long* until, const long long* count,
+                                         long long* forbidden_until) {
+    for (long long t = 0; t < *count; ++t) forbidden_until[ids[t]] = until[t];
 }
 
 // part_s/part_i [2 * block]: the block's best admissible pair, then its best pair overall.

@@ -40,6 +40,11 @@ class Problem(ABC):
     def evaluate(self, X: np.ndarray) -> np.ndarray:
         """Reference full evaluation: X (B, n) or (n,) -> F (B, n_obj) or (n_obj,)."""
 
+    def evaluate_one(self, x: np.ndarray) -> np.ndarray:
+        """The objective vector (n_obj,) of one solution, as the searches need it; a problem may
+        override this with a faster path, tested against `evaluate`."""
+        return np.asarray(self.evaluate(x), dtype=self.dtype)
+
     @abstractmethod
     def data(self) -> tuple[np.ndarray, ...]:
         """Constant arrays, uploaded once per run."""

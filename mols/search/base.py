@@ -55,9 +55,9 @@ class Search(ABC):
         """Search until the budget is spent. Ctrl-C or an error stops it early; either way the
         result holds the archive found so far, with the status and the error."""
         status, error = "completed", None
-        self.warm_up()
-        self.profiler = Profiler()
         try:
+            self.warm_up()
+            self.profiler = Profiler()
             self._search()
         except KeyboardInterrupt:
             status = "interrupted"
@@ -84,7 +84,7 @@ class Search(ABC):
         """A random solution and its objective vector, offered to the archive."""
         self.starts += 1
         x = self.problem.random_solution(self.rng)
-        f = np.asarray(self.problem.evaluate(x), dtype=self.problem.dtype)
+        f = self.problem.evaluate_one(x)
         with self.profiler.section("archiving"):
             self.archive.add(f[None], x[None])
         return x, f

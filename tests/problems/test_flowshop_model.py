@@ -69,6 +69,16 @@ def test_state_tables_rebuild_the_schedule(rng, n, m):
         np.testing.assert_array_equal(e, eext[r + 2])
 
 
+@pytest.mark.parametrize("n, m, p_max", [(1, 1, 99), (2, 1, 99), (9, 5, 99), (40, 6, 10**8)])
+def test_evaluate_one_equals_the_reference(rng, n, m, p_max):
+    pb = Flowshop(random_instance(rng, n, m, p_max=p_max))
+    for _ in range(5):
+        x = rng.permutation(n).astype(np.int32)
+        f = pb.evaluate_one(x)
+        assert f.dtype == pb.dtype
+        np.testing.assert_array_equal(f, pb.evaluate(x))
+
+
 def test_objective_dtype_widens_when_int32_could_overflow(rng):
     assert Flowshop(random_instance(rng, 50, 5)).dtype == np.int32
     assert Flowshop(random_instance(rng, 50, 5, p_max=10**8)).dtype == np.int64

@@ -67,3 +67,21 @@ def test_same_front_on_both_backends(algorithm, variant, instance):
     for part in ("F", "X"):
         np.testing.assert_array_equal(getattr(runs["gpu"].archive, part), getattr(runs["cpu"].archive, part))
     assert runs["gpu"].status == runs["cpu"].status == "completed"
+
+
+@pytest.mark.parametrize("repeats", [1, 40])  # 40 overflows the queue of forbids written inside the graph
+def test_later_forbid_of_the_same_id_wins(rng, repeats):
+    problem = Flowshop(random_instance(rng, 10, 3))
+    nbh = NEIGHBORHOODS["swap"]
+    cpu, gpu = prepare(problem, nbh, "cpu"), prepare(problem, nbh, "gpu")
+    x = problem.random_solution(rng)
+    c = np.array([1.0, 0.0, 0.0])
+    best = cpu.best_weighted(x, c, 0, -np.inf)[0]
+    for ev in (cpu, gpu):
+        for r in range(repeats):
+            ev.forbid(best, 100 + r)
+        ev.forbid(best, 0)  # the last word: admissible again
+    assert gpu.best_weighted(x, c, 0, -np.inf)[0] == cpu.best_weighted(x, c, 0, -np.inf)[0] == best
+    for ev in (cpu, gpu):
+        ev.forbid(best, 5)
+    assert gpu.best_weighted(x, c, 0, -np.inf)[0] == cpu.best_weighted(x, c, 0, -np.inf)[0] != best

@@ -59,6 +59,14 @@ class Flowshop(Problem):
         F = np.stack([done[-1], tardiness, n_tardy], axis=1)  # (B, 3)
         return F[0] if X.ndim == 1 else F
 
+    def evaluate_one(self, x: np.ndarray) -> np.ndarray:
+        """Through the kernels' state (Numba): eext[n] are the last position's offset values."""
+        state = tuple(np.empty(shape, dtype) for shape, dtype in self.state_layout())
+        self.fill_state(x, state)
+        perm, eext, pref_t, pref_u, _ = state
+        makespan = eext[self.n, self.m - 1] + self.q[perm[self.n - 1], self.m - 1]
+        return np.array([makespan, pref_t[self.n], pref_u[self.n]], dtype=self.dtype)
+
     def data(self) -> tuple[np.ndarray, ...]:
         return self.q, self.due
 
