@@ -46,7 +46,7 @@ class Search(ABC):
             raise MolsError(f"--iterations must be at least 1, got {iterations}")
         self.problem, self.nbh, self.evaluator = problem, nbh, evaluator
         self.budget, self.rng, self.on_iteration = iterations, rng, on_iteration
-        self.archive = Archive(problem.n_obj, problem.n, dtype=problem.dtype)
+        self.archive = self.new_archive()
         self.profiler = Profiler()
         self.iterations = 0
         self.starts = 0
@@ -71,6 +71,9 @@ class Search(ABC):
 
     @abstractmethod
     def _search(self) -> None: ...
+
+    def new_archive(self) -> Archive:
+        return Archive(self.problem.n_obj, self.problem.n, dtype=self.problem.dtype)
 
     def warm_up(self) -> None:
         """Compile what the search calls (Numba functions, CUDA kernels) before the clock starts."""

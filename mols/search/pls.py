@@ -35,7 +35,7 @@ class ParetoLocalSearch(Search):
     def _search(self) -> None:
         while self.iterations < self.budget:
             x, f = self._random_start()
-            local = Archive(self.problem.n_obj, self.problem.n, dtype=self.problem.dtype)
+            local = self.new_archive()
             local.add(f[None], x[None])
             while self.iterations < self.budget and (unvisited := local.unvisited()).size:
                 member = int(self.rng.choice(unvisited))
