@@ -22,8 +22,8 @@ class Evaluator(Protocol):
 
     def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float) -> tuple[int, float, np.ndarray]:
         """Evaluate the neighborhood of x and return (id, score, F[id]) of its best admissible
-        neighbor by score c . F (rule in select.py: blocked ids are admissible from step
-        forbidden_until[id] on, or when their score is below threshold). The GPU backend selects on
+        neighbor by score c . F (rule in select.py: a forbidden id is admissible from step
+        forbidden_until[id] on, or when its score is below threshold). The GPU backend selects on
         the device and copies back only that."""
         ...
 

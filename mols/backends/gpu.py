@@ -55,10 +55,14 @@ class GpuEvaluator:
         with self.stream:
             self._kernel(grid, (self.block,), args)
 
+    def stage(self, x: np.ndarray) -> None:
+        """Write x's state into the pinned buffer, once the previous upload has left it."""
+        self._uploaded.synchronize()
+        self.problem.fill_state(np.asarray(x), self._state.host)
+
     def evaluate_device(self, x: np.ndarray):
         """F stays on the device (self.F, overwritten by the next call) for a device-side reduction."""
-        self._uploaded.synchronize()  # the previous upload has left the pinned buffer
-        self.problem.fill_state(np.asarray(x), self._state.host)
+        self.stage(x)
         self._state.upload(self.stream)
         self._uploaded.record(self.stream)
         self.launch()
@@ -66,8 +70,7 @@ class GpuEvaluator:
 
     def evaluate(self, x: np.ndarray) -> np.ndarray:
         """F on the host, in a pinned array that the next call overwrites."""
-        self._uploaded.synchronize()
-        self.problem.fill_state(np.asarray(x), self._state.host)
+        self.stage(x)
         self._graph.launch(self.stream)
         self.stream.synchronize()
         return self._F_host

@@ -56,8 +56,7 @@ class DeviceSelection:
 
     def __call__(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float):
         ev = self.ev
-        ev._uploaded.synchronize()
-        ev.problem.fill_state(np.asarray(x), ev._state.host)
+        ev.stage(x)
         c_host, threshold_host, step_host, *_, n_forbids = self.params.host
         c_host[:] = c
         threshold_host[0] = threshold

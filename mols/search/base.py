@@ -5,7 +5,7 @@ from __future__ import annotations
 import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -32,7 +32,6 @@ class SearchResult:
     status: str = "completed"
     error: str | None = None
     starts: int = 0  # random starting solutions
-    extra: dict = field(default_factory=dict)
 
     @property
     def evaluated_neighbors(self) -> int:
