@@ -16,8 +16,9 @@ from rich.progress import Progress, TextColumn
 from rich.table import Table
 
 import mols
+from mols.bench.common import FSP_SIZES, choose
 from mols.errors import MolsError
-from mols.results import FRONT, MANIFEST, write_results
+from mols.results import FRONT, MANIFEST, RunContext, write_results
 from mols.search import ALGORITHMS, DEFAULT_ITERATIONS, VARIANTS, RunConfig, build_search
 from mols.search.tabu import DEFAULT_PARTITIONS
 
@@ -181,9 +182,9 @@ def run(
         task = progress.add_task(f"{config.label} on {config.backend}", total=iterations, archive=0)
         search = build_search(config, lambda done, size: progress.update(task, completed=done, archive=size))
         result = search.run()
-    name = search.problem.instance.name
-    folder = out or Path("results") / f"{name}-{config.label}-{config.backend}-s{seed}"
-    write_results(folder, config, result, search.evaluator.device, search.problem.objectives)
+    context = RunContext.of(search)
+    folder = out or Path("results") / f"{context.instance}-{config.label}-{config.backend}-s{seed}"
+    write_results(folder, config, result, context)
     show_run(result, folder)
     if result.status == "interrupted":
         raise typer.Exit(EXIT_INTERRUPTED)
@@ -240,10 +241,7 @@ def bench_neighborhood(
     """Neighbors evaluated per second: CPU on 1 core and on all cores, GPU kernel alone and with transfers."""
     from mols.bench import neighborhood as bench
 
-    chosen = list(bench.SIZES) if sizes == "all" else [s.strip() for s in sizes.split(",")]
-    unknown = [s for s in chosen if s not in bench.SIZES]
-    if unknown:
-        raise MolsError(f"--sizes: unknown size(s) {', '.join(unknown)}; choose from {', '.join(bench.SIZES)}")
+    chosen = choose(sizes, FSP_SIZES, "--sizes")
     nbhs = [mols.get_neighborhood(neighborhood.value)] if neighborhood else list(mols.NEIGHBORHOODS.values())
     with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
         task = progress.add_task("benchmarking", total=len(chosen) * len(nbhs))
@@ -251,6 +249,83 @@ def bench_neighborhood(
     md, csv = bench.write_report(df, output)
     console.print(md.read_text(), highlight=False)
     console.print(f"wrote {md} and {csv}")
+
+
+@app.command()
+@user_errors
+def report(
+    folders: Annotated[list[Path], typer.Argument(help="Results folders, or folders holding them (searched recursively).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports/report"),
+):
+    """Indicators (pymoo), tables and plots over results folders; prints the summary.
+
+    Each instance's reference set is the non-dominated union of all its runs' fronts. A folder that
+    cannot be read is named on stderr and left out; the others are still reported (exit code 1)."""
+    from mols.reporting import write_report
+
+    result = write_report(folders, output)
+    show_frame(result.compact(), f"{len(result.runs)} run(s) over {len(result.references)} instance(s)")
+    console.print(f"wrote {len(result.files)} files to {output}: report.md, runs.csv, summary.csv, plots",
+                  highlight=False)
+    if result.errors:
+        raise MolsError("some results folders were left out:\n" + "\n".join(result.errors))
+
+
+def show_frame(frame, title: str) -> None:
+    table = Table(title=title)
+    for col in frame.columns:
+        table.add_column(str(col), justify="right")
+    for row in frame.itertuples(index=False):
+        table.add_row(*(f"{v:.4g}" if isinstance(v, float) else str(v) for v in row))
+    console.print(table)
+
+
+@bench_app.command("fsp")
+@user_errors
+def bench_fsp(
+    sizes: Annotated[str, typer.Option(help="Comma-separated jobs x machines sizes, or all.")] = "all",
+    algorithms: Annotated[str, typer.Option(help="Comma-separated: tabu, pls-dominating, pls-nondominated, "
+                                            "or all.")] = "all",
+    backends: Annotated[str | None, typer.Option(help="Comma-separated: cpu1 (1 core), cpu (all cores), gpu "
+                                                 "(default: all three where there is a GPU).")] = None,
+    iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="Budget of every run, as in "
+                                            "the paper.")] = DEFAULT_ITERATIONS,
+    quick: Annotated[bool, typer.Option("--quick", help="A quick run: 100 iterations.")] = False,
+    seeds: Annotated[int, typer.Option(min=1, help="Runs per cell (seeds 0, 1, ...); times are medians.")] = 1,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports/fsp"),
+    runs_only: Annotated[bool, typer.Option("--runs-only", help="Only the runs; the same command without "
+                                            "it builds the tables later (e.g. where pymoo is installed).")] = False,
+):
+    """The flowshop paper's Tables 2-5: tabu, PLS-√ and PLS-≠ on 1 core, all cores and the GPU.
+
+    Runs already in OUTPUT/runs with the same configuration are kept: after an interruption, the
+    same command resumes."""
+    from mols.bench import fsp
+
+    chosen_backends = choose(backends, fsp.BACKENDS, "--backends") if backends else fsp.default_backends()
+    cells = fsp.plan(output, choose(sizes, FSP_SIZES, "--sizes"), choose(algorithms, fsp.ALGORITHMS, "--algorithms"),
+                     chosen_backends, seeds, fsp.QUICK_ITERATIONS if quick else iterations)
+    with Progress(*Progress.get_default_columns(), console=console, disable=not console.is_terminal,
+                  transient=True) as progress:
+        overall = progress.add_task("benchmark runs", total=len(cells))
+
+        def on_start(cell):
+            progress.advance(overall)
+            task = progress.add_task(cell.folder.name, total=cell.config.iterations)
+            return lambda done, size: progress.update(task, completed=done)
+
+        try:
+            ran = fsp.run(cells, on_start)
+        except KeyboardInterrupt:
+            err_console.print(f"interrupted: finished runs are kept in {output / 'runs'}; the same command resumes")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+    console.print(f"ran {ran} of {len(cells)} runs (the rest were already done) in {output / 'runs'}")
+    if not runs_only:
+        from mols.bench import fsp_tables
+
+        md, _ = fsp_tables.write_tables(output, [cell.folder for cell in cells])
+        console.print(md.read_text(), highlight=False)
+        console.print(f"wrote {md}", highlight=False)
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -14,8 +15,25 @@ import mols
 from mols.environment import environment
 from mols.errors import MolsError
 from mols.search import RunConfig, SearchResult
+from mols.search.base import Search
 
 FRONT, MANIFEST = "front.csv", "run.json"
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What a results folder records about where a run ran, beside its configuration."""
+
+    instance: str  # the instance's name, e.g. 200_20_01
+    objectives: tuple[str, ...]
+    device: str
+    threads: int | None = None  # CPU cores the evaluation used; None on the GPU
+
+    @classmethod
+    def of(cls, search: Search) -> RunContext:
+        evaluator = search.evaluator
+        return cls(search.problem.instance_name, search.problem.objectives, evaluator.device,
+                   getattr(evaluator, "threads", None))
 
 
 def front_frame(result: SearchResult, objectives: tuple[str, ...]) -> pd.DataFrame:
@@ -28,15 +46,17 @@ def front_frame(result: SearchResult, objectives: tuple[str, ...]) -> pd.DataFra
     return frame
 
 
-def manifest(config: RunConfig, result: SearchResult, device: str, objectives: tuple[str, ...]) -> dict:
+def manifest(config: RunConfig, result: SearchResult, context: RunContext) -> dict:
     return {
         "mols": mols.__version__,
         "config": dataclasses.asdict(config),
+        "instance": context.instance,
         "algorithm": config.label,
-        "objectives": list(objectives),
+        "objectives": list(context.objectives),
         "status": result.status,
         "error": result.error,
-        "device": device,
+        "device": context.device,
+        "threads": context.threads,
         "environment": environment(),
         "wall_seconds": result.wall_seconds,
         "profile": result.profile,
@@ -48,13 +68,12 @@ def manifest(config: RunConfig, result: SearchResult, device: str, objectives: t
     }
 
 
-def write_results(folder: Path, config: RunConfig, result: SearchResult, device: str,
-                  objectives: tuple[str, ...]) -> None:
+def write_results(folder: Path, config: RunConfig, result: SearchResult, context: RunContext) -> None:
     """Write front.csv and run.json into folder (made if missing; these two files are replaced)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        front_frame(result, objectives).to_csv(folder / FRONT, index=False)
-        text = json.dumps(manifest(config, result, device, objectives), indent=2)
+        front_frame(result, context.objectives).to_csv(folder / FRONT, index=False)
+        text = json.dumps(manifest(config, result, context), indent=2)
         (folder / MANIFEST).write_text(text + "\n")
     except OSError as err:
         raise MolsError(f"results folder {folder}: {err.strerror or err}") from None

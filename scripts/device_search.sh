@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One round on the device machine for the searches: GPU parity tests (evaluation, device-side
 # selection, same fronts on both backends), then PLS-≠, PLS-√ and aggregated tabu search on the
-# given instances on both backends, summarised into one table in $OUT/runs.md.
+# given instances on both backends, packed into $OUT/runs.tar.gz for `mols report` here (the
+# device has no pymoo).
 set -uo pipefail
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -18,4 +19,4 @@ for inst in "${@:-200_20_01}"; do
     done
   done
 done
-python3 scripts/summarize_runs.py "$RUNS"/* | tee "$OUT/runs.md"
+tar czf "$OUT/runs.tar.gz" -C "$RUNS" .

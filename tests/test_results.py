@@ -11,7 +11,7 @@ import pytest
 from mols.archive import Archive
 from mols.errors import MolsError
 from mols.problems.flowshop.model import OBJECTIVES
-from mols.results import FRONT, MANIFEST, front_frame, write_results
+from mols.results import FRONT, MANIFEST, RunContext, front_frame, write_results
 from mols.search import RunConfig, build_search
 from mols.search.base import SearchResult
 
@@ -29,7 +29,7 @@ def finished():
 def test_front_csv_and_run_json(tmp_path, finished):
     config, search, result = finished
     folder = tmp_path / "nested" / "run"  # made, parents included
-    write_results(folder, config, result, search.evaluator.device, search.problem.objectives)
+    write_results(folder, config, result, RunContext.of(search))
     front = pd.read_csv(folder / FRONT)
     assert list(front.columns) == [*OBJECTIVES, "solution"]
     assert len(front) == len(result.archive) > 0
@@ -49,7 +49,8 @@ def test_front_csv_and_run_json(tmp_path, finished):
     assert run["iterations"] == 15 and run["archive_size"] == len(result.archive)
     assert run["evaluated_neighbors"] == 15 * run["neighbors_per_iteration"] == 15 * 190
     assert run["starts"] == result.starts
-    assert run["device"] == search.evaluator.device
+    assert run["device"] == search.evaluator.device and run["threads"] == search.evaluator.threads
+    assert run["instance"] == "020_05_01"
     assert {"python", "numpy", "numba", "gpu"} <= set(run["environment"])
 
 
@@ -57,7 +58,7 @@ def test_writing_again_replaces_the_files(tmp_path, finished):
     config, search, result = finished
     (tmp_path / FRONT).write_text("stale\n" * 1000)
     for _ in range(2):
-        write_results(tmp_path, config, result, "cpu", search.problem.objectives)
+        write_results(tmp_path, config, result, RunContext.of(search))
     assert len(pd.read_csv(tmp_path / FRONT)) == len(result.archive)
 
 
@@ -73,7 +74,7 @@ def test_front_is_sorted_by_the_first_objective_then_the_next():
 
 def test_empty_archive_writes_a_header(tmp_path):
     result = SearchResult(Archive(3, 5), 0, 10, 0.0, PROFILE, status="interrupted")
-    write_results(tmp_path, RunConfig(instance="x"), result, "cpu", OBJECTIVES)
+    write_results(tmp_path, RunConfig(instance="x"), result, RunContext("x", OBJECTIVES, "cpu"))
     front = pd.read_csv(tmp_path / FRONT)
     assert list(front.columns) == [*OBJECTIVES, "solution"] and len(front) == 0
     run = json.loads((tmp_path / MANIFEST).read_text())
@@ -85,5 +86,5 @@ def test_folder_that_is_a_file(tmp_path, finished):
     taken = tmp_path / "taken"
     taken.write_text("not a folder")
     with pytest.raises(MolsError, match="taken"):
-        write_results(taken, config, result, "cpu", search.problem.objectives)
+        write_results(taken, config, result, RunContext.of(search))
     assert taken.read_text() == "not a folder"

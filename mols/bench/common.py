@@ -1,10 +1,18 @@
-"""What every benchmark shares: medians of timed runs and Markdown tables."""
+"""What every benchmark shares: medians of timed runs."""
 
 from __future__ import annotations
 
 import statistics
 import time
 from collections.abc import Callable
+
+from mols.errors import MolsError
+
+# The flowshop paper's sizes (jobs x machines) and the bundled instance of each.
+FSP_SIZES = {
+    "20x10": "020_10_01", "20x20": "020_20_01", "50x10": "050_10_01", "50x20": "050_20_01",
+    "100x10": "100_10_01", "100x20": "100_20_01", "200x10": "200_10_01", "200x20": "200_20_01",
+}
 
 
 def median_seconds(fn: Callable[[int], object], repeats: int, warmup: int = 2) -> float:
@@ -19,9 +27,11 @@ def median_seconds(fn: Callable[[int], object], repeats: int, warmup: int = 2) -
     return statistics.median(times)
 
 
-def markdown_table(rows: list[dict[str, str]]) -> str:
-    """A GitHub Markdown table of rows that share their keys."""
-    head = list(rows[0])
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(str(row[key]) for key in head) + " |" for row in rows]
-    return "\n".join(lines)
+def choose(text: str, choices, option: str) -> list[str]:
+    """The comma-separated names in text ("all": every choice), or MolsError naming the option."""
+    chosen = list(choices) if text == "all" else [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in choices]
+    if unknown or not chosen:
+        raise MolsError(f"{option}: unknown {', '.join(unknown) or 'empty choice'}; choose from "
+                        f"{', '.join(choices)} or all")
+    return chosen

@@ -12,18 +12,13 @@ import pandas as pd
 
 from mols.backends import prepare
 from mols.backends.cuda import gpu_available
-from mols.bench.common import markdown_table, median_seconds
+from mols.bench.common import FSP_SIZES, median_seconds
 from mols.environment import environment
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems.flowshop.instance import read_flowshop, resolve_instance
 from mols.problems.flowshop.model import Flowshop
-
-# The flowshop paper's sizes (jobs x machines) and the bundled instance of each.
-SIZES = {
-    "20x10": "020_10_01", "20x20": "020_20_01", "50x10": "050_10_01", "50x20": "050_20_01",
-    "100x10": "100_10_01", "100x20": "100_20_01", "200x10": "200_10_01", "200x20": "200_20_01",
-}
+from mols.reporting.tables import markdown_table
 
 
 def cell_updates(nbh: Neighborhood, n: int, m: int) -> int:
@@ -32,7 +27,7 @@ def cell_updates(nbh: Neighborhood, n: int, m: int) -> int:
 
 
 def bench_row(size: str, nbh: Neighborhood, repeats: int, gpu_repeats: int, seed: int = 0) -> dict:
-    problem = Flowshop(read_flowshop(resolve_instance(SIZES[size])))
+    problem = Flowshop(read_flowshop(resolve_instance(FSP_SIZES[size])))
     rng = np.random.default_rng(seed)
     solutions = [problem.random_solution(rng) for _ in range(8)]  # rotate: no timing on one input
     row = {"size": size, "neighborhood": nbh.name, "neighbors": nbh.n_neighbors(problem.n)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +24,7 @@ class Problem(ABC):
     """
 
     name: str
+    instance: Any  # the parsed instance; it has a .name
     objectives: tuple[str, ...]
     n: int
     dtype: np.dtype
@@ -32,6 +34,11 @@ class Problem(ABC):
     @property
     def n_obj(self) -> int:
         return len(self.objectives)
+
+    @property
+    def instance_name(self) -> str:
+        """The instance's name, as results folders and reports show it."""
+        return self.instance.name
 
     def random_solution(self, rng: np.random.Generator) -> np.ndarray:
         return rng.permutation(self.n).astype(np.int32)

@@ -1,0 +1,80 @@
+"""`mols bench fsp`, the runs: the flowshop paper's Tables 2-5 on the machine at hand.
+
+For every size, algorithm (aggregated tabu search, PLS-√, PLS-≠), backend (Numba on 1 core and on
+all cores, the GPU) and seed, one run with the same budget, each written as a results folder under
+OUT/runs/. Runs already there with the same configuration and a completed status are kept, so an
+interrupted benchmark resumes where it stopped. The tables are then built from those folders only:
+times and accelerations over 1 core (Tables 2-4), the number of non-dominated solutions, the
+profile split (Table 5), and quality (hypervolume against the union of all fronts of the size).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mols.backends.cuda import gpu_available
+from mols.bench.common import FSP_SIZES
+from mols.errors import MolsError
+from mols.results import MANIFEST, RunContext, write_results
+from mols.search import RunConfig, build_search
+from mols.search.base import OnIteration
+
+ALGORITHMS = {"tabu": {"algorithm": "tabu"}, "pls-dominating": {"algorithm": "pls", "variant": "dominating"},
+              "pls-nondominated": {"algorithm": "pls", "variant": "nondominated"}}
+BACKENDS = {"cpu1": {"backend": "cpu", "threads": 1}, "cpu": {"backend": "cpu"}, "gpu": {"backend": "gpu"}}
+QUICK_ITERATIONS = 100
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One run of the benchmark: where it goes and what it is."""
+
+    folder: Path
+    config: RunConfig
+
+
+def default_backends() -> list[str]:
+    return list(BACKENDS) if gpu_available() else ["cpu1", "cpu"]
+
+
+def plan(out: Path, sizes: list[str], algorithms: list[str], backends: list[str], seeds: int,
+         iterations: int) -> list[Cell]:
+    """Every run, smallest size first, the backends of one configuration next to each other."""
+    return [Cell(out / "runs" / f"{size}-{alg}-{backend}-s{seed}",
+                 RunConfig(instance=FSP_SIZES[size], iterations=iterations, seed=seed,
+                           **ALGORITHMS[alg], **BACKENDS[backend]))
+            for size in sizes for alg in algorithms for seed in range(seeds) for backend in backends]
+
+
+def is_done(cell: Cell) -> bool:
+    """The folder holds a completed run of exactly this configuration."""
+    try:
+        run = json.loads((cell.folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    return run.get("status") == "completed" and run.get("config") == json.loads(
+        json.dumps(dataclasses.asdict(cell.config)))
+
+
+def run_cell(cell: Cell, on_iteration: OnIteration | None = None) -> str:
+    """Run and write one cell; its status (completed, interrupted or failed)."""
+    search = build_search(cell.config, on_iteration)
+    result = search.run()
+    write_results(cell.folder, cell.config, result, RunContext.of(search))
+    if result.status == "failed":
+        raise MolsError(f"run {cell.folder} failed: {result.error}")
+    return result.status
+
+
+def run(cells: list[Cell], on_start: Callable[[Cell], OnIteration | None] = lambda cell: None) -> int:
+    """Run the cells not done yet; the number run. Stops at an interruption (KeyboardInterrupt),
+    after writing the interrupted run's archive."""
+    todo = [cell for cell in cells if not is_done(cell)]
+    for cell in todo:
+        if run_cell(cell, on_start(cell)) == "interrupted":
+            raise KeyboardInterrupt
+    return len(todo)

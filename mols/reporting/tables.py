@@ -1,0 +1,71 @@
+"""pandas tables over runs: one row per run with its indicators, aggregates over seeds, speed-ups."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mols.reporting.indicators import INDICATORS, indicators
+from mols.reporting.runs import Run
+
+PARTS = ("evaluation", "archiving", "ls process")
+GROUP = ["instance", "algorithm", "backend"]
+METRICS = ["n_solutions", *INDICATORS, "wall_s", "ms_per_iteration", "evaluations", *(f"{p} %" for p in PARTS)]
+
+
+def run_row(run: Run, reference: np.ndarray) -> dict:
+    m = run.manifest
+    iterations = int(m["iterations"])
+    row = {"instance": run.instance, "algorithm": run.algorithm, "backend": run.backend, "seed": run.seed,
+           "device": m.get("device", ""), "status": m["status"], "budget": int(m["config"]["iterations"]),
+           "iterations": iterations, "neighbors": m.get("neighbors_per_iteration", np.nan),
+           "evaluations": m.get("evaluated_neighbors", np.nan), "wall_s": float(m["wall_seconds"]),
+           "ms_per_iteration": 1e3 * float(m["wall_seconds"]) / iterations if iterations else np.nan,
+           "n_solutions": len(run.F), **indicators(run.F, reference)}
+    row |= {f"{part} %": float(m["profile"].get(part, {}).get("percent", np.nan)) for part in PARTS}
+    return row | {"folder": str(run.folder)}
+
+
+def runs_table(runs: list[Run], references: dict[str, np.ndarray]) -> pd.DataFrame:
+    return pd.DataFrame([run_row(run, references[run.instance]) for run in runs])
+
+
+def summary_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Mean, std and median over seeds of every metric, per instance, algorithm and backend."""
+    grouped = df.groupby(GROUP, sort=True)
+    out = grouped[METRICS].agg(["mean", "std", "median"])
+    out.columns = [f"{metric} {stat}" for metric, stat in out.columns]
+    out.insert(0, "runs", grouped.size())
+    return out.reset_index()
+
+
+def speedup_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Each run's wall time against the 1-core CPU run of the same instance, algorithm, budget and
+    seed; medians over seeds. Empty without 1-core runs."""
+    key = ["instance", "algorithm", "budget", "seed"]
+    base = df[df["backend"] == "cpu x1"].set_index(key)["wall_s"].rename("cpu_1core_s")
+    paired = df.join(base, on=key, how="inner")
+    if paired.empty:
+        return pd.DataFrame(columns=[*GROUP, "budget", "neighbors", "wall_s", "speedup"])
+    paired["speedup"] = paired["cpu_1core_s"] / paired["wall_s"]
+    cols = {"neighbors": "first", "wall_s": "median", "speedup": "median"}
+    return paired.groupby([*GROUP, "budget"], sort=False).agg(cols).reset_index()
+
+
+def markdown_table(rows: list[dict[str, str]]) -> str:
+    """A GitHub Markdown table of rows that share their keys."""
+    head = list(rows[0])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(str(row[key]) for key in head) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def frame_markdown(df: pd.DataFrame, digits: int = 4) -> str:
+    """df as a Markdown table, floats to `digits` significant digits."""
+    def cell(value):
+        if isinstance(value, float | np.floating):
+            return "" if np.isnan(value) else f"{value:.{digits}g}"
+        return str(value)
+
+    rows = [{col: cell(v) for col, v in zip(df.columns, rec)} for rec in df.itertuples(index=False)]
+    return markdown_table(rows) if rows else "(no rows)"

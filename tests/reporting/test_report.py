@@ -1,0 +1,103 @@
+"""`mols report` and the report it builds: files from two tiny synthetic results folders, and a
+corrupt folder named in a clear error while the others are still reported."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from mols.archive import Archive
+from mols.errors import MolsError
+from mols.reporting import build_report, load_run, write_report
+from mols.results import RunContext, write_results
+from mols.search import RunConfig
+from mols.search.base import SearchResult
+
+OBJ = ("cost", "delay")
+runner = CliRunner()
+
+
+def synthetic_run(folder, F, backend="cpu", threads=1, seconds=2.0, seed=0, algorithm="pls"):
+    """A results folder written the way `mols run` writes one, from a hand-made front."""
+    archive = Archive(2, 3)
+    archive.add(np.array(F), np.tile(np.arange(3), (len(F), 1)))
+    profile = {"evaluation": {"seconds": seconds / 2, "percent": 50.0},
+               "archiving": {"seconds": seconds / 4, "percent": 25.0},
+               "ls process": {"seconds": seconds / 4, "percent": 25.0}}
+    result = SearchResult(archive, 10, 6, seconds, profile, starts=1)
+    config = RunConfig(instance="toy.txt", backend=backend, iterations=10, seed=seed, algorithm=algorithm,
+                       threads=threads if backend == "cpu" else None)
+    write_results(folder, config, result, RunContext("toy", OBJ, backend, threads if backend == "cpu" else None))
+    return folder
+
+
+@pytest.fixture
+def two_runs(tmp_path):
+    return [synthetic_run(tmp_path / "a", [[0, 4], [2, 2], [4, 0]], seconds=2.0),
+            synthetic_run(tmp_path / "b", [[1, 4], [4, 1]], backend="gpu", seconds=0.5)]
+
+
+def test_report_files_and_indicators(tmp_path, two_runs):
+    out = tmp_path / "report"
+    report = write_report(two_runs, out)
+    names = {p.relative_to(out).as_posix() for p in report.files}
+    assert names == {"runs.csv", "summary.csv", "speedup.csv", "report.md", "reference/toy.csv",
+                     "fronts-toy.png", "profile.png", "speedup.png"}
+    assert all((out / name).stat().st_size > 0 for name in names)
+    runs = pd.read_csv(out / "runs.csv").set_index("backend")
+    assert runs.loc["cpu x1", "hv"] == pytest.approx(0.46) and runs.loc["cpu x1", "igd"] == 0
+    assert runs.loc["gpu", "hv"] == pytest.approx(0.16) and runs.loc["gpu", "n_solutions"] == 2
+    assert pd.read_csv(out / "reference" / "toy.csv").columns.tolist() == list(OBJ)
+    speedup = pd.read_csv(out / "speedup.csv").set_index("backend")
+    assert speedup.loc["gpu", "speedup"] == pytest.approx(4.0)  # 2.0 s on 1 core against 0.5 s
+    assert "| toy | pls-nondominated | gpu |" in (out / "report.md").read_text()
+
+
+def test_summary_aggregates_over_seeds(tmp_path):
+    folders = [synthetic_run(tmp_path / f"s{seed}", [[seed, 4], [4, seed]], seed=seed, seconds=1.0 + seed)
+               for seed in range(3)]
+    summary = build_report(folders).summary.iloc[0]
+    assert summary["runs"] == 3
+    assert summary["wall_s median"] == pytest.approx(2.0) and summary["wall_s mean"] == pytest.approx(2.0)
+    assert summary["wall_s std"] == pytest.approx(1.0)
+
+
+def test_a_parent_folder_is_searched_for_runs(tmp_path, two_runs):
+    assert len(build_report([tmp_path]).runs) == 2
+
+
+@pytest.mark.parametrize("spoil, message", [
+    (lambda f: (f / "run.json").write_text("{not json"), "not valid JSON"),
+    (lambda f: (f / "front.csv").unlink(), "front.csv is missing"),
+    (lambda f: (f / "front.csv").write_text("cost,solution\n1,0 1 2\n"), "lacks the objective column(s) delay"),
+    (lambda f: (f / "front.csv").write_text("cost,delay,solution\n1,x,0 1 2\n"), "non-numeric"),
+    (lambda f: (f / "run.json").write_text(json.dumps({"config": {}})), "lacks algorithm"),
+])
+def test_corrupt_folder_is_named(tmp_path, spoil, message):
+    folder = synthetic_run(tmp_path / "bad", [[1, 1]])
+    spoil(folder)
+    with pytest.raises(MolsError, match="bad") as err:
+        load_run(folder)
+    assert message in str(err.value)
+
+
+def test_cli_reports_the_good_folders_and_names_the_corrupt_one(tmp_path, two_runs):
+    bad = synthetic_run(tmp_path / "corrupt", [[1, 1]])
+    (bad / "run.json").write_text("{")
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["report", *map(str, two_runs), str(bad), str(tmp_path / "missing"), "-o", str(out)])
+    output = " ".join(result.output.split())  # rich wraps long lines
+    assert result.exit_code == 1
+    assert "corrupt" in output and "missing: no such folder" in output and "Traceback" not in output
+    assert len(pd.read_csv(out / "runs.csv")) == 2
+    assert "corrupt" in (out / "report.md").read_text()
+
+
+def test_cli_with_nothing_readable_exits_1(tmp_path):
+    result = runner.invoke(app, ["report", str(tmp_path), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1 and "no run.json in it" in " ".join(result.output.split())
