@@ -19,7 +19,7 @@ import mols
 from mols.bench.common import FSP_SIZES, choose
 from mols.errors import MolsError
 from mols.results import FRONT, MANIFEST, RunContext, write_results
-from mols.search import ALGORITHMS, DEFAULT_ITERATIONS, VARIANTS, RunConfig, build_search
+from mols.search import ALGORITHMS, ARCHIVES, DEFAULT_ITERATIONS, VARIANTS, RunConfig, build_search
 from mols.search.tabu import DEFAULT_PARTITIONS
 
 # Our contract: every input error, a bad option included, exits with code 1 (click's default is 2).
@@ -146,6 +146,7 @@ def _show_or_write(frame, output: Path | None, title: str, best_of=()) -> None:
 
 Algorithm = Enum("Algorithm", {name: name for name in ALGORITHMS}, type=str)
 Variant = Enum("Variant", {name: name for name in VARIANTS}, type=str)
+ArchiveWhere = Enum("ArchiveWhere", {name: name for name in ARCHIVES}, type=str)
 EXIT_INTERRUPTED = 130
 
 
@@ -169,6 +170,8 @@ def run(
     tenure: Annotated[int | None, typer.Option(min=0, help="Tabu: iterations a move's inverse stays tabu "
                                                "(default: the number of jobs).")] = None,
     threads: Annotated[int | None, typer.Option(min=1, help="CPU backend: cores to use (default: all).")] = None,
+    archive: Annotated[ArchiveWhere | None, typer.Option(help="PLS: filter neighbors on the host (cpu) or the "
+                                                         "device (gpu; default for PLS-≠ on the gpu backend).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Results folder (default: "
                                              "results/INSTANCE-ALGORITHM-BACKEND-sSEED).")] = None,
 ):
@@ -176,7 +179,7 @@ def run(
     config = RunConfig(instance=instance, problem=problem.value, algorithm=algorithm.value, variant=variant.value,
                        neighborhood=neighborhood.value, backend=mols.resolve_backend(backend.value),
                        iterations=iterations, seed=seed, weights=parse_weights(weights), partitions=partitions,
-                       tenure=tenure, threads=threads)
+                       tenure=tenure, threads=threads, archive=archive.value if archive else None)
     with Progress(*Progress.get_default_columns(), TextColumn("archive {task.fields[archive]}"),
                   console=console, disable=not console.is_terminal, transient=True) as progress:
         task = progress.add_task(f"{config.label} on {config.backend}", total=iterations, archive=0)
@@ -326,6 +329,38 @@ def bench_fsp(
         md, _ = fsp_tables.write_tables(output, [cell.folder for cell in cells])
         console.print(md.read_text(), highlight=False)
         console.print(f"wrote {md}", highlight=False)
+
+
+@bench_app.command("archive")
+@user_errors
+def bench_archive(
+    ns: Annotated[str, typer.Option(help="Comma-separated numbers of candidates.")] = "1000,10000,40000,100000,1000000",
+    sizes: Annotated[str, typer.Option(help="Comma-separated archive sizes.")] = "10,100,1000,10000",
+    repeats: Annotated[int, typer.Option(min=1, help="Timed calls per case at most; the median is reported.")] = 100,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports"),
+):
+    """The non-dominance filter alone: our GPU filter against moocore, pymoo, BoTorch and the host archive.
+
+    For whole runs with CPU and GPU archiving, see `mols bench fsp --backends gpu,gpu-hostarchive`."""
+    from mols.bench import archive as bench
+
+    counts = [parse_counts(ns, "--ns"), parse_counts(sizes, "--sizes")]
+    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task("benchmarking", total=None)
+        df = bench.run(ns=counts[0], sizes=counts[1], repeats=repeats, on_row=lambda row: progress.advance(task))
+    md, csv = bench.write_report(df, output)
+    console.print(md.read_text(), highlight=False)
+    console.print(f"wrote {md} and {csv}")
+
+
+def parse_counts(text: str, option: str) -> list[int]:
+    try:
+        counts = [int(tok) for tok in text.replace(",", " ").split()]
+    except ValueError:
+        raise MolsError(f"{option}: expected whole numbers separated by commas, got {text!r}") from None
+    if not counts or min(counts) < 1:
+        raise MolsError(f"{option}: expected positive whole numbers, got {text!r}")
+    return counts
 
 
 def main() -> None:

@@ -107,11 +107,14 @@ class Archive:
         accepted[survivors[_beaten_by(F[survivors], self.F, strict=False)]] = False
         new = np.flatnonzero(accepted)
         if new.size:
-            stay = ~_beaten_by(self.F, F[new], strict=True)
-            self.F = np.concatenate([self.F[stay], F[new]])
-            self.X = np.concatenate([self.X[stay], np.asarray(X)[new].astype(self.X.dtype)])
-            self.visited = np.concatenate([self.visited[stay], np.zeros(new.size, dtype=bool)])
+            self.replace(~_beaten_by(self.F, F[new], strict=True), F[new], np.asarray(X)[new])
         return accepted
+
+    def replace(self, stay: np.ndarray, F_new: np.ndarray, X_new: np.ndarray) -> None:
+        """Keep the members where stay (A,) is true, then append the new ones, unvisited."""
+        self.F = np.concatenate([self.F[stay], np.asarray(F_new, dtype=self.F.dtype)])
+        self.X = np.concatenate([self.X[stay], np.asarray(X_new).astype(self.X.dtype)])
+        self.visited = np.concatenate([self.visited[stay], np.zeros(len(F_new), dtype=bool)])
 
     def unvisited(self) -> np.ndarray:
         """Indices of the members not yet visited, in archive order."""

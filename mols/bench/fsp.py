@@ -25,7 +25,8 @@ from mols.search.base import OnIteration
 
 ALGORITHMS = {"tabu": {"algorithm": "tabu"}, "pls-dominating": {"algorithm": "pls", "variant": "dominating"},
               "pls-nondominated": {"algorithm": "pls", "variant": "nondominated"}}
-BACKENDS = {"cpu1": {"backend": "cpu", "threads": 1}, "cpu": {"backend": "cpu"}, "gpu": {"backend": "gpu"}}
+BACKENDS = {"cpu1": {"backend": "cpu", "threads": 1}, "cpu": {"backend": "cpu"}, "gpu": {"backend": "gpu"},
+            "gpu-hostarchive": {"backend": "gpu", "archive": "cpu"}}  # the last: PLS filters on the host
 QUICK_ITERATIONS = 100
 
 
@@ -38,7 +39,7 @@ class Cell:
 
 
 def default_backends() -> list[str]:
-    return list(BACKENDS) if gpu_available() else ["cpu1", "cpu"]
+    return ["cpu1", "cpu", "gpu"] if gpu_available() else ["cpu1", "cpu"]
 
 
 def plan(out: Path, sizes: list[str], algorithms: list[str], backends: list[str], seeds: int,

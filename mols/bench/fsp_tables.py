@@ -8,8 +8,9 @@ import pandas as pd
 
 from mols.bench.common import FSP_SIZES
 from mols.errors import MolsError
+from mols.markdown import markdown_table
 from mols.reporting import Report, write_report
-from mols.reporting.tables import PARTS, markdown_table
+from mols.reporting.tables import PARTS
 
 PAPER_TABLE = {"tabu": 2, "pls-dominating": 3, "pls-nondominated": 4}
 
@@ -105,7 +106,7 @@ def _same_keys(rows: list[dict[str, str]]) -> list[dict[str, str]]:
 
 
 def _backend_order(backend: str) -> tuple[int, str]:
-    return (0 if backend == "cpu x1" else 2 if backend == "gpu" else 1, backend)
+    return (0 if backend == "cpu x1" else 2 if backend.startswith("gpu") else 1, backend)
 
 
 def _quality_order(backend: str) -> int:

@@ -15,10 +15,10 @@ from mols.backends.cuda import gpu_available
 from mols.bench.common import FSP_SIZES, median_seconds
 from mols.environment import environment
 from mols.errors import MolsError
+from mols.markdown import markdown_table
 from mols.neighborhoods import Neighborhood
 from mols.problems.flowshop.instance import read_flowshop, resolve_instance
 from mols.problems.flowshop.model import Flowshop
-from mols.reporting.tables import markdown_table
 
 
 def cell_updates(nbh: Neighborhood, n: int, m: int) -> int:

@@ -37,9 +37,11 @@ class Run:
 
     @property
     def backend(self) -> str:
-        """gpu, or cpu xT for T cores."""
-        backend, threads = self.manifest["config"]["backend"], self.manifest.get("threads")
-        return f"{backend} x{threads}" if backend == "cpu" and threads else backend
+        """gpu (gpu+host archive where PLS filtered on the host), or cpu xT for T cores."""
+        config, threads = self.manifest["config"], self.manifest.get("threads")
+        if config["backend"] == "gpu" and config.get("archive") == "cpu" and config["algorithm"] == "pls":
+            return "gpu+host archive"
+        return f"cpu x{threads}" if config["backend"] == "cpu" and threads else config["backend"]
 
     @property
     def seed(self) -> int:

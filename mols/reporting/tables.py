@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from mols.markdown import markdown_table
 from mols.reporting.indicators import INDICATORS, indicators
 from mols.reporting.runs import Run
 
@@ -50,14 +51,6 @@ def speedup_table(df: pd.DataFrame) -> pd.DataFrame:
     paired["speedup"] = paired["cpu_1core_s"] / paired["wall_s"]
     cols = {"neighbors": "first", "wall_s": "median", "speedup": "median"}
     return paired.groupby([*GROUP, "budget"], sort=False).agg(cols).reset_index()
-
-
-def markdown_table(rows: list[dict[str, str]]) -> str:
-    """A GitHub Markdown table of rows that share their keys."""
-    head = list(rows[0])
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(str(row[key]) for key in head) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def frame_markdown(df: pd.DataFrame, digits: int = 4) -> str:

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mols.backends import prepare
+from mols.backends import prepare, resolve_backend
 from mols.errors import MolsError
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
 from mols.search.base import OnIteration, Search, SearchResult
-from mols.search.pls import VARIANTS, ParetoLocalSearch
+from mols.search.pls import ARCHIVES, VARIANTS, ParetoLocalSearch
 from mols.search.tabu import DEFAULT_PARTITIONS, AggregatedTabu
 
 ALGORITHMS = ("pls", "tabu")
@@ -34,6 +34,7 @@ class RunConfig:
     partitions: int = DEFAULT_PARTITIONS  # tabu only
     tenure: int | None = None  # tabu only; None: the problem size n
     threads: int | None = None  # cpu backend only; None: all cores
+    archive: str | None = None  # pls: where neighbors are filtered, cpu or gpu; None: gpu for PLS-≠ on the gpu backend
 
     def __post_init__(self):
         if self.algorithm not in ALGORITHMS:
@@ -46,6 +47,13 @@ class RunConfig:
             raise MolsError(f"{', '.join(k for k, v in tabu_only.items() if v)}: only for -a tabu")
         if self.algorithm == "tabu" and self.variant != "nondominated":
             raise MolsError("--variant: only for -a pls")
+        if self.algorithm == "tabu" and self.archive == "gpu":
+            raise MolsError("--archive gpu: only for -a pls (tabu search archives on the host)")
+        if self.algorithm == "pls" and self.archive is None:
+            # PLS-√ offers few neighbors: the device filter's fixed cost outweighs the host's work there
+            gpu = self.backend == "gpu" or self.backend == "auto" and resolve_backend("auto") == "gpu"
+            on_device = self.variant == "nondominated" and gpu
+            object.__setattr__(self, "archive", "gpu" if on_device else "cpu")
 
     @property
     def label(self) -> str:
@@ -60,7 +68,7 @@ def build_search(config: RunConfig, on_iteration: OnIteration | None = None) -> 
     evaluator = prepare(problem, nbh, config.backend, threads=config.threads)
     common = (problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration)
     if config.algorithm == "pls":
-        return ParetoLocalSearch(*common, variant=config.variant)
+        return ParetoLocalSearch(*common, variant=config.variant, archive=config.archive)
     return AggregatedTabu(*common, weights=config.weights, partitions=config.partitions, tenure=config.tenure)
 
 
@@ -70,4 +78,4 @@ def solve(config: RunConfig, on_iteration: OnIteration | None = None) -> SearchR
     return build_search(config, on_iteration).run()
 
 
-__all__ = ["ALGORITHMS", "DEFAULT_ITERATIONS", "VARIANTS", "RunConfig", "SearchResult", "build_search", "solve"]
+__all__ = ["ALGORITHMS", "ARCHIVES", "DEFAULT_ITERATIONS", "VARIANTS", "RunConfig", "SearchResult", "build_search", "solve"]

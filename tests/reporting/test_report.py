@@ -31,7 +31,7 @@ def synthetic_run(folder, F, backend="cpu", threads=1, seconds=2.0, seed=0, algo
                "ls process": {"seconds": seconds / 4, "percent": 25.0}}
     result = SearchResult(archive, 10, 6, seconds, profile, starts=1)
     config = RunConfig(instance="toy.txt", backend=backend, iterations=10, seed=seed, algorithm=algorithm,
-                       threads=threads if backend == "cpu" else None)
+                       threads=threads if backend == "cpu" else None, archive=backend if algorithm == "pls" else None)
     write_results(folder, config, result, RunContext("toy", OBJ, backend, threads if backend == "cpu" else None))
     return folder
 

@@ -58,15 +58,18 @@ def test_everything_blocked_falls_back_to_the_best_of_all(rng):
 
 @pytest.mark.parametrize("algorithm, variant", [("pls", "nondominated"), ("pls", "dominating"), ("tabu", "")])
 @pytest.mark.parametrize("instance", ["020_10_01", "050_20_01"])
-def test_same_front_on_both_backends(algorithm, variant, instance):
+def test_same_front_on_both_backends_and_archives(algorithm, variant, instance):
+    """The CPU, the GPU with the host archive and the GPU with the device filter find one front."""
+    where = [("cpu", None), ("gpu", None)] + ([("gpu", "cpu")] if algorithm == "pls" else [])
     runs = {}
-    for backend in ("cpu", "gpu"):
+    for backend, archive in where:
         config = RunConfig(instance, algorithm=algorithm, variant=variant or "nondominated", backend=backend,
-                           iterations=300, seed=7)
-        runs[backend] = solve(config)
-    for part in ("F", "X"):
-        np.testing.assert_array_equal(getattr(runs["gpu"].archive, part), getattr(runs["cpu"].archive, part))
-    assert runs["gpu"].status == runs["cpu"].status == "completed"
+                           iterations=300, seed=7, archive=archive)
+        runs[backend, archive] = solve(config)
+    for key, run in runs.items():
+        for part in ("F", "X"):
+            np.testing.assert_array_equal(getattr(run.archive, part), getattr(runs["cpu", None].archive, part), key)
+        assert run.status == "completed", run.error
 
 
 @pytest.mark.parametrize("repeats", [1, 40])  # 40 overflows the queue of forbids written inside the graph

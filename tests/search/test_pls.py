@@ -190,3 +190,17 @@ def test_solve_runs_a_bundled_instance():
     result = solve(config)
     assert result.status == "completed" and result.iterations == 12
     check_archive(build_search(config).problem, result.archive)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"archive": "gpu", "backend": "cpu"}, "--archive gpu"),
+    ({"archive": "disk", "backend": "cpu"}, "--archive disk"),
+    ({"archive": "gpu", "algorithm": "tabu", "backend": "cpu"}, "--archive gpu: only for -a pls"),
+])
+def test_archive_option_is_checked(changes, message):
+    with pytest.raises(MolsError, match=message):
+        build_search(RunConfig(**{"instance": "020_05_01", **changes}))
+
+
+def test_default_archive_on_the_cpu_backend_is_the_host():
+    assert RunConfig("020_05_01", backend="cpu").archive == "cpu"

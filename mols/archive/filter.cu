@@ -1,0 +1,149 @@
+// Non-dominance filter of a batch of candidates against an archive: the device twin of Archive.add
+// (mols/archive/host.py). Needs #define N_OBJ (k) and FVAL (the C type of the objectives); all are
+// minimised. One thread per row; the rows it is compared with are staged through shared memory in
+// tiles of BLOCK, and a block stops as soon as all its rows are decided.
+//
+// against_archive (then count_flags), and against_survivors, write a flag per row and the count of
+// flags of each block; scan_counts turns the counts into offsets and scatter writes the flagged
+// positions there, in increasing order. So the survivors list is ordered by candidate id, and position order is id order.
+#define BLOCK 256
+#define SCAN 1024
+
+__device__ __forceinline__ void load_row(const FVAL* F, long long row, FVAL* f) {
+    for (int o = 0; o < N_OBJ; ++o) f[o] = F[row * N_OBJ + o];
+}
+
+// a <= f in every objective; eq: a == f.
+__device__ __forceinline__ bool no_worse(const FVAL* a, const FVAL* f, bool& eq) {
+    bool le = true;
+    eq = true;
+    for (int o = 0; o < N_OBJ; ++o) {
+        le &= a[o] <= f[o];
+        eq &= a[o] == f[o];
+    }
+    return le;
+}
+
+// Row `row` of F into the tile's row threadIdx.x, for the first `rows` threads; then a barrier.
+__device__ __forceinline__ void stage(FVAL* tile, const FVAL* F, long long row, int rows) {
+    if (threadIdx.x < rows) load_row(F, row, tile + threadIdx.x * N_OBJ);
+    __syncthreads();
+}
+
+// keep[t] = 0 where a member of A (m, k) weakly dominates candidate lo + t, for t < n; keep starts at
+// 1. Block (x, y) takes BLOCK candidates and the y-th of gridDim.y slices of whole tiles of A, so that
+// a small batch against a large archive still fills the device.
+extern "C" __global__ void __launch_bounds__(BLOCK) against_archive(
+    const FVAL* F, long long lo, long long n, const FVAL* A, long long m, unsigned char* keep) {
+    __shared__ FVAL tile[BLOCK * N_OBJ];
+    long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    long long per = ((m + BLOCK - 1) / BLOCK + gridDim.y - 1) / gridDim.y * BLOCK;
+    long long begin = blockIdx.y * per, end = min(m, begin + per);
+    bool alive = t < n, eq;
+    FVAL f[N_OBJ];
+    if (alive) load_row(F, lo + t, f);
+    for (long long start = begin; start < end && __syncthreads_or(alive); start += BLOCK) {
+        int rows = (int)min((long long)BLOCK, end - start);
+        stage(tile, A, start + threadIdx.x, rows);
+        for (int r = 0; alive && r < rows; ++r) alive = !no_worse(tile + r * N_OBJ, f, eq);
+    }
+    if (t < n && !alive) keep[t] = 0;
+}
+
+// counts[block]: the flagged rows of the block, for t < n.
+extern "C" __global__ void __launch_bounds__(BLOCK) count_flags(const unsigned char* keep, long long n, int* counts) {
+    long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    int count = __syncthreads_count(t < n && keep[t]);
+    if (threadIdx.x == 0) counts[blockIdx.x] = count;
+}
+
+// keep[t]: no survivor beats survivor lo + t, for t < n; survivors are the first *n_surv rows of F
+// listed in surv, by increasing id. s beats t: F[s] dominates F[t], or equals it and comes first.
+extern "C" __global__ void __launch_bounds__(BLOCK) against_survivors(
+    const FVAL* F, const long long* surv, const long long* n_surv, long long lo, long long n,
+    unsigned char* keep, int* counts) {
+    __shared__ FVAL tile[BLOCK * N_OBJ];
+    long long total = *n_surv, t = lo + (long long)blockIdx.x * BLOCK + threadIdx.x;
+    bool alive = t < total && t < lo + n, eq;
+    FVAL f[N_OBJ];
+    if (alive) load_row(F, surv[t], f);
+    for (long long start = 0; start < total && __syncthreads_or(alive); start += BLOCK) {
+        int rows = (int)min((long long)BLOCK, total - start);
+        stage(tile, F, threadIdx.x < rows ? surv[start + threadIdx.x] : 0, rows);
+        for (int r = 0; alive && r < rows; ++r) alive = !(no_worse(tile + r * N_OBJ, f, eq) && (!eq || start + r < t));
+    }
+    if (t < lo + n) keep[t - lo] = alive;
+    int count = __syncthreads_count(alive);
+    if (threadIdx.x == 0) counts[blockIdx.x] = count;
+}
+
+// offsets[b] = *total + counts[0] + ... + counts[b - 1] for b < n_blocks; then *total grows by the
+// sum of all. One block: each thread sums a segment, a Hillis-Steele scan adds the segments up.
+extern "C" __global__ void __launch_bounds__(SCAN) scan_counts(
+    const int* counts, long long n_blocks, long long* offsets, long long* total) {
+    __shared__ long long sums[SCAN];
+    long long base = *total, per = (n_blocks + SCAN - 1) / SCAN;
+    long long begin = min(threadIdx.x * per, n_blocks), end = min(begin + per, n_blocks), own = 0;
+    for (long long b = begin; b < end; ++b) own += counts[b];
+    sums[threadIdx.x] = own;
+    __syncthreads();
+    for (int h = 1; h < SCAN; h <<= 1) {
+        long long add = threadIdx.x >= h ? sums[threadIdx.x - h] : 0;
+        __syncthreads();
+        sums[threadIdx.x] += add;
+        __syncthreads();
+    }
+    long long offset = base + sums[threadIdx.x] - own;
+    for (long long b = begin; b < end; ++b) {
+        offsets[b] = offset;
+        offset += counts[b];
+    }
+    if (threadIdx.x == SCAN - 1) *total = base + sums[SCAN - 1];
+}
+
+// out[offsets[block] + rank of t among the flagged rows of its block] = lo + t, for flagged t < n.
+extern "C" __global__ void __launch_bounds__(BLOCK) scatter(
+    const unsigned char* keep, long long n, const long long* offsets, long long lo, long long* out) {
+    __shared__ int warp_counts[BLOCK / 32];
+    long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    bool flagged = t < n && keep[t];
+    unsigned int ballot = __ballot_sync(0xffffffffu, flagged);
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0) warp_counts[warp] = __popc(ballot);
+    __syncthreads();
+    int rank = __popc(ballot & ((1u << lane) - 1u));
+    for (int w = 0; w < warp; ++w) rank += warp_counts[w];
+    if (flagged) out[offsets[blockIdx.x] + rank] = lo + t;
+}
+
+// removed[a]: some accepted candidate dominates member a of A (m, k). The *n_acc accepted candidates
+// are surv[acc[0]], surv[acc[1]], ...; none equals a member, so "no worse" means "dominates".
+extern "C" __global__ void __launch_bounds__(BLOCK) mark_removed(
+    const FVAL* A, long long m, const FVAL* F, const long long* surv, const long long* acc,
+    const long long* n_acc, unsigned char* removed) {
+    __shared__ FVAL tile[BLOCK * N_OBJ];
+    long long total = *n_acc, a = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    bool gone = false, eq;
+    FVAL f[N_OBJ];
+    if (a < m) load_row(A, a, f);
+    for (long long start = 0; start < total && __syncthreads_or(a < m && !gone); start += BLOCK) {
+        int rows = (int)min((long long)BLOCK, total - start);
+        stage(tile, F, threadIdx.x < rows ? surv[acc[start + threadIdx.x]] : 0, rows);
+        for (int r = 0; a < m && !gone && r < rows; ++r) gone = no_worse(tile + r * N_OBJ, f, eq);
+    }
+    if (a < m) removed[a] = gone;
+}
+
+// The result for the copy back: *out_count, then the ids and rows of the first min(*n_acc, cap)
+// accepted candidates.
+extern "C" __global__ void __launch_bounds__(BLOCK) pack(
+    const FVAL* F, const long long* surv, const long long* acc, const long long* n_acc, long long cap,
+    long long* out_count, long long* out_ids, FVAL* out_F) {
+    long long n = min(*n_acc, cap);
+    for (long long t = (long long)blockIdx.x * BLOCK + threadIdx.x; t < n; t += (long long)gridDim.x * BLOCK) {
+        long long id = surv[acc[t]];
+        out_ids[t] = id;
+        load_row(F, id, out_F + t * N_OBJ);
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) *out_count = *n_acc;
+}
