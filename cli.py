@@ -344,10 +344,10 @@ def bench_archive(
     For whole runs with CPU and GPU archiving, see `mols bench fsp --backends gpu,gpu-hostarchive`."""
     from mols.bench import archive as bench
 
-    counts = [parse_counts(ns, "--ns"), parse_counts(sizes, "--sizes")]
+    n_counts, size_counts = parse_counts(ns, "--ns"), parse_counts(sizes, "--sizes")
     with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
         task = progress.add_task("benchmarking", total=None)
-        df = bench.run(ns=counts[0], sizes=counts[1], repeats=repeats, on_row=lambda row: progress.advance(task))
+        df = bench.run(ns=n_counts, sizes=size_counts, repeats=repeats, on_row=lambda row: progress.advance(task))
     md, csv = bench.write_report(df, output)
     console.print(md.read_text(), highlight=False)
     console.print(f"wrote {md} and {csv}")

@@ -9,3 +9,8 @@ def markdown_table(rows: list[dict[str, str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(str(row[key]) for key in head) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def markdown_list(items: dict) -> str:
+    """- key: value lines, e.g. the environment a measurement was made in."""
+    return "\n".join(f"- {key}: {value}" for key, value in items.items())

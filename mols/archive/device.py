@@ -22,9 +22,7 @@ class MirroredArchive(Archive):
         """As Archive.add, for candidates on the host."""
         result = self.filter(import_cupy().asarray(np.ascontiguousarray(F, dtype=self.F.dtype)))
         self.commit(result, np.asarray(X)[result.ids])
-        accepted = np.zeros(len(F), dtype=bool)
-        accepted[result.ids] = True
-        return accepted
+        return result.accepted(len(F))
 
     def filter(self, F_dev) -> Filtered:
         """Step 1, on the device: the candidates F_dev (N, k) accepted, and the members they remove;

@@ -36,6 +36,12 @@ class Filtered(NamedTuple):
     F: np.ndarray  # (a, k): their objective vectors
     removed: np.ndarray  # (M,) bool: the members that an accepted candidate dominates
 
+    def accepted(self, n: int) -> np.ndarray:
+        """The accepted candidates as a mask over all n (N,)."""
+        mask = np.zeros(n, dtype=bool)
+        mask[self.ids] = True
+        return mask
+
 
 class GpuFilter:
     """The kernels for k objectives of one dtype, and their scratch buffers; call it as

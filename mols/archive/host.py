@@ -102,13 +102,21 @@ class Archive:
         """Offer candidates F (N, k) with solutions X (N, n); returns which were accepted (N,).
         Members that an accepted candidate dominates leave the archive."""
         F = np.ascontiguousarray(F, dtype=self.F.dtype)
+        accepted, removed = self.filter(F)
+        if accepted.any():
+            self.replace(~removed, F[accepted], np.asarray(X)[accepted])
+        return accepted
+
+    def filter(self, F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """What `add` would do, leaving the archive as it is: (accepted (N,), removed (A,)), the
+        candidates it accepts and the members they dominate. The GPU filter's host twin."""
+        F = np.ascontiguousarray(F, dtype=self.F.dtype)
         accepted = nondominated(F)
         survivors = np.flatnonzero(accepted)
         accepted[survivors[_beaten_by(F[survivors], self.F, strict=False)]] = False
         new = np.flatnonzero(accepted)
-        if new.size:
-            self.replace(~_beaten_by(self.F, F[new], strict=True), F[new], np.asarray(X)[new])
-        return accepted
+        removed = _beaten_by(self.F, F[new], strict=True) if new.size else np.zeros(len(self), dtype=bool)
+        return accepted, removed
 
     def replace(self, stay: np.ndarray, F_new: np.ndarray, X_new: np.ndarray) -> None:
         """Keep the members where stay (A,) is true, then append the new ones, unvisited."""

@@ -23,7 +23,7 @@ from mols.backends.cuda import gpu_available, import_cupy
 from mols.bench.common import median_seconds
 from mols.environment import environment
 from mols.errors import MolsError
-from mols.markdown import markdown_table
+from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
 from mols.search import RunConfig, solve
@@ -104,9 +104,8 @@ def _pymoo(union: np.ndarray) -> np.ndarray:
 
 def _host_add(F: np.ndarray, A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     archive = Archive(A.shape[1], 1, dtype=A.dtype)
-    archive.F, archive.X, archive.visited = A, np.arange(len(A), dtype=np.int32)[:, None], np.zeros(len(A), bool)
-    accepted = archive.add(F, np.full((len(F), 1), -1, dtype=np.int32))
-    return accepted, ~np.isin(np.arange(len(A)), archive.X[:, 0])
+    archive.F = A
+    return archive.filter(F)
 
 
 def _gpu_call(F: np.ndarray, A: np.ndarray):
@@ -121,9 +120,7 @@ def _gpu_call(F: np.ndarray, A: np.ndarray):
 
     def call(r):
         result = gpu_filter(F_dev, A_dev, stream)
-        accepted = np.zeros(len(F), dtype=bool)
-        accepted[result.ids] = True
-        return accepted, result.removed
+        return result.accepted(len(F)), result.removed
 
     return call
 
@@ -223,7 +220,7 @@ def render_markdown(df: pd.DataFrame, env: dict[str, str]) -> str:
         if "gpu_s" in df:
             row |= {f"{lib} / gpu": _ratio(r.get(f"{lib}_s", np.nan) / r["gpu_s"]) for lib in ("moocore", "host")}
         rows.append(row)
-    head = "\n".join(f"- {key}: {value}" for key, value in env.items())
+    head = markdown_list(env)
     return (
         "# Non-dominance filter: candidates offered to an archive\n\n"
         "Made by `mols.bench.archive`. Median wall time of one call, in ms, from arrays already in "

@@ -8,7 +8,7 @@ import pandas as pd
 
 from mols.bench.common import FSP_SIZES
 from mols.errors import MolsError
-from mols.markdown import markdown_table
+from mols.markdown import markdown_list, markdown_table
 from mols.reporting import Report, write_report
 from mols.reporting.tables import PARTS
 
@@ -42,7 +42,7 @@ def paper_frame(report: Report) -> pd.DataFrame:
 def render_markdown(report: Report) -> str:
     med = paper_frame(report)
     first = report.loaded[0].manifest
-    env = "\n".join(f"- {k}: {v}" for k, v in first.get("environment", {}).items())
+    env = markdown_list(first.get("environment", {}))
     budgets = sorted(report.runs["budget"].unique())
     parts = [
         "# The flowshop paper's Tables 2-5 on this machine\n",

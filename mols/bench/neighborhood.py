@@ -15,7 +15,7 @@ from mols.backends.cuda import gpu_available
 from mols.bench.common import FSP_SIZES, median_seconds
 from mols.environment import environment
 from mols.errors import MolsError
-from mols.markdown import markdown_table
+from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods import Neighborhood
 from mols.problems.flowshop.instance import read_flowshop, resolve_instance
 from mols.problems.flowshop.model import Flowshop
@@ -109,7 +109,7 @@ def render_markdown(df: pd.DataFrame, env: dict[str, str]) -> str:
                     "GPU with transfers, median": f"{r['gpu_total_s'] * 1e6:.1f} µs",
                     "GPU / CPU all cores": f"{r['cpu_all_cores_s'] / r['gpu_total_s']:.0f}x"}
         rows.append(row)
-    head = "\n".join(f"- {key}: {value}" for key, value in env.items())
+    head = markdown_list(env)
     return (
         "# Whole-neighborhood evaluation rate (flowshop, 3 objectives)\n\n"
         "Made by `mols bench neighborhood`. Neighbors evaluated per second; each value is the median of "

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mols.backends import prepare, resolve_backend
+from mols.backends import prepare
+from mols.backends.cuda import gpu_available
 from mols.errors import MolsError
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
@@ -51,7 +52,7 @@ class RunConfig:
             raise MolsError("--archive gpu: only for -a pls (tabu search archives on the host)")
         if self.algorithm == "pls" and self.archive is None:
             # PLS-√ offers few neighbors: the device filter's fixed cost outweighs the host's work there
-            gpu = self.backend == "gpu" or self.backend == "auto" and resolve_backend("auto") == "gpu"
+            gpu = self.backend == "gpu" or self.backend == "auto" and gpu_available()
             on_device = self.variant == "nondominated" and gpu
             object.__setattr__(self, "archive", "gpu" if on_device else "cpu")
 

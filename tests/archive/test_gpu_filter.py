@@ -24,10 +24,9 @@ DTYPES = [np.int32, np.int64]
 
 def host_update(F: np.ndarray, A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(accepted (N,), removed (M,)) when a host Archive holding A is offered F."""
-    archive = Archive(F.shape[1], 1, dtype=F.dtype, solution_dtype=np.int64)
-    archive.F, archive.X, archive.visited = A.copy(), np.arange(len(A))[:, None], np.zeros(len(A), dtype=bool)
-    accepted = archive.add(F, -1 - np.arange(len(F))[:, None])
-    return accepted, ~np.isin(np.arange(len(A)), archive.X[:, 0])
+    archive = Archive(F.shape[1], 1, dtype=F.dtype)
+    archive.F = A.copy()
+    return archive.filter(F)
 
 
 @cache
