@@ -159,7 +159,8 @@ def run(
                                                  "tabu: aggregated tabu search.")] = Algorithm.pls,
     variant: Annotated[Variant, typer.Option(help="PLS: which neighbors enter the archive (dominating = PLS-√, "
                                              "nondominated = PLS-≠).")] = Variant.nondominated,
-    neighborhood: Annotated[NeighborhoodName, typer.Option("--neighborhood", "-n")] = NeighborhoodName.insertion,
+    neighborhood: Annotated[NeighborhoodName | None, typer.Option(
+        "--neighborhood", "-n", help="Moves (default: the problem's usual one, insertion for the flowshop).")] = None,
     backend: BackendOpt = Backend.auto,
     iterations: Annotated[int, typer.Option("--iterations", "-i", min=1,
                                             help="Budget: whole-neighborhood evaluations.")] = DEFAULT_ITERATIONS,
@@ -177,7 +178,7 @@ def run(
 ):
     """Run a search and write its results folder: front.csv (the archive) and run.json (how it went)."""
     config = RunConfig(instance=instance, problem=problem.value, algorithm=algorithm.value, variant=variant.value,
-                       neighborhood=neighborhood.value, backend=mols.resolve_backend(backend.value),
+                       neighborhood=neighborhood and neighborhood.value, backend=mols.resolve_backend(backend.value),
                        iterations=iterations, seed=seed, weights=parse_weights(weights), partitions=partitions,
                        tenure=tenure, threads=threads, archive=archive.value if archive else None)
     with Progress(*Progress.get_default_columns(), TextColumn("archive {task.fields[archive]}"),

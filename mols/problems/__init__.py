@@ -2,26 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from mols.errors import MolsError
 from mols.problems.base import Problem
 from mols.problems.flowshop.instance import read_flowshop, resolve_instance
 from mols.problems.flowshop.model import Flowshop
 
 
+@dataclass(frozen=True)
+class ProblemEntry:
+    """How to load a problem from an instance (a path or a bundled name), and its usual neighborhood."""
+
+    load: Callable[[str], Problem]
+    neighborhood: str
+
+
 def _load_flowshop(instance: str) -> Flowshop:
     return Flowshop(read_flowshop(resolve_instance(instance)))
 
 
-PROBLEMS = {"flowshop": _load_flowshop}
+# Adding a problem: its module (model, instance reader, Numba and CUDA kernels), its tests, and one entry here.
+PROBLEMS = {
+    "flowshop": ProblemEntry(_load_flowshop, "insertion"),
+}
+
+
+def problem_entry(name: str) -> ProblemEntry:
+    try:
+        return PROBLEMS[name]
+    except KeyError:
+        raise MolsError(f"unknown problem {name!r}; choose one of {', '.join(PROBLEMS)}") from None
 
 
 def load_problem(name: str, instance: str) -> Problem:
     """The problem `name` on `instance` (a path, or the name of a bundled instance)."""
-    try:
-        loader = PROBLEMS[name]
-    except KeyError:
-        raise MolsError(f"unknown problem {name!r}; choose one of {', '.join(PROBLEMS)}") from None
-    return loader(instance)
+    return problem_entry(name).load(instance)
 
 
 def check_permutation(x, n: int, what: str = "permutation"):
@@ -34,4 +51,4 @@ def check_permutation(x, n: int, what: str = "permutation"):
     return arr.astype(np.int32)
 
 
-__all__ = ["PROBLEMS", "Problem", "check_permutation", "load_problem"]
+__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "check_permutation", "load_problem", "problem_entry"]

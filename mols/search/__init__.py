@@ -10,7 +10,7 @@ from mols.backends import prepare
 from mols.backends.cuda import gpu_available
 from mols.errors import MolsError
 from mols.neighborhoods import get_neighborhood
-from mols.problems import load_problem
+from mols.problems import load_problem, problem_entry
 from mols.search.base import OnIteration, Search, SearchResult
 from mols.search.pls import ARCHIVES, VARIANTS, ParetoLocalSearch
 from mols.search.tabu import DEFAULT_PARTITIONS, AggregatedTabu
@@ -27,7 +27,7 @@ class RunConfig:
     problem: str = "flowshop"
     algorithm: str = "pls"
     variant: str = "nondominated"  # pls only
-    neighborhood: str = "insertion"
+    neighborhood: str | None = None  # None: the problem's usual one (insertion for the flowshop)
     backend: str = "auto"
     iterations: int = DEFAULT_ITERATIONS
     seed: int = 0
@@ -38,6 +38,8 @@ class RunConfig:
     archive: str | None = None  # pls: where neighbors are filtered, cpu or gpu; None: gpu for PLS-≠ on the gpu backend
 
     def __post_init__(self):
+        if self.neighborhood is None:
+            object.__setattr__(self, "neighborhood", problem_entry(self.problem).neighborhood)
         if self.algorithm not in ALGORITHMS:
             raise MolsError(f"--algorithm: unknown algorithm {self.algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
         if self.seed < 0:
