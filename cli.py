@@ -40,6 +40,10 @@ ProblemName = Enum("ProblemName", {name: name for name in mols.PROBLEMS}, type=s
 InstanceArg = Annotated[str, typer.Argument(help="Instance file, or a bundled name such as 020_10_01 or ta011.")]
 ProblemOpt = Annotated[ProblemName, typer.Option("--problem", "-p", help="Problem type.")]
 BackendOpt = Annotated[Backend, typer.Option("--backend", "-b", help="auto = gpu where CuPy finds a device.")]
+SeedsOpt = Annotated[int, typer.Option(min=1, help="Runs per cell (seeds 0, 1, ...); times are medians.")]
+BenchBackendsOpt = Annotated[str | None, typer.Option(help="Comma-separated: cpu1 (1 core), cpu (all cores), gpu "
+                                                      "(default: all three where there is a GPU).")]
+TabuIterationsOpt = Annotated[int, typer.Option("--iterations", "-i", min=1, help="Tabu iterations, as in the paper.")]
 
 
 def user_errors(fn):
@@ -106,7 +110,8 @@ def evaluate(
     if neighborhood is None:
         F = pb.evaluate(x)[None, :]
         table = {"permutation": [" ".join(map(str, x))]}
-        _show_or_write(_frame(pb, F, table), output, f"{pb.instance.name}: {pb.n} jobs x {pb.m} machines")
+        shape = f"{pb.n} jobs x {pb.m} machines" if hasattr(pb, "m") else f"{pb.n} cities"
+        _show_or_write(_frame(pb, F, table), output, f"{pb.instance_name}: {shape}")
         return
     nbh = mols.get_neighborhood(neighborhood.value)
     evaluator = mols.prepare(pb, nbh, backend_name)
@@ -156,7 +161,8 @@ def run(
     instance: InstanceArg,
     problem: ProblemOpt = ProblemName.flowshop,
     algorithm: Annotated[Algorithm, typer.Option("--algorithm", "-a", help="pls: Pareto local search (PLS-1); "
-                                                 "tabu: aggregated tabu search.")] = Algorithm.pls,
+                                                 "tabu: aggregated tabu search; its: iterated tabu search.")
+                         ] = Algorithm.pls,
     variant: Annotated[Variant, typer.Option(help="PLS: which neighbors enter the archive (dominating = PLS-√, "
                                              "nondominated = PLS-≠).")] = Variant.nondominated,
     neighborhood: Annotated[NeighborhoodName | None, typer.Option(
@@ -169,10 +175,13 @@ def run(
                                                 "(default: a lattice of vectors, see --partitions).")] = None,
     partitions: Annotated[int, typer.Option(min=1, help="Tabu: weight vectors i/P summing to 1.")] = DEFAULT_PARTITIONS,
     tenure: Annotated[int | None, typer.Option(min=0, help="Tabu: iterations a move's inverse stays tabu "
-                                               "(default: the number of jobs).")] = None,
+                                               "(default: the problem size n; ITS: n / 2).")] = None,
     threads: Annotated[int | None, typer.Option(min=1, help="CPU backend: cores to use (default: all).")] = None,
     archive: Annotated[ArchiveWhere | None, typer.Option(help="PLS: filter neighbors on the host (cpu) or the "
-                                                         "device (gpu; default for PLS-≠ on the gpu backend).")] = None,
+                                                         "device (gpu; the default on the gpu backend).")] = None,
+    strength: Annotated[int | None, typer.Option(min=1, help="ITS: random swaps per perturbation "
+                                                 "(default: n / 5, at least 2).")] = None,
+    run_length: Annotated[int | None, typer.Option(min=1, help="ITS: iterations per tabu run (default: 10 n).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Results folder (default: "
                                              "results/INSTANCE-ALGORITHM-BACKEND-sSEED).")] = None,
 ):
@@ -180,7 +189,8 @@ def run(
     config = RunConfig(instance=instance, problem=problem.value, algorithm=algorithm.value, variant=variant.value,
                        neighborhood=neighborhood and neighborhood.value, backend=mols.resolve_backend(backend.value),
                        iterations=iterations, seed=seed, weights=parse_weights(weights), partitions=partitions,
-                       tenure=tenure, threads=threads, archive=archive.value if archive else None)
+                       tenure=tenure, threads=threads, archive=archive.value if archive else None,
+                       strength=strength, run_length=run_length)
     with Progress(*Progress.get_default_columns(), TextColumn("archive {task.fields[archive]}"),
                   console=console, disable=not console.is_terminal, transient=True) as progress:
         task = progress.add_task(f"{config.label} on {config.backend}", total=iterations, archive=0)
@@ -230,6 +240,38 @@ def instances():
         inst = read_flowshop(path)
         table.add_row(inst.name, str(inst.n), str(inst.m), inst.due_dates, str(path.relative_to(root)))
     console.print(table)
+    show_qap_instances()
+    show_tsp_instances()
+
+
+def show_tsp_instances() -> None:
+    """TSPLIB instances (-p tsp) and their optimal lengths; bi-objective pairs (-p bitsp) are built from them."""
+    from mols.problems.tsp.instance import optimal_lengths, read_tsplib, tsp_dir
+
+    optimum = optimal_lengths()
+    table = Table(title=f"tsp instances (-p tsp; -p bitsp pairs them: kroAB100 = kroA100 + kroB100) under {tsp_dir()}")
+    for col in ("name", "cities", "distances", "optimal length", ".opt.tour file"):
+        table.add_column(col)
+    for inst, path in sorted(((read_tsplib(path), path) for path in tsp_dir().glob("*.tsp")), key=lambda p: p[0].n):
+        table.add_row(inst.name, str(inst.n), inst.edge_weight_type, f"{optimum.get(inst.name, '')}",
+                      "yes" if path.with_suffix(".opt.tour").is_file() else "no")
+    console.print(table)
+
+
+def show_qap_instances() -> None:
+    """QAPLIB (-p qap) and Knowles-Corne (-p mqap) instances, and their published solutions."""
+    from mols.problems.qap.instance import bundled_qap_files, read_mqap, read_qaplib
+
+    for kind, read, reference in (("qap", read_qaplib, ".sln"), ("mqap", read_mqap, ".PO")):
+        files = bundled_qap_files(kind)
+        table = Table(title=f"{kind} instances (-p {kind}) under {files[0].parent if files else kind}")
+        for col in ("name", "facilities", "objectives", "symmetric", f"{reference} file"):
+            table.add_column(col)
+        for path in files:
+            inst = read(path)
+            table.add_row(inst.name, str(inst.n), str(inst.k), "yes" if inst.symmetric else "no",
+                          "yes" if path.with_suffix(reference).is_file() else "no")
+        console.print(table)
 
 
 @bench_app.command("neighborhood")
@@ -244,9 +286,11 @@ def bench_neighborhood(
 ):
     """Neighbors evaluated per second: CPU on 1 core and on all cores, GPU kernel alone and with transfers."""
     from mols.bench import neighborhood as bench
+    from mols.problems.flowshop.model import Flowshop
 
     chosen = choose(sizes, FSP_SIZES, "--sizes")
-    nbhs = [mols.get_neighborhood(neighborhood.value)] if neighborhood else list(mols.NEIGHBORHOODS.values())
+    nbhs = [mols.get_neighborhood(neighborhood.value)] if neighborhood else [  # those the flowshop supports
+        nbh for nbh in mols.NEIGHBORHOODS.values() if nbh.name in Flowshop.neighborhoods]
     with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
         task = progress.add_task("benchmarking", total=len(chosen) * len(nbhs))
         df = bench.run(chosen, nbhs, repeats, gpu_repeats, on_row=lambda row: progress.advance(task))
@@ -290,12 +334,11 @@ def bench_fsp(
     sizes: Annotated[str, typer.Option(help="Comma-separated jobs x machines sizes, or all.")] = "all",
     algorithms: Annotated[str, typer.Option(help="Comma-separated: tabu, pls-dominating, pls-nondominated, "
                                             "or all.")] = "all",
-    backends: Annotated[str | None, typer.Option(help="Comma-separated: cpu1 (1 core), cpu (all cores), gpu "
-                                                 "(default: all three where there is a GPU).")] = None,
+    backends: BenchBackendsOpt = None,
     iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="Budget of every run, as in "
                                             "the paper.")] = DEFAULT_ITERATIONS,
     quick: Annotated[bool, typer.Option("--quick", help="A quick run: 100 iterations.")] = False,
-    seeds: Annotated[int, typer.Option(min=1, help="Runs per cell (seeds 0, 1, ...); times are medians.")] = 1,
+    seeds: SeedsOpt = 1,
     output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports/fsp"),
     runs_only: Annotated[bool, typer.Option("--runs-only", help="Only the runs; the same command without "
                                             "it builds the tables later (e.g. where pymoo is installed).")] = False,
@@ -330,6 +373,90 @@ def bench_fsp(
         md, _ = fsp_tables.write_tables(output, [cell.folder for cell in cells])
         console.print(md.read_text(), highlight=False)
         console.print(f"wrote {md}", highlight=False)
+
+
+@bench_app.command("tsp")
+@user_errors
+def bench_tsp(
+    instances: Annotated[str, typer.Option(help="Comma-separated instances of the paper's table, or all, or "
+                                           "none.")] = "all",
+    rate_instances: Annotated[str, typer.Option(help="Comma-separated instances for the swap and 2-opt rates "
+                                                "(random:N:SEED makes one), or all, or none.")] = "all",
+    backends: BenchBackendsOpt = None,
+    iterations: TabuIterationsOpt = 10_000,
+    seeds: SeedsOpt = 3,
+    cpu_moves: Annotated[float, typer.Option(min=1, help="Neighbors a CPU run evaluates at most (fewer "
+                                             "iterations on large instances, extrapolated).")] = 2e8,
+    rate_iterations: Annotated[int, typer.Option(min=2, help="Tabu iterations per rate measurement.")] = 50,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports/tsp"),
+):
+    """The paper's TSP table (tabu search, swap, eil101 ... rl5915, CPU against GPU) and move rates."""
+    import pandas as pd
+
+    from mols.bench import tsp
+
+    chosen_backends = choose(backends, tsp.BACKENDS, "--backends") if backends else tsp.default_backends()
+    table_instances = [] if instances == "none" else choose(instances, tsp.TABLE_INSTANCES, "--instances")
+    rate_list = [] if rate_instances == "none" else (
+        list(tsp.RATE_INSTANCES) if rate_instances == "all" else [s.strip() for s in rate_instances.split(",")])
+    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task("tabu runs", total=len(table_instances) * len(chosen_backends) * seeds)
+        table = tsp.table_runs(table_instances, chosen_backends, iterations, seeds, int(cpu_moves),
+                               on_row=lambda row: progress.advance(task))
+        rates = [row for instance in rate_list for nbh in ("swap", "2opt")
+                 for row in tsp.rate_rows(instance, nbh, chosen_backends, rate_iterations, int(cpu_moves), 20)]
+    md = tsp.write_report(table, pd.DataFrame(rates), iterations, output)
+    console.print(md.read_text(), highlight=False)
+    console.print(f"wrote {md}", highlight=False)
+
+
+@bench_app.command("qap")
+@user_errors
+def bench_qap(
+    instances: Annotated[str, typer.Option(help="Comma-separated QAPLIB instances, or all (the paper's tai12a "
+                                           "... tai256c).")] = "all",
+    backends: Annotated[str | None, typer.Option(help="Comma-separated: cpu1, cpu, cpu1-plain, gpu (default: "
+                                                 "all of them; no gpu without a device).")] = None,
+    iterations: TabuIterationsOpt = DEFAULT_ITERATIONS,
+    plain_iterations: Annotated[int | None, typer.Option(min=1, help="cpu1-plain (O(n^3) per iteration) runs at "
+                                                         "most this many; its full time is then estimated.")] = None,
+    seeds: SeedsOpt = 3,
+    its: Annotated[str, typer.Option(help="Iterated tabu search: comma-separated instance=iterations, or none."
+                                     )] = "tai50a=300000,tai100a=250000",
+    its_seeds: Annotated[int, typer.Option(min=1, help="ITS runs per instance.")] = 1,
+    its_backends: Annotated[str | None, typer.Option(help="ITS: comma-separated backends (default: gpu where "
+                                                     "there is one, and cpu).")] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports/qap"),
+):
+    """The QAP table of Luong et al. (tabu search, 10,000 iterations, CPU against GPU) with the best cost and
+    its gap to the best known; then iterated tabu search on tai50a and tai100a."""
+    from mols.bench import qap as bench
+    from mols.environment import environment
+
+    chosen = choose(instances, bench.INSTANCES, "--instances")
+    chosen_backends = choose(backends, bench.BACKENDS, "--backends") if backends else bench.default_backends()
+    its_budget = parse_its(its)
+    chosen_its = choose(its_backends, bench.BACKENDS, "--its-backends") if its_backends else [
+        b for b in bench.default_backends() if b in ("gpu", "cpu")]
+    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task("benchmarking", total=len(chosen) * len(chosen_backends) + len(its_budget) * len(
+            chosen_its))
+        advance = lambda row: progress.advance(task)
+        tabu = bench.tabu_rows(chosen, chosen_backends, iterations, plain_iterations or iterations, seeds, advance)
+        its_rows = bench.its_rows(its_budget, chosen_its, its_seeds, advance)
+    md = bench.write_report(tabu, its_rows, environment(), output)
+    console.print(md.read_text(), highlight=False)
+    console.print(f"wrote {md}", highlight=False)
+
+
+def parse_its(text: str) -> dict[str, int]:
+    if text.strip() == "none":
+        return {}
+    try:
+        pairs = [item.split("=") for item in text.replace(" ", "").split(",") if item]
+        return {name: int(count) for name, count in pairs}
+    except ValueError:
+        raise MolsError(f"--its: expected instance=iterations pairs separated by commas, got {text!r}") from None
 
 
 @bench_app.command("archive")

@@ -1,5 +1,10 @@
 """A host Archive whose objective vectors are mirrored on the device, so that candidates evaluated
-there are filtered there (gpu_filter.py) and only the accepted ones come back."""
+there are filtered there (gpu_filter.py) and only the accepted ones come back.
+
+For a search, `filter_neighbors(x)` is one CUDA graph, captured once and replayed every iteration:
+x's state up, the evaluation kernel, the filter against the members, their update in place, and the
+result down. Python launches one graph and waits once, instead of launching a dozen kernels.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +16,20 @@ from mols.backends.cuda import import_cupy
 
 
 class MirroredArchive(Archive):
-    """Archive with the same contract and member order; F also lives on the device (device.F)."""
+    """Archive with the same contract and member order; F also lives on the device (device.F).
+    With a GPU evaluator, filter_neighbors evaluates and filters a whole neighborhood in one graph."""
 
-    def __init__(self, n_obj: int, n_var: int, dtype=np.int64, solution_dtype=np.int32, stream=None):
+    def __init__(self, n_obj: int, n_var: int, dtype=np.int64, solution_dtype=np.int32, evaluator=None,
+                 capacity: int = 1024):
         super().__init__(n_obj, n_var, dtype, solution_dtype)
-        self.device = DeviceArchive(n_obj, dtype)
-        self.stream = stream
+        self.device = DeviceArchive(n_obj, dtype, capacity)
+        self.evaluator = evaluator
+        self.stream = evaluator.stream if evaluator is not None else None
+        self._graph, self._graph_buffer = None, None  # the graph, and the device buffer it was captured for
+
+    def clear(self) -> None:
+        super().clear()
+        self.device.clear()
 
     def add(self, F: np.ndarray, X: np.ndarray) -> np.ndarray:
         """As Archive.add, for candidates on the host."""
@@ -28,6 +41,27 @@ class MirroredArchive(Archive):
         """Step 1, on the device: the candidates F_dev (N, k) accepted, and the members they remove;
         the device's copy of the members is updated already. Call commit next."""
         return self.device.add(F_dev, self.stream)
+
+    def filter_neighbors(self, x: np.ndarray, f: np.ndarray | None = None) -> Filtered:
+        """Step 1 for the whole neighborhood of x, evaluated on the device; with f, only the neighbors
+        that dominate f are candidates. Call commit next."""
+        ev, device = self.evaluator, self.device
+        ev.stage(x)
+        device.filter.set_params(device.size, f)
+        if self._graph_buffer is not device.buffer:
+            self._capture()
+        self._graph.launch(ev.stream)
+        return device.settle(device.filter.collect(ev.F, device.size, ev.stream), ev.stream)
+
+    def _capture(self) -> None:
+        """The graph for the device buffer as it is; a buffer that grows gets a new graph."""
+        ev, device = self.evaluator, self.device
+        device.filter.reserve(ev.n_neighbors, len(device.buffer))  # nothing may be allocated while capturing
+        ev.stream.begin_capture()
+        ev._state.upload(ev.stream)
+        ev.launch()
+        device.filter.enqueue(ev.F, device.buffer, len(device.buffer), ev.stream, update=True)
+        self._graph, self._graph_buffer = ev.stream.end_capture(), device.buffer
 
     def commit(self, result: Filtered, X_new: np.ndarray) -> None:
         """Step 2, on the host: the same update, with the accepted candidates' solutions X_new."""

@@ -6,6 +6,9 @@
 // against_archive (then count_flags), and against_survivors, write a flag per row and the count of
 // flags of each block; scan_counts turns the counts into offsets and scatter writes the flagged
 // positions there, in increasing order. So the survivors list is ordered by candidate id, and position order is id order.
+//
+// The archive's size *m is read on the device, so one CUDA graph serves every iteration of a search;
+// update_members then updates the archive in place, as the host Archive does.
 #define BLOCK 256
 #define SCAN 1024
 
@@ -30,16 +33,33 @@ __device__ __forceinline__ void stage(FVAL* tile, const FVAL* F, long long row, 
     __syncthreads();
 }
 
-// keep[t] = 0 where a member of A (m, k) weakly dominates candidate lo + t, for t < n; keep starts at
-// 1. Block (x, y) takes BLOCK candidates and the y-th of gridDim.y slices of whole tiles of A, so that
-// a small batch against a large archive still fills the device.
-extern "C" __global__ void __launch_bounds__(BLOCK) against_archive(
-    const FVAL* F, long long lo, long long n, const FVAL* A, long long m, unsigned char* keep) {
-    __shared__ FVAL tile[BLOCK * N_OBJ];
+// strictly dominates f: a <= f in every objective and a != f.
+__device__ __forceinline__ bool dominates_vector(const FVAL* a, const FVAL* f) {
+    bool eq;
+    return no_worse(a, f, eq) && !eq;
+}
+
+// keep[t] = 1 for the candidates lo + t (t < n) to filter: all of them, or with *use_f only those that
+// dominate f (PLS-√ offers the archive only neighbors that dominate the current solution).
+extern "C" __global__ void __launch_bounds__(BLOCK) seed_flags(
+    const FVAL* F, long long lo, long long n, const int* use_f, const FVAL* f, unsigned char* keep) {
     long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    if (t >= n) return;
+    FVAL row[N_OBJ];
+    load_row(F, lo + t, row);
+    keep[t] = !*use_f || dominates_vector(row, f);
+}
+
+// keep[t] = 0 where a member of A (*m, k) weakly dominates candidate lo + t, for t < n; rows with
+// keep[t] = 0 already are skipped. Block (x, y) takes BLOCK candidates and the y-th of gridDim.y
+// slices of whole tiles of A, so that a small batch against a large archive still fills the device.
+extern "C" __global__ void __launch_bounds__(BLOCK) against_archive(
+    const FVAL* F, long long lo, long long n, const FVAL* A, const long long* m_ptr, unsigned char* keep) {
+    __shared__ FVAL tile[BLOCK * N_OBJ];
+    long long t = (long long)blockIdx.x * BLOCK + threadIdx.x, m = *m_ptr;
     long long per = ((m + BLOCK - 1) / BLOCK + gridDim.y - 1) / gridDim.y * BLOCK;
     long long begin = blockIdx.y * per, end = min(m, begin + per);
-    bool alive = t < n, eq;
+    bool alive = t < n && keep[t], eq;
     FVAL f[N_OBJ];
     if (alive) load_row(F, lo + t, f);
     for (long long start = begin; start < end && __syncthreads_or(alive); start += BLOCK) {
@@ -116,13 +136,13 @@ extern "C" __global__ void __launch_bounds__(BLOCK) scatter(
     if (flagged) out[offsets[blockIdx.x] + rank] = lo + t;
 }
 
-// removed[a]: some accepted candidate dominates member a of A (m, k). The *n_acc accepted candidates
+// removed[a]: some accepted candidate dominates member a of A (*m, k). The *n_acc accepted candidates
 // are surv[acc[0]], surv[acc[1]], ...; none equals a member, so "no worse" means "dominates".
 extern "C" __global__ void __launch_bounds__(BLOCK) mark_removed(
-    const FVAL* A, long long m, const FVAL* F, const long long* surv, const long long* acc,
+    const FVAL* A, const long long* m_ptr, const FVAL* F, const long long* surv, const long long* acc,
     const long long* n_acc, unsigned char* removed) {
     __shared__ FVAL tile[BLOCK * N_OBJ];
-    long long total = *n_acc, a = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    long long m = *m_ptr, total = *n_acc, a = (long long)blockIdx.x * BLOCK + threadIdx.x;
     bool gone = false, eq;
     FVAL f[N_OBJ];
     if (a < m) load_row(A, a, f);
@@ -146,4 +166,35 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pack(
         load_row(F, id, out_F + t * N_OBJ);
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) *out_count = *n_acc;
+}
+
+// The archive A (*m, k) updated in place, as Archive.replace: the members not removed, in order, then
+// the accepted candidates, when they fit in `capacity` rows (else the host appends them). One block:
+// tile by tile, every thread reads its row before any thread writes, and rows only move down.
+extern "C" __global__ void __launch_bounds__(SCAN) update_members(
+    FVAL* A, const long long* m_ptr, const unsigned char* removed, const FVAL* F, const long long* surv,
+    const long long* acc, const long long* n_acc, long long capacity) {
+    __shared__ int warp_counts[SCAN / 32];
+    long long m = *m_ptr, kept = 0, accepted = *n_acc;
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    for (long long start = 0; start < m; start += SCAN) {
+        long long a = start + threadIdx.x;
+        bool stays = a < m && !removed[a];
+        FVAL row[N_OBJ];
+        if (stays) load_row(A, a, row);
+        unsigned int ballot = __ballot_sync(0xffffffffu, stays);
+        if (lane == 0) warp_counts[warp] = __popc(ballot);
+        __syncthreads();
+        long long rank = kept + __popc(ballot & ((1u << lane) - 1u));
+        int in_tile = 0;
+        for (int w = 0; w < SCAN / 32; ++w) {
+            rank += w < warp ? warp_counts[w] : 0;
+            in_tile += warp_counts[w];
+        }
+        if (stays) for (int o = 0; o < N_OBJ; ++o) A[rank * N_OBJ + o] = row[o];
+        kept += in_tile;
+        __syncthreads();
+    }
+    if (kept + accepted > capacity) return;
+    for (long long t = threadIdx.x; t < accepted; t += SCAN) load_row(F, surv[acc[t]], A + (kept + t) * N_OBJ);
 }

@@ -10,6 +10,10 @@ each other. That is exact: a member that weakly dominates candidate j also domin
 that j dominates. Survivors are compacted on the device in candidate order (block counts, one scan,
 a scatter), and a single copy brings back the count, the accepted ids and vectors and the removed
 flags. Candidates go through in chunks, so the scratch memory is bounded whatever N; nothing is N x N.
+
+The archive's size goes up with the other parameters in one copy and every size-dependent choice is
+made on the device, so the whole sequence, the evaluation before it and the archive's update after
+it can be captured once as a CUDA graph (mols/archive/device.py) and replayed every iteration.
 """
 
 from __future__ import annotations
@@ -28,13 +32,18 @@ BLOCK, SCAN = 256, 1024  # as in filter.cu
 CHUNK = 1 << 20  # rows per launch of a filter kernel
 WAVE = 1024  # blocks that about fill an H100 once (132 SMs x 8 blocks); a small batch splits the archive
 ROWS_BACK = 1024  # accepted candidates that come back with the count in one copy; more take a second
-KERNELS = ("against_archive", "count_flags", "against_survivors", "scan_counts", "scatter", "mark_removed", "pack")
+KERNELS = ("seed_flags", "against_archive", "count_flags", "against_survivors", "scan_counts", "scatter",
+           "mark_removed", "pack", "update_members")
 
 
 class Filtered(NamedTuple):
     ids: np.ndarray  # (a,) int64: the accepted candidates, in increasing order
     F: np.ndarray  # (a, k): their objective vectors
     removed: np.ndarray  # (M,) bool: the members that an accepted candidate dominates
+
+    @classmethod
+    def nothing(cls, n_obj: int, dtype, members: int) -> Filtered:
+        return cls(np.empty(0, np.int64), np.empty((0, n_obj), dtype), np.zeros(members, bool))
 
     def accepted(self, n: int) -> np.ndarray:
         """The accepted candidates as a mask over all n (N,)."""
@@ -45,19 +54,21 @@ class Filtered(NamedTuple):
 
 class GpuFilter:
     """The kernels for k objectives of one dtype, and their scratch buffers; call it as
-    `filter(F, A, stream)`. Each call waits for its own result, once, at the end."""
+    `filter(F, A, stream)`, or enqueue then collect (what a CUDA graph captures, then its result)."""
 
     def __init__(self, n_obj: int, dtype, chunk: int = CHUNK, rows_back: int = ROWS_BACK):
         cupy = import_cupy()
         self.n_obj, self.dtype, self.chunk, self.rows_back = n_obj, np.dtype(dtype), chunk, rows_back
         module = compile_module(kernel_source({"N_OBJ": n_obj, "FVAL": C_TYPES[self.dtype]}, FILTER_CU.read_text()))
-        (self._against_archive, self._count, self._against_survivors, self._scan, self._scatter, self._mark_removed,
-         self._pack) = (module.get_function(name) for name in KERNELS)
+        (self._seed, self._against_archive, self._count, self._against_survivors, self._scan, self._scatter,
+         self._mark_removed, self._pack, self._update) = (module.get_function(name) for name in KERNELS)
         blocks = -(-chunk // BLOCK)
         self._keep = cupy.empty(chunk, dtype=cupy.uint8)
         self._counts = cupy.empty(blocks, dtype=cupy.int32)
         self._offsets = cupy.empty(blocks, dtype=cupy.int64)
         self._totals = cupy.empty(2, dtype=cupy.int64)  # survivors, accepted
+        self._surv = self._acc = cupy.empty(0, dtype=cupy.int64)
+        self.params = PackedBuffers([((1,), np.int64), ((1,), np.int32), ((n_obj,), self.dtype)])  # m, use_f, f
         self._back = self._buffers(BLOCK)
 
     def _buffers(self, members: int) -> PackedBuffers:
@@ -65,50 +76,86 @@ class GpuFilter:
         return PackedBuffers([((1,), np.int64), ((self.rows_back,), np.int64),
                               ((self.rows_back, self.n_obj), self.dtype), ((members,), np.uint8)])
 
+    def reserve(self, n: int, members: int) -> None:
+        """Scratch for n candidates against up to `members` members (a graph captured after this stays valid
+        while the calls fit)."""
+        cupy = import_cupy()
+        if len(self._surv) < n:
+            self._surv, self._acc = cupy.empty(n, dtype=cupy.int64), cupy.empty(n, dtype=cupy.int64)
+        if members > self._back.host[3].size:
+            self._back = self._buffers(max(members, 2 * self._back.host[3].size))
+
     def __call__(self, F, A, stream=None) -> Filtered:
         cupy = import_cupy()
         F, A = self._checked(F), self._checked(A)
-        n, m = len(F), len(A)
-        if n == 0:
-            return Filtered(np.empty(0, np.int64), np.empty((0, self.n_obj), self.dtype), np.zeros(m, bool))
-        if m > self._back.host[3].size:
-            self._back = self._buffers(2 * m)
+        if len(F) == 0:
+            return Filtered.nothing(self.n_obj, self.dtype, len(A))
         stream = stream or cupy.cuda.get_current_stream()
+        self.set_params(len(A))
+        self.enqueue(F, A, len(A), stream)
+        return self.collect(F, len(A), stream)
+
+    def set_params(self, m: int, f: np.ndarray | None = None) -> None:
+        """The archive's size m, and f: filter only the candidates that dominate it (None: all)."""
+        m_host, use_f, f_host = self.params.host
+        m_host[0], use_f[0] = m, f is not None
+        if f is not None:
+            f_host[:] = f
+
+    def enqueue(self, F, A, capacity: int, stream, update: bool = False, then=None) -> None:
+        """Every step on `stream`, no wait and no allocation: the parameters up, the filter of F (N, k)
+        against the first m rows of A (capacity, k), with `update` the archive's update in place, then
+        `then(removed)` (more work on the device's removed flags), and the result down."""
+        self.reserve(len(F), capacity)
+        m_ptr = self.params.device[0]
+        self.params.upload(stream)
         with stream:
-            surv, acc = self._launch(F, A, stream)
+            import_cupy().cuda.runtime.memsetAsync(self._totals.data.ptr, 0, self._totals.nbytes, stream.ptr)
+            n_surv, n_acc = self._totals[:1], self._totals[1:]
+            self._against_archive_all(F, A, capacity, m_ptr)
+            for lo, size, grid in self._chunks(len(F)):  # survivors are at most N; blocks past them stop at once
+                self._against_survivors(grid, (BLOCK,), (F, self._surv, n_surv, lo, size, self._keep, self._counts))
+                self._compact(grid, lo, size, n_acc, self._acc)
+            count, ids, rows, removed = self._back.device
+            if capacity:
+                self._mark_removed((-(-capacity // BLOCK),), (BLOCK,),
+                                   (A, m_ptr, F, self._surv, self._acc, n_acc, removed))
+            grid = (-(-min(len(F), self.rows_back) // BLOCK),)
+            self._pack(grid, (BLOCK,), (F, self._surv, self._acc, n_acc, np.int64(self.rows_back), count, ids, rows))
+            if update:
+                self._update((1,), (SCAN,), (A, m_ptr, removed, F, self._surv, self._acc, n_acc, np.int64(capacity)))
+            if then is not None:
+                then(removed)
         self._back.download(stream)
+
+    def accepted_rows(self):
+        """On the device, after enqueue: (surv, acc, n_acc): the accepted candidates are surv[acc[t]] for
+        t < n_acc[0]."""
+        return self._surv, self._acc, self._totals[1:]
+
+    def collect(self, F, m: int, stream) -> Filtered:
+        """Wait for what enqueue started, and read its result (m: the archive's size it was given)."""
         stream.synchronize()
-        return self._result(F, surv, acc, m, stream)
+        count, ids, rows, removed = self._back.host
+        count = int(count[0])
+        removed = removed[:m].astype(bool)
+        if count <= self.rows_back:
+            return Filtered(ids[:count].copy(), rows[:count].copy(), removed)
+        with stream:  # a second copy, of all of them
+            ids = self._surv[self._acc[:count]]
+            return Filtered(ids.get(stream), F[ids].get(stream), removed)
 
-    def _launch(self, F, A, stream):
-        """All kernels, no wait: survivors' ids in surv, and the accepted ones' positions in surv in acc."""
-        cupy = import_cupy()
-        n, m = len(F), len(A)
-        cupy.cuda.runtime.memsetAsync(self._totals.data.ptr, 0, self._totals.nbytes, stream.ptr)
-        n_surv, n_acc = self._totals[:1], self._totals[1:]
-        surv, acc = cupy.empty(n, dtype=cupy.int64), cupy.empty(n, dtype=cupy.int64)
-        self._against_archive_all(F, A, stream, n_surv, surv)
-        for lo, size, grid in self._chunks(n):  # survivors are at most n; blocks past them stop at once
-            self._against_survivors(grid, (BLOCK,), (F, surv, n_surv, lo, size, self._keep, self._counts))
-            self._compact(grid, lo, size, n_acc, acc)
-        count, ids, rows, removed = self._back.device
-        if m:
-            self._mark_removed((-(-m // BLOCK),), (BLOCK,), (A, np.int64(m), F, surv, acc, n_acc, removed))
-        grid = (-(-min(n, self.rows_back) // BLOCK),)
-        self._pack(grid, (BLOCK,), (F, surv, acc, n_acc, np.int64(self.rows_back), count, ids, rows))
-        return surv, acc
-
-    def _against_archive_all(self, F, A, stream, n_surv, surv) -> None:
-        """The candidates that no member weakly dominates, appended to surv in order, chunk by chunk.
-        The archive is split into slices of tiles when a chunk has too few blocks to fill the device."""
-        runtime = import_cupy().cuda.runtime
-        n, m = len(F), len(A)
-        slices = max(1, min(-(-m // BLOCK), WAVE // -(-min(n, self.chunk) // BLOCK)))
-        for lo, size, grid in self._chunks(n):
-            runtime.memsetAsync(self._keep.data.ptr, 1, int(size), stream.ptr)
-            self._against_archive((grid[0], slices), (BLOCK,), (F, lo, size, A, np.int64(m), self._keep))
+    def _against_archive_all(self, F, A, capacity: int, m_ptr) -> None:
+        """The candidates that no member weakly dominates (of those seed_flags picks), appended to the
+        survivors in order, chunk by chunk. The archive is split into slices of tiles when a chunk has
+        too few blocks to fill the device."""
+        n_surv, (use_f, f) = self._totals[:1], self.params.device[1:]
+        slices = max(1, min(-(-capacity // BLOCK), WAVE // -(-min(len(F), self.chunk) // BLOCK)))
+        for lo, size, grid in self._chunks(len(F)):
+            self._seed(grid, (BLOCK,), (F, lo, size, use_f, f, self._keep))
+            self._against_archive((grid[0], slices), (BLOCK,), (F, lo, size, A, m_ptr, self._keep))
             self._count(grid, (BLOCK,), (self._keep, size, self._counts))
-            self._compact(grid, lo, size, n_surv, surv)
+            self._compact(grid, lo, size, n_surv, self._surv)
 
     def _chunks(self, n: int):
         for lo in range(0, n, self.chunk):
@@ -119,16 +166,6 @@ class GpuFilter:
         """out[total + r] = lo + t for the r-th flagged row t of the chunk; total grows by their count."""
         self._scan((1,), (SCAN,), (self._counts, np.int64(grid[0]), self._offsets, total))
         self._scatter(grid, (BLOCK,), (self._keep, size, self._offsets, lo, out))
-
-    def _result(self, F, surv, acc, m: int, stream) -> Filtered:
-        count, ids, rows, removed = self._back.host
-        count = int(count[0])
-        removed = removed[:m].astype(bool)
-        if count <= self.rows_back:
-            return Filtered(ids[:count].copy(), rows[:count].copy(), removed)
-        with stream:  # a second copy, of all of them
-            ids = surv[acc[:count]]
-            return Filtered(ids.get(stream), F[ids].get(stream), removed)
 
     def _checked(self, F):
         if F.ndim != 2 or F.shape[1] != self.n_obj or F.dtype != self.dtype:
@@ -149,11 +186,12 @@ def filter_candidates(F, A, stream=None) -> Filtered:
 
 class DeviceArchive:
     """Members' objective vectors, kept on the device between batches in the host Archive's order:
-    the members that stay, then the accepted candidates. Capacity doubles as the archive grows."""
+    the members that stay, then the accepted candidates. The device updates them in place; when the
+    accepted do not fit, the host doubles the capacity and appends them."""
 
     def __init__(self, n_obj: int, dtype, capacity: int = 1024, chunk: int = CHUNK, rows_back: int = ROWS_BACK):
         self.filter = GpuFilter(n_obj, dtype, chunk, rows_back)
-        self._F = import_cupy().empty((capacity, n_obj), dtype=dtype)
+        self.buffer = import_cupy().empty((capacity, n_obj), dtype=dtype)  # a new array when it grows
         self.size = 0
 
     def __len__(self) -> int:
@@ -162,29 +200,33 @@ class DeviceArchive:
     @property
     def F(self):
         """(size, k) on the device: a view that the next update may overwrite."""
-        return self._F[:self.size]
+        return self.buffer[:self.size]
+
+    def clear(self) -> None:
+        self.size = 0
 
     def add(self, F, stream=None) -> Filtered:
         """Filter candidates F (N, k) on the device against the members, then update the members."""
-        result = self.filter(F, self.F, stream)
-        self.update(result.F, result.removed, stream)
-        return result
-
-    def update(self, F_accepted: np.ndarray, removed: np.ndarray, stream=None) -> None:
-        """Drop the removed members (M,) and append the accepted vectors (a, k), compacting on the device."""
         cupy = import_cupy()
-        stay = np.flatnonzero(~removed)
-        size = stay.size + len(F_accepted)
-        with stream or cupy.cuda.get_current_stream():
-            if stay.size < self.size:
-                self._F[:stay.size] = self.F[cupy.asarray(stay)]
-            if size > len(self._F):
-                grown = cupy.empty((_doubled(len(self._F), size), self.filter.n_obj), dtype=self._F.dtype)
-                grown[:stay.size] = self._F[:stay.size]
-                self._F = grown
-            if len(F_accepted):
-                self._F[stay.size:size].set(np.ascontiguousarray(F_accepted, dtype=self._F.dtype))
-        self.size = size
+        if len(F) == 0:
+            return Filtered.nothing(self.filter.n_obj, self.filter.dtype, self.size)
+        stream = stream or cupy.cuda.get_current_stream()
+        self.filter.set_params(self.size)
+        self.filter.enqueue(self.filter._checked(F), self.buffer, len(self.buffer), stream, update=True)
+        return self.settle(self.filter.collect(F, self.size, stream), stream)
+
+    def settle(self, result: Filtered, stream) -> Filtered:
+        """After an update on the device: the new size, and the accepted appended here if they did not fit."""
+        kept = self.size - int(result.removed.sum())
+        self.size = kept + len(result.ids)
+        if self.size > len(self.buffer):
+            cupy = import_cupy()
+            with stream:
+                grown = cupy.empty((_doubled(len(self.buffer), self.size), self.filter.n_obj), dtype=self.buffer.dtype)
+                grown[:kept] = self.buffer[:kept]
+                grown[kept:self.size].set(np.ascontiguousarray(result.F, dtype=grown.dtype), stream=stream)
+            self.buffer = grown
+        return result
 
 
 def _doubled(capacity: int, size: int) -> int:

@@ -88,15 +88,40 @@ def dominates(F: np.ndarray, f: np.ndarray) -> np.ndarray:
 
 
 class Archive:
-    """Members' objective vectors F (A, k), their solutions X (A, n) and visited flags (A,)."""
+    """Members' objective vectors F (A, k), their solutions X (A, n) and visited flags (A,).
+
+    Solutions live in a pool that grows by doubling, and members point into it, so an update
+    copies only the new solutions, however large the archive (copying all of X on every update
+    was most of PLS's archiving time on 200x20).
+    """
 
     def __init__(self, n_obj: int, n_var: int, dtype=np.int64, solution_dtype=np.int32):
         self.F = np.empty((0, n_obj), dtype=dtype)
-        self.X = np.empty((0, n_var), dtype=solution_dtype)
         self.visited = np.empty(0, dtype=bool)
+        self._pool = np.empty((0, n_var), dtype=solution_dtype)
+        self._slot = np.empty(0, dtype=np.int64)  # member i's solution is _pool[_slot[i]]
+        self._free = np.empty(0, dtype=np.int64)  # unused rows of the pool, taken from the end
 
     def __len__(self) -> int:
         return self.F.shape[0]
+
+    def clear(self) -> None:
+        """No members; the pool keeps its rows for the next ones."""
+        self._free = np.concatenate([self._free, self._slot])
+        self.F, self.visited, self._slot = self.F[:0], self.visited[:0], self._slot[:0]
+
+    @property
+    def X(self) -> np.ndarray:
+        """All members' solutions (A, n), as a new array."""
+        return self._pool[self._slot]
+
+    def members(self) -> tuple[np.ndarray, np.ndarray]:
+        """(F, X): every member's vector and solution."""
+        return self.F, self.X
+
+    def solution(self, i: int) -> np.ndarray:
+        """Member i's solution, as a new array."""
+        return self._pool[self._slot[i]].copy()
 
     def add(self, F: np.ndarray, X: np.ndarray) -> np.ndarray:
         """Offer candidates F (N, k) with solutions X (N, n); returns which were accepted (N,).
@@ -120,9 +145,24 @@ class Archive:
 
     def replace(self, stay: np.ndarray, F_new: np.ndarray, X_new: np.ndarray) -> None:
         """Keep the members where stay (A,) is true, then append the new ones, unvisited."""
+        self._free = np.concatenate([self._free, self._slot[~stay]])
+        slots = self._take(len(F_new))
+        self._pool[slots] = X_new
         self.F = np.concatenate([self.F[stay], np.asarray(F_new, dtype=self.F.dtype)])
-        self.X = np.concatenate([self.X[stay], np.asarray(X_new).astype(self.X.dtype)])
+        self._slot = np.concatenate([self._slot[stay], slots])
         self.visited = np.concatenate([self.visited[stay], np.zeros(len(F_new), dtype=bool)])
+
+    def _take(self, count: int) -> np.ndarray:
+        """`count` free rows of the pool; the pool doubles when too few are free."""
+        missing = count - len(self._free)
+        if missing > 0:
+            size = len(self._pool)
+            grown = max(2 * size, size + missing, 16)
+            self._pool = np.concatenate([self._pool, np.empty((grown - size, self._pool.shape[1]), self._pool.dtype)])
+            self._free = np.concatenate([np.arange(grown - 1, size - 1, -1), self._free])
+        rest = len(self._free) - count
+        slots, self._free = self._free[rest:], self._free[:rest]
+        return slots
 
     def unvisited(self) -> np.ndarray:
         """Indices of the members not yet visited, in archive order."""

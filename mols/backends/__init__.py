@@ -25,6 +25,7 @@ def resolve_backend(name: str) -> str:
 
 def prepare(problem: Problem, nbh: Neighborhood, backend: str = "auto", threads: int | None = None) -> Evaluator:
     """An evaluator of `nbh` on `problem`; `threads` limits the CPU backend's cores."""
+    check_supported(problem, nbh)
     if resolve_backend(backend) == "gpu":
         from mols.backends.gpu import GpuEvaluator
 
@@ -34,4 +35,11 @@ def prepare(problem: Problem, nbh: Neighborhood, backend: str = "auto", threads:
     return CpuEvaluator(problem, nbh, threads=threads)
 
 
-__all__ = ["BACKENDS", "Evaluator", "gpu_available", "prepare", "resolve_backend"]
+def check_supported(problem: Problem, nbh: Neighborhood) -> None:
+    """MolsError unless the problem's kernels evaluate this neighborhood."""
+    if problem.neighborhoods is not None and nbh.name not in problem.neighborhoods:
+        raise MolsError(f"the {problem.name} problem does not support the {nbh.name} neighborhood; "
+                        f"choose {' or '.join(problem.neighborhoods)}")
+
+
+__all__ = ["BACKENDS", "Evaluator", "check_supported", "gpu_available", "prepare", "resolve_backend"]

@@ -1,52 +1,108 @@
-"""CPU backend: the problem's Numba kernel, parallel over moves on a chosen number of cores."""
+"""CPU backend: the problem's Numba kernel, parallel over moves on a chosen number of cores.
+
+A neighborhood larger than `chunk_rows` (problems whose kernels take an id offset only) is evaluated
+chunk by chunk: `evaluate` fills the whole F one chunk at a time, and `best_weighted` selects in each
+chunk (on all the evaluator's cores) and keeps the best, so that the whole F never has to exist.
+"""
 
 from __future__ import annotations
 
 import platform
+from contextlib import contextmanager
 
 import numba
 import numpy as np
 
-from mols.backends.select import best_admissible
+from mols.backends.select import best_admissible, best_pairs_parallel
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
+
+CHUNK_ROWS = 1 << 22  # moves per chunk at most (F of 16 MB for one int32 objective)
 
 
 def cpu_name() -> str:
     return f"{platform.processor() or platform.machine()} ({numba.config.NUMBA_NUM_THREADS} threads)"
 
 
+def chunk_size(problem: Problem, n_neighbors: int, chunk_rows: int | None, default: int) -> int:
+    """Rows per kernel call: all of them unless the problem's kernels take an id offset."""
+    if not problem.chunkable:
+        return n_neighbors
+    rows = default if chunk_rows is None else chunk_rows
+    if rows < 1:
+        raise MolsError(f"chunk size must be at least 1, got {rows}")
+    return min(n_neighbors, rows)
+
+
 class CpuEvaluator:
     backend = "cpu"
 
-    def __init__(self, problem: Problem, nbh: Neighborhood, threads: int | None = None):
+    def __init__(self, problem: Problem, nbh: Neighborhood, threads: int | None = None, chunk_rows: int | None = None):
         if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
             raise MolsError(f"--threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
         self.problem = problem
         self.n_neighbors = nbh.n_neighbors(problem.n)
+        self.chunk = chunk_size(problem, self.n_neighbors, chunk_rows, CHUNK_ROWS)
         self.threads = threads or numba.config.NUMBA_NUM_THREADS
         self.device = cpu_name()
         self._kernel = problem.cpu_kernel(nbh)
         self._data = problem.data()
         self._state = tuple(np.empty(shape, dtype) for shape, dtype in problem.state_layout())
-        self._F = np.empty((self.n_neighbors, problem.n_obj), dtype=problem.dtype)
+        self._F = None  # the whole F, made on the first evaluate()
+        self._F_chunk = np.empty((self.chunk, problem.n_obj), dtype=problem.dtype)
         self.forbidden_until = np.zeros(self.n_neighbors, dtype=np.int64)
 
-    def evaluate(self, x: np.ndarray) -> np.ndarray:
-        self.problem.fill_state(np.asarray(x), self._state)
+    @contextmanager
+    def _cores(self):
         previous = numba.get_num_threads()
         numba.set_num_threads(self.threads)
         try:
-            self._kernel(*self._data, *self._state, self._F)
+            yield
         finally:
             numba.set_num_threads(previous)
+
+    def _run(self, F: np.ndarray, first: int) -> None:
+        """Evaluate moves first .. first + len(F) - 1 into F."""
+        if self.problem.chunkable:
+            self._kernel(*self._data, *self._state, F, first)
+        else:
+            self._kernel(*self._data, *self._state, F)
+
+    def evaluate(self, x: np.ndarray) -> np.ndarray:
+        if self._F is None:
+            self._F = self._F_chunk if self.chunk == self.n_neighbors else np.empty(
+                (self.n_neighbors, self.problem.n_obj), dtype=self.problem.dtype)
+        self.problem.fill_state(np.asarray(x), self._state)
+        with self._cores():
+            for first in range(0, self.n_neighbors, self.chunk):
+                self._run(self._F[first:first + self.chunk], first)
         return self._F
 
     def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float):
-        F = self.evaluate(x)
-        idx, score = best_admissible(F, np.asarray(c, dtype=np.float64), self.forbidden_until, step, threshold)
-        return int(idx), float(score), F[idx].copy()
+        c = np.asarray(c, dtype=np.float64)
+        if not self.problem.chunkable:
+            F = self.evaluate(x)
+            idx, score = best_admissible(F, c, self.forbidden_until, step, threshold)
+            return int(idx), float(score), F[idx].copy()
+        return self._best_by_chunks(x, c, step, threshold)
+
+    def _best_by_chunks(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float):
+        """The same choice as best_admissible over the whole F: in each chunk the best admissible and
+        the best move; strictly better ones replace earlier chunks' (ties go to the lowest id)."""
+        self.problem.fill_state(np.asarray(x), self._state)
+        best, fallback = (np.inf, -1, None), (np.inf, -1, None)  # (score, id, F row)
+        for first in range(0, self.n_neighbors, self.chunk):
+            F = self._F_chunk[:min(self.chunk, self.n_neighbors - first)]
+            with self._cores():
+                self._run(F, first)
+                b, bs, a, as_ = best_pairs_parallel(F, c, self.forbidden_until[first:first + len(F)], step, threshold)
+            if b >= 0 and bs < best[0]:
+                best = (bs, first + b, F[b].copy())
+            if as_ < fallback[0]:
+                fallback = (as_, first + a, F[a].copy())
+        score, idx, f = best if best[1] >= 0 else fallback
+        return int(idx), float(score), f
 
     def forbid(self, idx: int, until: int) -> None:
         self.forbidden_until[idx] = until

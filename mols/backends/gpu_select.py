@@ -1,5 +1,8 @@
 """Device-side selection for the GPU backend: evaluate, reduce to the best admissible neighbor
-(select.cu) and bring back only that neighbor's id, score and objective vector."""
+(select.cu) and bring back only that neighbor's id, score and objective vector. A neighborhood
+evaluated in chunks is reduced chunk by chunk, right after each chunk's launch; the last kernel
+combines the chunks' winners. Where the problem has a selection kernel (Problem.selection_kernel),
+evaluation and the chunk's reduction are one kernel and F is never written."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from mols.backends.select import C_TYPES
 
 SELECT_CU = Path(__file__).with_name("select.cu")
 SEL_BLOCK = 256  # as in select.cu
-MAX_PARTS = 1024  # blocks of select_partial at most; each strides over the rest
+MAX_PARTS = 1024  # blocks of select_partial per chunk at most; each strides over the rest
 PENDING = 16  # forbids queued on the host between two launches; the graph writes them first
 
 
@@ -24,7 +27,14 @@ class DeviceSelection:
     def __init__(self, ev):
         cupy = import_cupy()
         k, dtype, n = ev.problem.n_obj, np.dtype(ev.problem.dtype), ev.n_neighbors
-        module = compile_module(kernel_source({"N_OBJ": k, "FVAL": C_TYPES[dtype]}, SELECT_CU.read_text()))
+        fused = ev.problem.selection_kernel(ev.nbh) if ev.fused else None
+        defines = {"N_OBJ": k, "FVAL": C_TYPES[dtype]}
+        if fused:  # the problem's kernels after select.cu, in one module
+            module = compile_module(kernel_source({**ev.defines, **defines}, ev.nbh.cuda_source(),
+                                                  SELECT_CU.read_text(), ev.problem.cuda_file.read_text()))
+        else:
+            module = compile_module(kernel_source(defines, SELECT_CU.read_text()))
+        self._fused = module.get_function(fused) if fused else None
         self._forbids, self._partial, self._final = (
             module.get_function(name) for name in ("apply_forbids", "select_partial", "select_final"))
         self.ev = ev
@@ -32,24 +42,39 @@ class DeviceSelection:
                                      ((PENDING,), np.int64), ((PENDING,), np.int64), ((1,), np.int64)])
         self.result = PackedBuffers([((1,), np.int64), ((1,), np.float64), ((k,), dtype)])
         self.forbidden_until = cupy.zeros(n, dtype=cupy.int64)
-        self.n_parts = min(-(-n // SEL_BLOCK), MAX_PARTS)
+        self.parts = [min(-(-min(ev.chunk, n - first) // SEL_BLOCK), MAX_PARTS) for first in ev.firsts]
+        self.n_parts = sum(self.parts)  # over all chunks
         self._part_s = cupy.empty(2 * self.n_parts, dtype=cupy.float64)
         self._part_i = cupy.empty(2 * self.n_parts, dtype=cupy.int64)
+        self._part_f = cupy.empty(2 * self.n_parts * k, dtype=dtype)  # each pair's row of F
         self._graph = self._capture()
 
     def _capture(self):
         ev, stream = self.ev, self.ev.stream
         c, threshold, step, forbid_ids, forbid_until, n_forbids = self.params.device
         out_id, out_score, out_f = self.result.device
+        k = self.ev.problem.n_obj
         stream.begin_capture()
         ev._state.upload(stream)
         self.params.upload(stream)
-        ev.launch()
         with stream:
             self._forbids((1,), (1,), (forbid_ids, forbid_until, n_forbids, self.forbidden_until))
-            self._partial((self.n_parts,), (SEL_BLOCK,), (ev.F, np.int64(ev.n_neighbors), c, threshold, step,
-                                                          self.forbidden_until, self._part_s, self._part_i))
-            self._final((1,), (SEL_BLOCK,), (self._part_s, self._part_i, np.int32(self.n_parts), ev.F,
+        done = 0  # parts of the chunks so far
+        for first, parts in zip(ev.firsts, self.parts):
+            out = (c, threshold, step, self.forbidden_until,
+                   self._part_s[2 * done:], self._part_i[2 * done:], self._part_f[2 * done * k:])
+            if self._fused is not None:
+                rows = min(ev.chunk, ev.n_neighbors - first)
+                with stream:
+                    self._fused((parts,), (SEL_BLOCK,), (*ev._data, *ev._state.device, np.int64(first + rows),
+                                                         np.int64(first), *out))
+            else:
+                rows = ev.launch(first)
+                with stream:
+                    self._partial((parts,), (SEL_BLOCK,), (ev.F, np.int64(rows), np.int64(first), *out))
+            done += parts
+        with stream:
+            self._final((1,), (SEL_BLOCK,), (self._part_s, self._part_i, self._part_f, np.int32(self.n_parts),
                                              out_id, out_score, out_f))
         self.result.download(stream)
         return stream.end_capture()

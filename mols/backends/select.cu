@@ -1,19 +1,24 @@
 // Best admissible neighbor by weighted score: the device twin of select.py (same rule, same bits).
 // Needs #define N_OBJ (k) and FVAL (the C type of F). apply_forbids first writes the forbids
-// queued on the host; select_partial reduces a grid-stride share of F per block; select_final,
-// one block, reduces the blocks' results and writes the chosen id, its score and its row of F.
+// queued on the host; select_partial reduces a grid-stride share of a chunk of F per block (row r
+// of the chunk is neighbor first + r); select_final, one block, reduces the blocks' results of all
+// chunks and writes the chosen id, its score and its row of F. A problem may compile this file
+// before its own kernels and fuse evaluation and select_partial in one kernel (no F), through
+// score_of_row, keep_better and write_part.
 #define SEL_BLOCK 256
 #define NO_ID 0x7fffffffffffffffLL
 #define SEL_INF __longlong_as_double(0x7ff0000000000000LL)
 
-__device__ __forceinline__ double score_of(const FVAL* F, const double* c, long long t) {
+__device__ __forceinline__ double score_of_row(const FVAL* f, const double* c) {
     double s = 0.0;
-    for (int o = 0; o < N_OBJ; ++o) s = __dadd_rn(s, __dmul_rn(c[o], (double)F[t * N_OBJ + o]));
+    for (int o = 0; o < N_OBJ; ++o) s = __dadd_rn(s, __dmul_rn(c[o], (double)f[o]));
     return s;
 }
 
-__device__ __forceinline__ void keep_better(double& bs, long long& bi, double s, long long i) {
-    if (s < bs || (s == bs && i < bi)) { bs = s; bi = i; }
+// Whether (s, i) replaced the pair (bs, bi): a lower score, or the same score and a lower id.
+__device__ __forceinline__ bool keep_better(double& bs, long long& bi, double s, long long i) {
+    if (s < bs || (s == bs && i < bi)) { bs = s; bi = i; return true; }
+    return false;
 }
 
 // The block's best (score, id) pair, in every thread.
@@ -44,27 +49,43 @@ extern "C" __global__ void apply_forbids(const long long* ids, const long long* 
     for (long long t = 0; t < *count; ++t) forbidden_until[ids[t]] = until[t];
 }
 
-// part_s/part_i [2 * block]: the block's best admissible pair, then its best pair overall.
-extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_partial(
-    const FVAL* F, long long n, const double* c, const double* threshold, const long long* step,
-    const long long* forbidden_until, double* part_s, long long* part_i) {
-    double bs = SEL_INF, as = SEL_INF;
-    long long bi = NO_ID, ai = NO_ID;
-    for (long long t = (long long)blockIdx.x * SEL_BLOCK + threadIdx.x; t < n; t += (long long)gridDim.x * SEL_BLOCK) {
-        double s = score_of(F, c, t);
-        keep_better(as, ai, s, t);
-        if (forbidden_until[t] <= *step || s < *threshold) keep_better(bs, bi, s, t);
-    }
+// The block's part of the selection: part_s/part_i [2 * block] get its best admissible pair, then its
+// best pair overall (neighbor ids), and part_f [2 * block * N_OBJ] their objective vectors. Each
+// thread offers its own pairs with their vectors bf and af (read only by the thread that wins).
+__device__ void write_part(double bs, long long bi, const FVAL* bf, double as, long long ai, const FVAL* af,
+                           double* part_s, long long* part_i, FVAL* part_f) {
+    const long long own_b = bi, own_a = ai;
     block_best(bs, bi);
     block_best(as, ai);
+    const long long p = 2 * blockIdx.x;
     if (threadIdx.x == 0) {
-        part_s[2 * blockIdx.x] = bs; part_i[2 * blockIdx.x] = bi;
-        part_s[2 * blockIdx.x + 1] = as; part_i[2 * blockIdx.x + 1] = ai;
+        part_s[p] = bs; part_i[p] = bi;
+        part_s[p + 1] = as; part_i[p + 1] = ai;
     }
+    if (bi != NO_ID && own_b == bi)
+        for (int o = 0; o < N_OBJ; ++o) part_f[p * N_OBJ + o] = bf[o];
+    if (ai != NO_ID && own_a == ai)
+        for (int o = 0; o < N_OBJ; ++o) part_f[(p + 1) * N_OBJ + o] = af[o];
+}
+
+// A grid-stride share of a chunk of F per block (see write_part).
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_partial(
+    const FVAL* F, long long rows, long long first, const double* c, const double* threshold, const long long* step,
+    const long long* forbidden_until, double* part_s, long long* part_i, FVAL* part_f) {
+    double bs = SEL_INF, as = SEL_INF;
+    long long bi = NO_ID, ai = NO_ID;
+    for (long long r = (long long)blockIdx.x * SEL_BLOCK + threadIdx.x; r < rows; r += (long long)gridDim.x * SEL_BLOCK) {
+        double s = score_of_row(F + r * N_OBJ, c);
+        keep_better(as, ai, s, first + r);
+        if (forbidden_until[first + r] <= *step || s < *threshold) keep_better(bs, bi, s, first + r);
+    }
+    const FVAL* bf = bi == NO_ID ? F : F + (bi - first) * N_OBJ;
+    const FVAL* af = ai == NO_ID ? F : F + (ai - first) * N_OBJ;
+    write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);
 }
 
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_final(
-    const double* part_s, const long long* part_i, int n_parts, const FVAL* F,
+    const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts,
     long long* out_id, double* out_score, FVAL* out_f) {
     double bs = SEL_INF, as = SEL_INF;
     long long bi = NO_ID, ai = NO_ID;
@@ -76,5 +97,8 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_final(
     block_best(as, ai);
     if (bi == NO_ID) { bs = as; bi = ai; }  // nothing admissible: the best of all
     if (threadIdx.x == 0) { *out_id = bi; *out_score = bs; }
-    if (threadIdx.x < N_OBJ) out_f[threadIdx.x] = F[bi * N_OBJ + threadIdx.x];
+    // The pair holding the winner (two pairs may hold it: they hold the same row, so either copies it)
+    for (int p = threadIdx.x; p < 2 * n_parts; p += SEL_BLOCK)
+        if (part_i[p] == bi)
+            for (int o = 0; o < N_OBJ; ++o) out_f[o] = part_f[p * N_OBJ + o];
 }

@@ -10,7 +10,7 @@ of all of them.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import get_num_threads, njit, prange
 
 C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long", np.dtype(np.float64): "double"}
 
@@ -18,6 +18,16 @@ C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long", np.dtype(
 @njit(cache=True)
 def best_admissible(F, c, forbidden_until, step, threshold):
     """(id, score) of the best admissible row of F (N, k); see the module docstring."""
+    best_id, best, any_id, any_best = best_pairs(F, c, forbidden_until, step, threshold)
+    if best_id < 0:
+        return any_id, any_best
+    return best_id, best
+
+
+@njit(cache=True)
+def best_pairs(F, c, forbidden_until, step, threshold):
+    """(id, score) of the best admissible row of F (-1, inf if none) and (id, score) of the best row;
+    a chunk's share of the selection, which the chunks' results combine into."""
     best, best_id = np.inf, -1
     any_best, any_id = np.inf, -1
     for t in range(F.shape[0]):
@@ -28,9 +38,30 @@ def best_admissible(F, c, forbidden_until, step, threshold):
             any_best, any_id = s, t
         if s < best and (forbidden_until[t] <= step or s < threshold):
             best, best_id = s, t
-    if best_id < 0:
-        return any_id, any_best
-    return best_id, best
+    return best_id, best, any_id, any_best
+
+
+@njit(parallel=True)
+def best_pairs_parallel(F, c, forbidden_until, step, threshold):
+    """best_pairs over equal shares of the rows on the threads, combined in row order (so ties still go
+    to the lowest id)."""
+    n_threads, rows = get_num_threads(), F.shape[0]
+    share = (rows + n_threads - 1) // n_threads
+    part_i = np.full((n_threads, 2), -1, dtype=np.int64)
+    part_s = np.full((n_threads, 2), np.inf)
+    for t in prange(n_threads):
+        lo, hi = t * share, min(rows, (t + 1) * share)
+        if lo < hi:
+            b, bs, a, as_ = best_pairs(F[lo:hi], c, forbidden_until[lo:hi], step, threshold)
+            part_i[t, 0], part_s[t, 0] = (lo + b if b >= 0 else -1), bs
+            part_i[t, 1], part_s[t, 1] = lo + a, as_
+    best, best_id, any_best, any_id = np.inf, -1, np.inf, -1
+    for t in range(n_threads):
+        if part_i[t, 0] >= 0 and part_s[t, 0] < best:
+            best, best_id = part_s[t, 0], part_i[t, 0]
+        if part_i[t, 1] >= 0 and part_s[t, 1] < any_best:
+            any_best, any_id = part_s[t, 1], part_i[t, 1]
+    return best_id, best, any_id, any_best
 
 
 def weighted_scores(F: np.ndarray, c: np.ndarray) -> np.ndarray:

@@ -10,7 +10,6 @@ profile split (Table 5), and quality (hypervolume against the union of all front
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,7 +25,8 @@ from mols.search.base import OnIteration
 ALGORITHMS = {"tabu": {"algorithm": "tabu"}, "pls-dominating": {"algorithm": "pls", "variant": "dominating"},
               "pls-nondominated": {"algorithm": "pls", "variant": "nondominated"}}
 BACKENDS = {"cpu1": {"backend": "cpu", "threads": 1}, "cpu": {"backend": "cpu"}, "gpu": {"backend": "gpu"},
-            "gpu-hostarchive": {"backend": "gpu", "archive": "cpu"}}  # the last: PLS filters on the host
+            # PLS only: where the neighbors are filtered, whatever the variant's default
+            "gpu-hostarchive": {"backend": "gpu", "archive": "cpu"}, "gpu-devicearchive": {"backend": "gpu", "archive": "gpu"}}
 QUICK_ITERATIONS = 100
 
 
@@ -52,13 +52,17 @@ def plan(out: Path, sizes: list[str], algorithms: list[str], backends: list[str]
 
 
 def is_done(cell: Cell) -> bool:
-    """The folder holds a completed run of exactly this configuration."""
+    """The folder holds a completed run of exactly this configuration. The record is read back as a
+    RunConfig, so fields newer than the run count with their defaults, resolved as they are now."""
     try:
         run = json.loads((cell.folder / MANIFEST).read_text())
-    except (OSError, ValueError):
+        config = dict(run["config"])
+        if config.get("weights") is not None:
+            config["weights"] = tuple(config["weights"])
+        recorded = RunConfig(**config)
+    except (OSError, ValueError, KeyError, TypeError, MolsError):
         return False
-    return run.get("status") == "completed" and run.get("config") == json.loads(
-        json.dumps(dataclasses.asdict(cell.config)))
+    return run.get("status") == "completed" and recorded == cell.config
 
 
 def run_cell(cell: Cell, on_iteration: OnIteration | None = None) -> str:

@@ -51,7 +51,8 @@ def render_markdown(report: Report) -> str:
         "times are wall seconds of the search (compilation excluded), medians over seeds; "
         "×a is the acceleration over the Numba backend on 1 core, measured in the same benchmark. "
         "HV: hypervolume in the normalised space of the size's reference set (the union of all its fronts), "
-        "up to 1.1. Runs (front.csv, run.json) are under runs/; report.md has every indicator.\n"),
+        "at most 1.1^k (1.331 for three objectives). Runs (front.csv, run.json) are under runs/; report.md has "
+        "every indicator.\n"),
         env + "\n",
     ]
     for alg, table in PAPER_TABLE.items():

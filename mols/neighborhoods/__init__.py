@@ -6,8 +6,9 @@ from mols.errors import MolsError
 from mols.neighborhoods.base import Neighborhood
 from mols.neighborhoods.insertion import INSERTION
 from mols.neighborhoods.swap import SWAP
+from mols.neighborhoods.two_opt import TWO_OPT
 
-NEIGHBORHOODS = {nbh.name: nbh for nbh in (INSERTION, SWAP)}
+NEIGHBORHOODS = {nbh.name: nbh for nbh in (INSERTION, SWAP, TWO_OPT)}
 
 
 def get_neighborhood(name: str) -> Neighborhood:

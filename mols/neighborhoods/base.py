@@ -29,8 +29,10 @@ class Neighborhood:
     `size(n)`, `decode(id, n) -> (i, j)`, `encode(i, j, n) -> id` (-1 if (i, j) is no move),
     `first_changed(i, j)` (the first position whose job differs from the current permutation)
     and `source(i, j, k)` (the position in the current permutation of the job that the neighbor
-    puts at position k). `cuda_header` defines the same functions for CUDA, under the names
-    `nbh_decode`, `nbh_first_changed` and `nbh_source`.
+    puts at position k). `cuda_header` defines them for CUDA: `nbh_decode`, `nbh_first_changed`,
+    and `nbh_segments` (positions first_changed..n-1 as runs of the current permutation), which
+    describe the moves where `cuda_segments` is true (not for 2-opt, which borrows swap's header
+    for the ids alone).
     """
 
     name: str
@@ -40,6 +42,7 @@ class Neighborhood:
     first_changed: Callable
     source: Callable
     cuda_header: str
+    cuda_segments: bool = True
 
     def n_neighbors(self, n: int) -> int:
         if n < 2:

@@ -17,15 +17,52 @@ class ProblemEntry:
 
     load: Callable[[str], Problem]
     neighborhood: str
+    published_front: Callable[[str], object] | None = None  # instance -> its exact Pareto front (P, k), or None
 
 
 def _load_flowshop(instance: str) -> Flowshop:
     return Flowshop(read_flowshop(resolve_instance(instance)))
 
 
+def _load_tsp(instance: str) -> Problem:
+    from mols.problems.tsp.instance import load_tsp
+    from mols.problems.tsp.model import Tsp
+
+    return Tsp(load_tsp(instance))
+
+
+def _load_bitsp(instance: str) -> Problem:
+    from mols.problems.tsp.instance import TspPair, load_pair
+    from mols.problems.tsp.model import Tsp
+
+    return Tsp(TspPair(instance, load_pair(instance)))
+
+
+def _load_qap(instance: str) -> Problem:
+    from mols.problems.qap import load_qap
+
+    return load_qap(instance)
+
+
+def _load_mqap(instance: str) -> Problem:
+    from mols.problems.qap import load_mqap
+
+    return load_mqap(instance)
+
+
+def _published_mqap_front(instance: str):
+    from mols.problems.qap import published_front
+
+    return published_front(instance)
+
+
 # Adding a problem: its module (model, instance reader, Numba and CUDA kernels), its tests, and one entry here.
 PROBLEMS = {
     "flowshop": ProblemEntry(_load_flowshop, "insertion"),
+    "tsp": ProblemEntry(_load_tsp, "2opt"),
+    "bitsp": ProblemEntry(_load_bitsp, "2opt"),
+    "qap": ProblemEntry(_load_qap, "swap"),
+    "mqap": ProblemEntry(_load_mqap, "swap", published_front=_published_mqap_front),
 }
 
 
@@ -34,6 +71,13 @@ def problem_entry(name: str) -> ProblemEntry:
         return PROBLEMS[name]
     except KeyError:
         raise MolsError(f"unknown problem {name!r}; choose one of {', '.join(PROBLEMS)}") from None
+
+
+def published_front(name: str, instance: str):
+    """The exact Pareto front published for `instance` of problem `name` (F (P, k)), or None where
+    there is none (reports then use the union of the runs' fronts alone)."""
+    entry = PROBLEMS.get(name)
+    return entry.published_front(instance) if entry and entry.published_front else None
 
 
 def load_problem(name: str, instance: str) -> Problem:
@@ -51,4 +95,5 @@ def check_permutation(x, n: int, what: str = "permutation"):
     return arr.astype(np.int32)
 
 
-__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "check_permutation", "load_problem", "problem_entry"]
+__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "check_permutation", "load_problem", "problem_entry",
+           "published_front"]

@@ -30,6 +30,18 @@ class Problem(ABC):
     dtype: np.dtype
     cuda_file: Path
     cuda_kernel: str
+    neighborhoods: tuple[str, ...] | None = None  # the neighborhoods its kernels support; None: every one
+    chunkable: bool = False  # kernels take an id offset: (..., F, n_moves, first) on CUDA, (..., F, first) in Numba
+
+    def kernel_name(self, nbh: Neighborhood) -> str:
+        """The CUDA kernel of `cuda_file` that evaluates `nbh`."""
+        return self.cuda_kernel
+
+    def selection_kernel(self, nbh: Neighborhood) -> str | None:
+        """A kernel of `cuda_file`, compiled after backends/select.cu, that evaluates `nbh` and does
+        select_partial's work in one pass without writing F: arguments (*data, *state, n_moves, first,
+        then select_partial's from c on). None: the kernel writes F, then select_partial reads it."""
+        return None
 
     @property
     def n_obj(self) -> int:

@@ -22,8 +22,10 @@ HV_POINT = 1.1
 INDICATORS = ("hv", "igd", "igd_plus", "gd", "gd_plus", "eps_add")
 
 
-def reference_set(fronts: list[np.ndarray]) -> np.ndarray:
-    """The non-dominated union of fronts (equal vectors once)."""
+def reference_set(fronts: list[np.ndarray], published: np.ndarray | None = None) -> np.ndarray:
+    """The non-dominated union of fronts (equal vectors once), and of the published exact front
+    where there is one (then the reference set is that front, unless a run beats it)."""
+    fronts = fronts if published is None else [*fronts, np.asarray(published)]
     union = np.concatenate([f for f in fronts if len(f)]) if any(len(f) for f in fronts) else np.empty((0, 0))
     return union[nondominated(union)] if len(union) else union
 

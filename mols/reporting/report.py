@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from mols.errors import MolsError
+from mols.problems import published_front
 from mols.reporting import plots
 from mols.reporting.indicators import HV_POINT, bounds, reference_set
 from mols.reporting.runs import Run, load_runs
@@ -38,15 +39,22 @@ class Report:
 
 def build_report(paths: list[Path]) -> Report:
     """Load every run under paths and compute its indicators against its instance's reference set
-    (the non-dominated union of all the runs of that instance). Unreadable folders are listed in
+    (the non-dominated union of all the runs of that instance, and of its published exact front
+    where there is one). Unreadable folders are listed in
     `errors`; MolsError if no run at all could be read."""
     runs, errors = load_runs(paths)
     if not runs:
         raise MolsError("no results to report:\n" + "\n".join(errors))
     names = sorted({run.instance for run in runs})
-    references = {name: reference_set([r.F for r in runs if r.instance == name]) for name in names}
+    references = {name: reference_set([r.F for r in runs if r.instance == name], published(runs, name)) for name in names}
     df = runs_table(runs, references)
     return Report(df, summary_table(df), speedup_table(df), references, runs, errors=errors)
+
+
+def published(runs: list[Run], name: str):
+    """The published exact front of instance `name`, where its problem has one (mols.problems.published_front)."""
+    config = next(run for run in runs if run.instance == name).manifest["config"]
+    return published_front(config.get("problem", "flowshop"), config["instance"])
 
 
 def write_report(paths: list[Path], out: Path) -> Report:
@@ -94,7 +102,8 @@ def render_markdown(report: Report) -> str:
         "# Report\n",
         ("Made by `mols report`. Indicators are computed in each instance's normalised space: the "
         "reference set's ideal point maps to 0 and its nadir point to 1 on every objective. The reference "
-        "set of an instance is the non-dominated union of the fronts of all its runs below. "
+        "set of an instance is the non-dominated union of the fronts of all its runs below, and of its "
+        "published exact front where there is one (the KC10 mQAP instances' .PO files). "
         f"HV is the hypervolume up to ({HV_POINT}, ..., {HV_POINT}), higher is better; IGD, IGD+, GD, GD+ "
         "and the additive epsilon (eps+) are distances to the reference set, lower is better. "
         "Values are the mean over seeds; times are medians.\n"),

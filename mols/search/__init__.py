@@ -12,10 +12,11 @@ from mols.errors import MolsError
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem, problem_entry
 from mols.search.base import OnIteration, Search, SearchResult
+from mols.search.its import IteratedTabu
 from mols.search.pls import ARCHIVES, VARIANTS, ParetoLocalSearch
 from mols.search.tabu import DEFAULT_PARTITIONS, AggregatedTabu
 
-ALGORITHMS = ("pls", "tabu")
+ALGORITHMS = ("pls", "tabu", "its")
 DEFAULT_ITERATIONS = 10_000  # neighborhood evaluations, as in the flowshop paper
 
 
@@ -35,7 +36,9 @@ class RunConfig:
     partitions: int = DEFAULT_PARTITIONS  # tabu only
     tenure: int | None = None  # tabu only; None: the problem size n
     threads: int | None = None  # cpu backend only; None: all cores
-    archive: str | None = None  # pls: where neighbors are filtered, cpu or gpu; None: gpu for PLS-≠ on the gpu backend
+    archive: str | None = None  # pls: where neighbors are filtered, cpu or gpu; None: gpu on the gpu backend
+    strength: int | None = None  # its only: random swaps per perturbation; None: max(2, n // 5)
+    run_length: int | None = None  # its only: iterations per tabu run; None: 10 n
 
     def __post_init__(self):
         if self.neighborhood is None:
@@ -48,15 +51,18 @@ class RunConfig:
                      "--tenure": self.tenure is not None}
         if self.algorithm == "pls" and any(tabu_only.values()):
             raise MolsError(f"{', '.join(k for k, v in tabu_only.items() if v)}: only for -a tabu")
-        if self.algorithm == "tabu" and self.variant != "nondominated":
+        its_only = {"--strength": self.strength is not None, "--run-length": self.run_length is not None}
+        if self.algorithm != "its" and any(its_only.values()):
+            raise MolsError(f"{', '.join(k for k, v in its_only.items() if v)}: only for -a its")
+        if self.algorithm == "its" and tabu_only["--partitions"]:
+            raise MolsError("--partitions: only for -a tabu (iterated tabu search uses one weight vector)")
+        if self.algorithm != "pls" and self.variant != "nondominated":
             raise MolsError("--variant: only for -a pls")
-        if self.algorithm == "tabu" and self.archive == "gpu":
+        if self.algorithm != "pls" and self.archive == "gpu":
             raise MolsError("--archive gpu: only for -a pls (tabu search archives on the host)")
         if self.algorithm == "pls" and self.archive is None:
-            # PLS-√ offers few neighbors: the device filter's fixed cost outweighs the host's work there
             gpu = self.backend == "gpu" or self.backend == "auto" and gpu_available()
-            on_device = self.variant == "nondominated" and gpu
-            object.__setattr__(self, "archive", "gpu" if on_device else "cpu")
+            object.__setattr__(self, "archive", "gpu" if gpu else "cpu")
 
     @property
     def label(self) -> str:
@@ -72,6 +78,9 @@ def build_search(config: RunConfig, on_iteration: OnIteration | None = None) -> 
     common = (problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration)
     if config.algorithm == "pls":
         return ParetoLocalSearch(*common, variant=config.variant, archive=config.archive)
+    if config.algorithm == "its":
+        return IteratedTabu(*common, weights=config.weights, tenure=config.tenure, strength=config.strength,
+                            run_length=config.run_length)
     return AggregatedTabu(*common, weights=config.weights, partitions=config.partitions, tenure=config.tenure)
 
 

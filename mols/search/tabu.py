@@ -4,7 +4,9 @@ Normalisation rule: at the start of each weight vector's run, the whole neighbor
 starting solution x0 is evaluated, and objective o is divided by its range r_o there (max - min
 over x0 and its neighbors; 1 where that range is 0). The score of a vector f is
 sum_o (w_o / r_o) f_o, fixed for the run. So a step across the typical spread of any objective
-weighs the same, and tardiness (thousands) cannot drown makespan (tens).
+weighs the same, and tardiness (thousands) cannot drown makespan (tens). With one objective there is
+nothing to balance: the score is the objective itself and no neighborhood is evaluated for a range
+(so F never has to come to the host, however large the neighborhood).
 
 Tabu memory: applying move m makes its inverse (the move that undoes it) tabu for `tenure`
 iterations. A tabu move is still admissible (aspiration) when its score beats the best score of
@@ -85,21 +87,33 @@ class AggregatedTabu(Search):
             if budget:
                 self._tabu(w, budget)
 
-    def _tabu(self, w: np.ndarray, budget: int) -> None:
+    def _tabu(self, w: np.ndarray, budget: int, start: tuple[np.ndarray, np.ndarray] | None = None):
+        """One tabu run from `start` (x, f), or from a random solution; its best (x, f)."""
         ev, nbh, n = self.evaluator, self.nbh, self.problem.n
-        x, f = self._random_start()
-        with self.profiler.section("evaluation"):
-            F = ev.evaluate(x)
-        c = normalising_coefficients(w, F, f)
-        self._count_iteration()
+        x, f = self._random_start() if start is None else start
+        c, spent = self._coefficients(w, x, f)
         best = weighted_scores(f[None], c)[0]
+        best_xf = x, f
         ev.allow_all()
-        for step in range(budget - 1):
+        for step in range(budget - spent):
             with self.profiler.section("evaluation"):
                 idx, score, f = ev.best_weighted(x, c, step, best)
             x = nbh.apply_many(x, np.array([idx]))[0]
             ev.forbid(nbh.inverse(idx, n), step + 1 + self.tenure)
-            best = min(best, score)
-            with self.profiler.section("archiving"):
-                self.archive.add(f[None], x[None])
+            improved = score < best
+            if improved:
+                best, best_xf = score, (x, f)
+            if improved or self.problem.n_obj > 1:  # one objective: only a new best can enter the archive
+                with self.profiler.section("archiving"):
+                    self.archive.add(f[None], x[None])
             self._count_iteration()
+        return best_xf
+
+    def _coefficients(self, w: np.ndarray, x: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, int]:
+        """The score's coefficients, and the neighborhood evaluations they cost (see the module docstring)."""
+        if self.problem.n_obj == 1:
+            return w, 0
+        with self.profiler.section("evaluation"):
+            F = self.evaluator.evaluate(x)
+        self._count_iteration()
+        return normalising_coefficients(w, F, f), 1

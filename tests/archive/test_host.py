@@ -173,3 +173,21 @@ def test_members_stay_mutually_nondominated_and_keep_their_flags(batches, data):
                 if a != b:
                     assert not np.array_equal(archive.F[a], archive.F[b])
                     assert not brute_dominates(archive.F[a], archive.F[b])
+
+
+def test_solutions_follow_their_members_through_many_updates(rng):
+    """The solution pool reuses the rows of removed members: X still pairs each member with its solution."""
+    archive = Archive(2, 3, np.int64)
+    F_model, X_model = np.empty((0, 2), np.int64), np.empty((0, 3), np.int32)
+    for step in range(200):
+        stay = rng.random(len(archive)) < 0.7
+        new = int(rng.integers(0, 6))
+        F_new = rng.integers(0, 1000, size=(new, 2))
+        X_new = rng.integers(0, 1000, size=(new, 3)).astype(np.int32)
+        archive.replace(stay, F_new, X_new)
+        F_model, X_model = np.concatenate([F_model[stay], F_new]), np.concatenate([X_model[stay], X_new])
+        np.testing.assert_array_equal(archive.F, F_model)
+        np.testing.assert_array_equal(archive.X, X_model)
+        if len(archive):
+            i = int(rng.integers(len(archive)))
+            np.testing.assert_array_equal(archive.solution(i), X_model[i])

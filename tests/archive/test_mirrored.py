@@ -5,7 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mols.archive import Archive
+from mols.archive import Archive, dominates, nondominated
+from mols.backends import prepare
+from mols.neighborhoods import NEIGHBORHOODS
+from mols.problems.flowshop.model import Flowshop
+from tests.conftest import random_instance
 
 pytestmark = pytest.mark.gpu
 
@@ -30,3 +34,33 @@ def test_same_members_order_and_acceptance_as_the_host_archive(rng, k, dtype):
         for part in ("F", "X", "visited"):
             np.testing.assert_array_equal(getattr(mirrored, part), getattr(host, part))
         np.testing.assert_array_equal(mirrored.device.F.get(), host.F)
+
+
+@pytest.mark.parametrize("dominating", [False, True])
+def test_neighborhoods_filtered_in_one_graph_equal_the_host_archive(rng, dominating):
+    """filter_neighbors (evaluation, filter and update replayed as one CUDA graph) against the host path
+    PLS takes; a capacity of 2 makes the device buffer grow, and the graph be captured again, many times."""
+    from mols.archive.device import MirroredArchive
+
+    problem = Flowshop(random_instance(rng, 30, 5))
+    nbh = NEIGHBORHOODS["insertion"]
+    gpu, cpu = prepare(problem, nbh, "gpu"), prepare(problem, nbh, "cpu")
+    host = Archive(problem.n_obj, problem.n, problem.dtype)
+    mirrored = MirroredArchive(problem.n_obj, problem.n, problem.dtype, evaluator=gpu, capacity=2)
+    for step in range(40):
+        x = host.solution(int(rng.integers(len(host)))) if len(host) else problem.random_solution(rng)
+        f = problem.evaluate_one(x)
+        F = cpu.evaluate(x)
+        ids = np.flatnonzero(dominates(F, f)) if dominating else np.arange(len(F))
+        ids = ids[nondominated(F[ids])]
+        accepted = host.add(F[ids], nbh.apply_many(x, ids))
+        result = mirrored.filter_neighbors(x, f if dominating else None)
+        mirrored.commit(result, nbh.apply_many(x, result.ids))
+        np.testing.assert_array_equal(result.ids, ids[accepted])
+        for part in ("F", "X"):
+            np.testing.assert_array_equal(getattr(mirrored, part), getattr(host, part))
+        np.testing.assert_array_equal(mirrored.device.F.get(), host.F)
+        if step == 20:
+            host.clear()
+            mirrored.clear()
+    assert len(mirrored.device.buffer) > 2

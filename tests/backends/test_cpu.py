@@ -20,7 +20,7 @@ def all_neighbors(nbh, x):
     return np.stack([nbh.apply(x, t) for t in range(nbh.n_neighbors(len(x)))])
 
 
-@pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))
+@pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))
 @pytest.mark.parametrize("n, m", SHAPES)
 def test_cpu_equals_full_evaluation(rng, name, n, m):
     pb, nbh = Flowshop(random_instance(rng, n, m)), NEIGHBORHOODS[name]
@@ -30,7 +30,7 @@ def test_cpu_equals_full_evaluation(rng, name, n, m):
         np.testing.assert_array_equal(cpu.evaluate(x), pb.evaluate(all_neighbors(nbh, x)))
 
 
-@pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))
+@pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))
 def test_cpu_equals_full_evaluation_int64(rng, name):
     pb, nbh = Flowshop(random_instance(rng, 12, 4, p_max=10**8)), NEIGHBORHOODS[name]
     x = pb.random_solution(rng)
@@ -39,7 +39,7 @@ def test_cpu_equals_full_evaluation_int64(rng, name):
     np.testing.assert_array_equal(F, pb.evaluate(all_neighbors(nbh, x)))
 
 
-@pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))
+@pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))
 def test_bundled_instance_one_core_equals_all_cores(rng, name):
     pb, nbh = load_problem("flowshop", "050_10_01"), NEIGHBORHOODS[name]
     x = pb.random_solution(rng)

@@ -31,14 +31,14 @@ def test_cuda_decode_equals_numba_decode(name, n):
     np.testing.assert_array_equal(got, expected)
 
 
-@pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))
+@pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))
 @pytest.mark.parametrize("n, m", SHAPES)
 def test_gpu_equals_cpu_random(rng, name, n, m):
     problem = Flowshop(random_instance(rng, n, m))
     _assert_same(problem, NEIGHBORHOODS[name], rng)
 
 
-@pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))
+@pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))
 @pytest.mark.parametrize("instance", ["020_10_01", "200_20_01", "ta111"])
 def test_gpu_equals_cpu_bundled(rng, name, instance):
     problem = Flowshop(read_flowshop(resolve_instance(instance)))

@@ -29,6 +29,22 @@ def test_runs_resume_and_a_new_budget_reruns(tmp_path):
     assert fsp.run(fsp.plan(tmp_path, ["20x10"], ["tabu"], ["cpu1"], 1, 11)) == 1
 
 
+def test_a_run_recorded_before_newer_config_fields_stays_done(tmp_path):
+    """Fields added to RunConfig after a run count with their defaults, resolved as now (PLS on the cpu
+    backend archives on the host); a recorded value that differs still reruns the cell."""
+    cells = fsp.plan(tmp_path, ["20x10"], ["pls-dominating"], ["cpu1"], 1, 5)
+    fsp.run(cells)
+    manifest = cells[0].folder / "run.json"
+    run = json.loads(manifest.read_text())
+    for field in ("archive", "tenure", "partitions"):
+        del run["config"][field]
+    manifest.write_text(json.dumps(run))
+    assert fsp.is_done(cells[0])
+    run["config"]["archive"] = "gpu"
+    manifest.write_text(json.dumps(run))
+    assert not fsp.is_done(cells[0])
+
+
 def test_an_interruption_keeps_the_archive_and_is_redone(tmp_path):
     cells = fsp.plan(tmp_path, ["20x10"], ["pls-nondominated"], ["cpu"], 1, 50)
 

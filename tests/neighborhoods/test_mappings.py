@@ -28,7 +28,12 @@ def swap(perm, i, j):
     return tuple(out)
 
 
-ORACLES = {"insertion": insert, "swap": swap}
+def reverse(perm, i, j):
+    lo, hi = min(i, j), max(i, j)
+    return tuple(perm[:lo]) + tuple(perm[lo:hi + 1][::-1]) + tuple(perm[hi + 1:])
+
+
+ORACLES = {"insertion": insert, "swap": swap, "2opt": reverse}
 
 
 @pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))

@@ -21,7 +21,7 @@ def _coefficients(rng, k):
     return c if c.any() else np.ones(k)
 
 
-@pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))
+@pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))
 @pytest.mark.parametrize("n, m", [(2, 1), (9, 3), (50, 10), (200, 20)])
 def test_device_selection_equals_cpu(rng, name, n, m):
     problem = Flowshop(random_instance(rng, n, m))
@@ -60,7 +60,7 @@ def test_everything_blocked_falls_back_to_the_best_of_all(rng):
 @pytest.mark.parametrize("instance", ["020_10_01", "050_20_01"])
 def test_same_front_on_both_backends_and_archives(algorithm, variant, instance):
     """The CPU, the GPU with the host archive and the GPU with the device filter find one front."""
-    where = [("cpu", None), ("gpu", None)] + ([("gpu", "cpu")] if algorithm == "pls" else [])
+    where = [("cpu", None), ("gpu", None)] + ([("gpu", "cpu"), ("gpu", "gpu")] if algorithm == "pls" else [])
     runs = {}
     for backend, archive in where:
         config = RunConfig(instance, algorithm=algorithm, variant=variant or "nondominated", backend=backend,
@@ -88,3 +88,14 @@ def test_later_forbid_of_the_same_id_wins(rng, repeats):
     for ev in (cpu, gpu):
         ev.forbid(best, 5)
     assert gpu.best_weighted(x, c, 0, -np.inf)[0] == cpu.best_weighted(x, c, 0, -np.inf)[0] != best
+
+
+@pytest.mark.parametrize("variant", ["nondominated", "dominating"])
+@pytest.mark.parametrize("problem, instance", [("mqap", "KC10-2fl-1uni"), ("bitsp", "kroAB100")])
+def test_pls_on_other_problems_same_front_with_the_device_archive(problem, instance, variant):
+    """mQAP's swap moves are applied on the device (the resident archive); 2-opt's are not (the mirrored
+    archive): both give the CPU's front."""
+    runs = [solve(RunConfig(instance, problem=problem, variant=variant, backend=backend, iterations=150, seed=4))
+            for backend in ("cpu", "gpu")]
+    for part in ("F", "X"):
+        np.testing.assert_array_equal(getattr(runs[1].archive, part), getattr(runs[0].archive, part))

@@ -24,7 +24,7 @@ def pls(problem, iterations=40, seed=0, variant="nondominated", neighborhood="in
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("neighborhood", sorted(NEIGHBORHOODS))
+@pytest.mark.parametrize("neighborhood", sorted(Flowshop.neighborhoods))
 def test_archive_holds_correctly_evaluated_nondominated_permutations(tiny, variant, neighborhood):
     result = pls(tiny, variant=variant, neighborhood=neighborhood).run()
     assert result.status == "completed" and result.error is None
@@ -71,21 +71,24 @@ def test_flat_instance_spends_its_budget_on_restarts():
 
 
 class Recording(ParetoLocalSearch):
-    """Records, for every neighborhood explored, the current vector and what went to the run's archive."""
+    """Records, for every neighborhood explored, the current vector and what was offered to the start's archive."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.offers = []
-        add = self.archive.add
-
         self.exploring = False
+
+    def new_local_archive(self):
+        local = super().new_local_archive()
+        add = local.add
 
         def recording_add(F, X):
             if self.exploring:  # not a random start
                 self.offers[-1][1].append(np.array(F))
             return add(F, X)
 
-        self.archive.add = recording_add
+        local.add = recording_add
+        return local
 
     def _explore(self, x, f, local):
         np.testing.assert_array_equal(f, self.problem.evaluate(x))
@@ -204,3 +207,22 @@ def test_archive_option_is_checked(changes, message):
 
 def test_default_archive_on_the_cpu_backend_is_the_host():
     assert RunConfig("020_05_01", backend="cpu").archive == "cpu"
+
+
+class Eager(ParetoLocalSearch):
+    """Offers the run's archive every neighbor a start accepts, as it accepts it."""
+
+    def _offer_on_host(self, x, f, local):
+        F_new, X_new = super()._offer_on_host(x, f, local)
+        self.archive.add(F_new, X_new)
+        return F_new, X_new
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(4))
+def test_run_archive_filled_when_a_start_ends_equals_filling_it_as_it_goes(tiny, variant, seed):
+    lazy = pls(tiny, iterations=80, seed=seed, variant=variant).run()
+    eager = pls(tiny, iterations=80, seed=seed, variant=variant, cls=Eager).run()
+    assert lazy.starts == eager.starts and (variant == "nondominated" or lazy.starts > 1)
+    np.testing.assert_array_equal(lazy.archive.F, eager.archive.F)
+    np.testing.assert_array_equal(lazy.archive.X, eager.archive.X)

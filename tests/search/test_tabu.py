@@ -10,6 +10,7 @@ import pytest
 from mols.backends import prepare
 from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
+from mols.problems.flowshop.model import Flowshop
 from mols.search import RunConfig, build_search
 from mols.search.tabu import AggregatedTabu, check_weights, normalising_coefficients, simplex_lattice
 from tests.search.conftest import check_archive
@@ -58,7 +59,7 @@ def test_normalising_coefficients_divide_by_the_range():
     np.testing.assert_allclose(normalising_coefficients(np.array([1.0, 0, 0]), F[:0], f), [1.0, 0, 0])
 
 
-@pytest.mark.parametrize("neighborhood", sorted(NEIGHBORHOODS))
+@pytest.mark.parametrize("neighborhood", sorted(Flowshop.neighborhoods))
 def test_archive_holds_correctly_evaluated_nondominated_permutations(tiny, neighborhood):
     result = tabu(tiny, iterations=40, neighborhood=neighborhood).run()
     assert result.status == "completed" and result.error is None
@@ -137,7 +138,7 @@ def returns_to_previous(runs) -> int:
     return sum(np.array_equal(xs[t + 1], xs[t - 1]) for xs in runs for t in range(1, len(xs) - 1))
 
 
-@pytest.mark.parametrize("neighborhood", sorted(NEIGHBORHOODS))
+@pytest.mark.parametrize("neighborhood", sorted(Flowshop.neighborhoods))
 def test_tabu_memory_keeps_the_search_from_stepping_back(tiny, neighborhood):
     """With a tenure longer than the run, the move back to the previous solution stays tabu, and
     aspiration cannot free it (its score is no better than the best so far). With tenure 0 the

@@ -1,0 +1,120 @@
+// A start's archive kept whole on the device for Pareto local search (resident.py): besides the
+// members' vectors (updated by filter.cu's update_members), their solutions in a pool of `capacity`
+// rows, slot[i] (the pool row of member i), visited[i], and a stack of free pool rows. Needs the
+// neighborhood's header (nbh_decode, nbh_first_changed, nbh_segments) and #define N_VARS (n).
+// Every kernel is one block of SCAN threads (a multiple of 32, defined by resident.py): the archive
+// is small, and one block keeps the order.
+
+// For the tile of members start .. start + SCAN - 1: this thread's rank among the flagged ones, and
+// (through *in_tile) how many the whole tile flags. Ends with a barrier; warp_counts is scratch.
+__device__ __forceinline__ int tile_rank(bool flag, int* warp_counts, int* in_tile) {
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    unsigned int ballot = __ballot_sync(0xffffffffu, flag);
+    __syncthreads();  // the previous tile is done with warp_counts
+    if (lane == 0) warp_counts[warp] = __popc(ballot);
+    __syncthreads();
+    int rank = __popc(ballot & ((1u << lane) - 1u)), total = 0;
+    for (int w = 0; w < SCAN / 32; ++w) {
+        rank += w < warp ? warp_counts[w] : 0;
+        total += warp_counts[w];
+    }
+    *in_tile = total;
+    return rank;
+}
+
+// The members that stay (not removed) keep their order in slot and visited; the pool rows of the
+// removed ones go onto the free stack. counts = {members kept, free rows}.
+extern "C" __global__ void __launch_bounds__(SCAN) compact_members(
+    long long* slot, unsigned char* visited, const long long* m_ptr, const unsigned char* removed,
+    long long* free_rows, long long* counts) {
+    __shared__ int warp_counts[SCAN / 32];
+    long long m = *m_ptr, kept = 0, freed = counts[1];
+    for (long long start = 0; start < m; start += SCAN) {
+        long long a = start + threadIdx.x;
+        bool member = a < m, stays = member && !removed[a];
+        long long s = member ? slot[a] : 0;
+        unsigned char v = member ? visited[a] : 0;
+        int n_stay, n_gone;
+        int rank = tile_rank(stays, warp_counts, &n_stay);  // all reads of the tile are done here
+        int gone = tile_rank(member && !stays, warp_counts, &n_gone);
+        if (stays) {
+            slot[kept + rank] = s;
+            visited[kept + rank] = v;
+        } else if (member) {
+            free_rows[freed + gone] = s;
+        }
+        kept += n_stay;
+        freed += n_gone;
+    }
+    if (threadIdx.x == 0) {
+        counts[0] = kept;
+        counts[1] = freed;
+    }
+}
+
+// Member kept + t is accepted candidate t, unvisited, its solution the neighbor of x with that move,
+// written in a free pool row; when they all fit in `capacity` (else the host grows the buffers and
+// launches this again). Then *unvisited = the unvisited members.
+extern "C" __global__ void __launch_bounds__(SCAN) append_members(
+    int* X, long long* slot, unsigned char* visited, const int* x, const long long* surv, const long long* acc,
+    const long long* n_acc, long long capacity, long long* free_rows, long long* counts, long long* unvisited) {
+    __shared__ int n_open;
+    long long kept = counts[0], freed = counts[1], accepted = *n_acc;
+    bool fits = kept + accepted <= capacity;
+    if (fits) {
+        for (long long t = threadIdx.x; t < accepted; t += SCAN) {
+            slot[kept + t] = free_rows[freed - 1 - t];
+            visited[kept + t] = 0;
+        }
+        __syncthreads();
+        for (long long e = threadIdx.x; e < accepted * N_VARS; e += SCAN) {
+            long long t = e / N_VARS;
+            int k = (int)(e % N_VARS);
+            Move mv = nbh_decode(surv[acc[t]], N_VARS);
+            int source = k;
+            if (k >= nbh_first_changed(mv)) {
+                Segments g = nbh_segments(mv, N_VARS);
+                int run = 0;
+                while (k >= g.end[run]) ++run;
+                source = k + g.offset[run];
+            }
+            X[slot[kept + t] * N_VARS + k] = x[source];
+        }
+    }
+    __syncthreads();
+    long long size = fits ? kept + accepted : kept;
+    if (threadIdx.x == 0) n_open = 0;
+    __syncthreads();
+    int own = 0;
+    for (long long a = threadIdx.x; a < size; a += SCAN) own += !visited[a];
+    atomicAdd(&n_open, own);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        *unvisited = n_open;
+        if (fits) counts[1] = freed - accepted;
+    }
+}
+
+// The r-th unvisited member (in member order) of the first `size`: marked visited, its solution and
+// vector copied to out_x and out_f.
+extern "C" __global__ void __launch_bounds__(SCAN) pick_member(
+    const int* X, const long long* slot, unsigned char* visited, const FVAL* F, const long long* size_ptr,
+    const long long* r_ptr, int* out_x, FVAL* out_f) {
+    __shared__ int warp_counts[SCAN / 32];
+    __shared__ long long chosen;
+    long long size = *size_ptr, r = *r_ptr, seen = 0;
+    for (long long start = 0; start < size; start += SCAN) {
+        long long a = start + threadIdx.x;
+        bool open = a < size && !visited[a];
+        int in_tile;
+        int rank = tile_rank(open, warp_counts, &in_tile);
+        if (open && seen + rank == r) chosen = a;
+        seen += in_tile;
+        if (seen > r) break;  // every thread sees the same seen
+    }
+    __syncthreads();
+    long long a = chosen;
+    for (int k = threadIdx.x; k < N_VARS; k += SCAN) out_x[k] = X[slot[a] * N_VARS + k];
+    if (threadIdx.x < N_OBJ) out_f[threadIdx.x] = F[a * N_OBJ + threadIdx.x];
+    if (threadIdx.x == 0) visited[a] = 1;
+}

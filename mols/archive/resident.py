@@ -1,0 +1,188 @@
+"""A start's archive kept whole on the device, for Pareto local search on the GPU backend.
+
+The members' vectors, their solutions and their visited flags all stay on the device, so that the
+host does no archiving at all while a start runs. Each iteration is two CUDA graphs:
+
+- `pick(r)`: the r-th unvisited member is marked visited and only its solution and vector come
+  back (the host draws r, so the choice is the host archive's, seed for seed);
+- `explore(x)`: x's state up, the evaluation kernel, the filter (gpu_filter.py), the update of the
+  vectors (filter.cu) and of the solutions (resident.cu: a neighbor's solution is made on the device
+  from x and its move id), and the count of unvisited members back.
+
+`members()` brings the archive to the host when the start ends. The member order, and so the
+result, is the host Archive's. It needs a neighborhood whose CUDA header gives its moves as runs
+of positions (`nbh_segments`); PLS uses MirroredArchive for the others.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from mols.archive.gpu_filter import DeviceArchive, Filtered
+from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kernel_source
+from mols.backends.select import C_TYPES
+
+RESIDENT_CU = Path(__file__).with_name("resident.cu")
+SCAN = 1024  # threads of every kernel; members go through them in tiles
+
+
+def resident_supported(nbh) -> bool:
+    """The neighborhood's CUDA header gives the runs (nbh_segments) resident.cu applies its moves with."""
+    return nbh.cuda_segments
+
+
+class ResidentArchive:
+    def __init__(self, evaluator, nbh, capacity: int = 1024, scan: int = SCAN):
+        cupy = import_cupy()
+        problem, self.ev = evaluator.problem, evaluator
+        self.n_var = problem.n
+        self.device = DeviceArchive(problem.n_obj, problem.dtype, capacity)
+        self.scan = scan
+        defines = {"N_OBJ": problem.n_obj, "FVAL": C_TYPES[np.dtype(problem.dtype)], "N_VARS": problem.n, "SCAN": scan}
+        module = compile_module(kernel_source(defines, nbh.cuda_source(), RESIDENT_CU.read_text()))
+        self._compact, self._append, self._pick = (
+            module.get_function(name) for name in ("compact_members", "append_members", "pick_member"))
+        self.params = PackedBuffers([((problem.n,), np.int32), ((1,), np.int64), ((1,), np.int64)])  # x, r, size
+        self.out = PackedBuffers([((1,), np.int64), ((problem.n,), np.int32), ((problem.n_obj,), problem.dtype)])
+        self._counts = cupy.empty(2, dtype=cupy.int64)  # members kept, free pool rows
+        self._buffers(capacity)
+        self.unvisited = 0
+        self._pending = False  # an explore launched and not settled yet
+
+    def _buffers(self, capacity: int) -> None:
+        """Pool, slots, flags and free stack for `capacity` members; the graphs are captured again."""
+        cupy = import_cupy()
+        self.X = cupy.empty((capacity, self.n_var), dtype=cupy.int32)
+        self.slot = cupy.empty(capacity, dtype=cupy.int64)
+        self.visited = cupy.empty(capacity, dtype=cupy.uint8)  # nothing on another stream: all is on ev.stream
+        self.free = cupy.empty(capacity, dtype=cupy.int64)
+        self._graphs = None
+
+    def __len__(self) -> int:
+        return self.device.size
+
+    def clear(self) -> None:
+        self.device.clear()
+        self.unvisited = 0
+
+    def start(self, x: np.ndarray, f: np.ndarray) -> None:
+        """x (vector f) as the only member, unvisited: what a start's archive holds first."""
+        cupy = import_cupy()
+        capacity = len(self.slot)
+        with self.ev.stream:
+            self.device.buffer[0].set(np.asarray(f, dtype=self.device.buffer.dtype), stream=self.ev.stream)
+            self.X[0].set(np.asarray(x, dtype=np.int32), stream=self.ev.stream)
+            self.slot[0] = 0
+            self.visited[0] = 0
+            self.free[:capacity - 1] = cupy.arange(capacity - 1, 0, -1)
+            self._counts.fill(capacity - 1)
+        self.device.size, self.unvisited = 1, 1
+
+    def pick(self, r: int) -> tuple[np.ndarray, np.ndarray]:
+        """Mark the r-th unvisited member visited; its solution and vector."""
+        _, r_host, size_host = self.params.host
+        r_host[0], size_host[0] = r, self.device.size
+        self._graph("pick").launch(self.ev.stream)
+        self.ev.stream.synchronize()
+        self.unvisited -= 1
+        _, x, f = self.out.host
+        return x.copy(), f.copy()
+
+    def explore(self, x: np.ndarray, f: np.ndarray | None = None) -> Filtered:
+        """Evaluate x's neighborhood, filter it (with f, only the neighbors that dominate f) and update the
+        archive, all on the device; the filter's result (ids, vectors, removed members)."""
+        ev, device = self.ev, self.device
+        ev.stage(x)
+        self.params.host[0][:] = x
+        device.filter.set_params(device.size, f)
+        self._pending = True
+        self._graph("explore").launch(ev.stream)
+        return self._settle()
+
+    def _settle(self) -> Filtered:
+        """Wait for the explore graph; the new size, and the buffers grown when the accepted did not fit."""
+        device = self.device
+        result = device.filter.collect(self.ev.F, device.size, self.ev.stream)
+        kept = device.size - int(result.removed.sum())
+        device.settle(result, self.ev.stream)
+        if len(device.buffer) > len(self.slot):
+            self._grow(len(device.buffer), kept)
+        self.unvisited = int(self.out.host[0][0])
+        self._pending = False
+        return result
+
+    def members(self) -> tuple[np.ndarray, np.ndarray]:
+        """The members' vectors (A, k) and solutions (A, n), on the host, in member order (after an explore
+        that an interruption cut short, once it is settled)."""
+        if self._pending:
+            self._settle()
+        with self.ev.stream:
+            F = self.device.F.get(stream=self.ev.stream)
+            X = self.X[self.slot[:self.device.size]].get(stream=self.ev.stream)
+        self.ev.stream.synchronize()
+        return F, X
+
+    def _grow(self, capacity: int, kept: int) -> None:
+        """The accepted did not fit (the vectors are appended already): larger buffers with the kept
+        members, then the new ones appended, outside the graph."""
+        cupy = import_cupy()
+        old = len(self.slot)
+        stream = self.ev.stream
+        X, slot, visited, free = self.X, self.slot, self.visited, self.free
+        self._buffers(capacity)
+        with stream:
+            self.X[:old] = X
+            self.slot[:kept] = slot[:kept]
+            self.visited[:kept] = visited[:kept]
+            free_rows = old - kept  # counts[1]: every pool row not kept is free
+            self.free[:free_rows] = free[:free_rows]
+            self.free[free_rows:free_rows + capacity - old] = cupy.arange(capacity - 1, old - 1, -1)
+            self._counts[1] = free_rows + capacity - old
+            self._launch_append()
+        self.out.download(stream)
+        stream.synchronize()
+
+    def _graph(self, name: str):
+        if self._graphs is None or self._graphs[2] is not self.device.buffer:
+            self._graphs = (self._capture(self._enqueue_pick), self._capture(self._enqueue_explore), self.device.buffer)
+        return self._graphs[0 if name == "pick" else 1]
+
+    def _capture(self, enqueue):
+        stream = self.ev.stream
+        self.device.filter.reserve(self.ev.n_neighbors, len(self.device.buffer))  # no allocation while capturing
+        stream.begin_capture()
+        enqueue()
+        return stream.end_capture()
+
+    def _enqueue_pick(self) -> None:
+        stream = self.ev.stream
+        self.params.upload(stream)
+        _, r, size = self.params.device
+        _, x, f = self.out.device
+        with stream:
+            self._pick((1,), (self.scan,), (self.X, self.slot, self.visited, self.device.buffer, size, r, x, f))
+        self.out.download(stream)
+
+    def _enqueue_explore(self) -> None:
+        ev, device = self.ev, self.device
+        ev._state.upload(ev.stream)
+        self.params.upload(ev.stream)
+        ev.launch()
+        device.filter.enqueue(ev.F, device.buffer, len(device.buffer), ev.stream, update=True,
+                              then=self._members_update)
+        self.out.download(ev.stream)
+
+    def _members_update(self, removed) -> None:
+        """After the vectors' update, in the same stream: solutions, flags and the free stack."""
+        m = self.device.filter.params.device[0]
+        self._compact((1,), (self.scan,), (self.slot, self.visited, m, removed, self.free, self._counts))
+        self._launch_append()
+
+    def _launch_append(self) -> None:
+        x, unvisited = self.params.device[0], self.out.device[0]
+        surv, acc, n_acc = self.device.filter.accepted_rows()
+        with self.ev.stream:
+            self._append((1,), (self.scan,), (self.X, self.slot, self.visited, x, surv, acc, n_acc,
+                                         np.int64(len(self.slot)), self.free, self._counts, unvisited))

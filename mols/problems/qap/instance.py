@@ -1,0 +1,174 @@
+"""QAP instances: strict readers for QAPLIB (.dat, .sln) and Knowles-Corne mQAP (.dat, .PO) files.
+
+QAPLIB `.dat`: a stream of integers n, A (n x n), B (n x n); rows may wrap over lines.
+mQAP `.dat`: a free-text header line naming the facilities n and the objectives k, then k + 1
+matrices: the distance matrix D, then the flow matrices F^1 .. F^k (instances/mqap/SOURCE.md).
+Both become one form: k flow matrices `a` (k, n, n) and one matrix `b` (n, n), with cost
+f_k(p) = sum_ij a[k, i, j] b[p(i), p(j)].
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mols.errors import InstanceError
+from mols.problems.flowshop.instance import _read_text, bundled_instances_dir
+
+_MAX_VALUE = 2**30 - 1  # entries and their differences fit int32, the kernels' matrix type
+_HEADER = {"facilities": re.compile(r"facilities\s*[:=]\s*(\d+)"), "objectives": re.compile(r"objectives\s*[:=]\s*(\d+)")}
+_BUNDLED = {"qap": ("qap", ".dat"), "mqap": ("mqap", ".dat")}
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class QapInstance:
+    """k flow matrices a (k, n, n) sharing one matrix b (n, n); int64, read-only. k = 1 for QAPLIB."""
+
+    name: str
+    a: np.ndarray
+    b: np.ndarray
+    path: Path | None = None
+
+    def __post_init__(self) -> None:
+        a, b = np.array(self.a, dtype=np.int64), np.array(self.b, dtype=np.int64)
+        if a.ndim != 3 or b.ndim != 2 or a.shape[1:] != b.shape or b.shape[0] != b.shape[1] or len(a) < 1:
+            raise ValueError(f"need a of shape (k, n, n) and b of shape (n, n), got {a.shape} and {b.shape}")
+        for arr, attr in ((a, "a"), (b, "b")):
+            arr.setflags(write=False)
+            object.__setattr__(self, attr, arr)
+
+    @property
+    def n(self) -> int:
+        return int(self.b.shape[0])
+
+    @property
+    def k(self) -> int:
+        return int(self.a.shape[0])
+
+    @property
+    def symmetric(self) -> bool:
+        """Every flow matrix and b are symmetric (the kernels then read half as much)."""
+        return bool(np.array_equal(self.b, self.b.T) and np.array_equal(self.a, self.a.transpose(0, 2, 1)))
+
+    def __repr__(self) -> str:
+        return f"QapInstance(name={self.name!r}, n={self.n}, k={self.k}, symmetric={self.symmetric})"
+
+
+def resolve_qap(name_or_path: str, kind: str) -> Path:
+    """An existing path as is, else a bundled name (tai12a, KC10-2fl-1uni) from instances/qap or instances/mqap."""
+    given = Path(name_or_path)
+    if given.exists():
+        return given
+    folder, suffix = _BUNDLED[kind]
+    for root in (Path.cwd() / "instances", bundled_instances_dir()):
+        for candidate in (name_or_path, name_or_path + suffix):
+            if (root / folder / candidate).is_file():
+                return root / folder / candidate
+    example = "tai12a" if kind == "qap" else "KC10-2fl-1uni"
+    raise InstanceError(name_or_path, f"no such instance file; give a path or a bundled name such as {example}")
+
+
+def bundled_qap_files(kind: str) -> list[Path]:
+    """The bundled .dat files of kind qap or mqap, by name."""
+    folder, suffix = _BUNDLED[kind]
+    return sorted((bundled_instances_dir() / folder).glob(f"*{suffix}"))
+
+
+def read_qaplib(path: str | os.PathLike[str]) -> QapInstance:
+    """A QAPLIB .dat file: n, then the n x n matrices A and B."""
+    path = Path(path)
+    values, lines = _integers(path, _read_text(path))
+    if not values:
+        raise InstanceError(path, "empty file: expected the size n, then two n x n matrices")
+    n = _size(path, values[0], "the size n", lines[0])
+    a, b = _matrices(path, values[1:], lines[1:], n, 2, f"after n = {n}")
+    return QapInstance(path.stem, a[None], b, path)
+
+
+def read_mqap(path: str | os.PathLike[str]) -> QapInstance:
+    """A Knowles-Corne mQAP .dat file: the header line, the distance matrix, then k flow matrices."""
+    path = Path(path)
+    text = _read_text(path)
+    header, _, rest = text.partition("\n")
+    found = {key: pattern.search(header) for key, pattern in _HEADER.items()}
+    missing = [key for key, match in found.items() if match is None]
+    if missing:
+        raise InstanceError(path, f"header must name 'facilities: N' and 'objectives: K'; no {' or '.join(missing)} "
+                            f"in {header.strip()[:80]!r}", 1)
+    n = _size(path, int(found["facilities"].group(1)), "facilities", 1)
+    k = _size(path, int(found["objectives"].group(1)), "objectives", 1, least=1)
+    values, lines = _integers(path, rest, first_line=2)
+    d, *flows = _matrices(path, values, lines, n, k + 1, f"the header's facilities: {n} objectives: {k}")
+    return QapInstance(path.stem, np.stack(flows), d, path)
+
+
+def read_solution(path: str | os.PathLike[str]) -> tuple[int, int, np.ndarray]:
+    """A QAPLIB .sln file: (n, cost, the permutation as written). Its convention varies by file
+    (0- or 1-based, or the inverse permutation): instances/qap/SOURCE.md lists the exceptions."""
+    path = Path(path)
+    values, lines = _integers(path, _read_text(path))
+    if len(values) < 2:
+        raise InstanceError(path, "expected n and the cost, then n positions")
+    n = _size(path, values[0], "the size n", lines[0])
+    if len(values) != n + 2:
+        raise InstanceError(path, f"expected n = {n} positions after the cost, found {len(values) - 2}")
+    return n, values[1], np.array(values[2:], dtype=np.int64)
+
+
+def read_pareto_set(path: str | os.PathLike[str], n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """A Knowles-Corne .PO file: per line p(1) .. p(n) (1-based) and the k objectives.
+    Returns the permutations X (P, n), 0-based, and their objectives F (P, k)."""
+    path = Path(path)
+    rows = []
+    for number, line in enumerate(_read_text(path).split("\n"), start=1):
+        if line.split():
+            values = _line_integers(path, line, number)
+            if len(values) != n + k:
+                raise InstanceError(path, f"expected {n} positions and {k} objectives, found {len(values)} "
+                                    "numbers", number)
+            rows.append(values)
+    table = np.array(rows, dtype=np.int64).reshape(-1, n + k)
+    return (table[:, :n] - 1).astype(np.int32), table[:, n:]
+
+
+def _integers(path: Path, text: str, first_line: int = 1) -> tuple[list[int], list[int]]:
+    """Every whitespace-separated integer of text and the line each is on."""
+    values, lines = [], []
+    for number, line in enumerate(text.split("\n"), start=first_line):
+        row = _line_integers(path, line, number)
+        values += row
+        lines += [number] * len(row)
+    return values, lines
+
+
+def _line_integers(path: Path, line: str, number: int) -> list[int]:
+    try:
+        row = [int(token) for token in line.split()]
+    except ValueError:
+        bad = next(t for t in line.split() if not re.fullmatch(r"[+-]?\d+", t))
+        raise InstanceError(path, f"expected integers, found {bad!r}", number) from None
+    for value in row:
+        if abs(value) > _MAX_VALUE:
+            raise InstanceError(path, f"expected values within +-{_MAX_VALUE}, found {value}", number)
+    return row
+
+
+def _size(path: Path, value: int, what: str, line: int, least: int = 2) -> int:
+    if value < least:
+        raise InstanceError(path, f"expected {what} to be at least {least}, found {value}", line)
+    return value
+
+
+def _matrices(path: Path, values: list[int], lines: list[int], n: int, count: int, after: str) -> list[np.ndarray]:
+    """`count` n x n matrices from exactly count * n^2 values, or an error saying what is short or extra."""
+    expected = count * n * n
+    if len(values) != expected:
+        where = lines[expected] if len(values) > expected else (lines[-1] if lines else None)
+        found = "more" if len(values) > expected else "fewer"
+        raise InstanceError(path, f"expected {count} matrices of {n} x {n} = {expected} integers {after}, found "
+                            f"{len(values)} ({found}): a matrix is short, not square, or missing", where)
+    return list(np.array(values, dtype=np.int64).reshape(count, n, n))

@@ -1,0 +1,102 @@
+"""The quadratic assignment problem, with k flow matrices for the multiobjective mQAP (k = 1: QAPLIB)."""
+
+from __future__ import annotations
+
+import weakref
+from pathlib import Path
+
+import numpy as np
+
+from mols.neighborhoods import Neighborhood
+from mols.problems.base import Layout, Problem
+from mols.problems.qap import cpu
+from mols.problems.qap.instance import QapInstance
+
+INT32_MAX = np.iinfo(np.int32).max
+MATRIX = np.dtype(np.int32)
+FUSED_BELOW = 150
+
+
+def objective_dtype(instance: QapInstance) -> np.dtype:
+    """int32 when no cost can exceed it (sum |a_ij| max |b| per objective), else int64. Deltas may
+    pass the bound on the way; the CUDA kernel sums in unsigned (wrapping) arithmetic, so the
+    neighbor's cost is exact whenever it fits."""
+    bound = int(np.abs(instance.a).sum(axis=(1, 2)).max()) * int(np.abs(instance.b).max())
+    return np.dtype(np.int32 if bound <= INT32_MAX else np.int64)
+
+
+class Qap(Problem):
+    """Place n facilities on n locations: p(i) is the location of facility i; all objectives minimised.
+
+    `taillard`: the CPU kernel keeps the previous deltas and updates them after one swap (cpu.py);
+    False evaluates every move in O(n), as the GPU does.
+    """
+
+    cuda_file = Path(__file__).with_name("qap.cu")
+    cuda_kernel = "qap_neighborhood"
+    neighborhoods = ("swap",)
+    fused_below = FUSED_BELOW  # sizes that get the fused selection kernel (see selection_kernel)
+
+    def __init__(self, instance: QapInstance, name: str = "qap", taillard: bool = True):
+        self.instance = instance
+        self.name = name
+        self.n = instance.n
+        self.objectives = ("cost",) if instance.k == 1 else tuple(f"cost_{o + 1}" for o in range(instance.k))
+        self.dtype = objective_dtype(instance)
+        self.symmetric = instance.symmetric
+        self.taillard = taillard
+        self.A = np.ascontiguousarray(instance.a, dtype=MATRIX)
+        self.AT = np.ascontiguousarray(instance.a.transpose(0, 2, 1), dtype=MATRIX)
+        self.b = np.ascontiguousarray(instance.b, dtype=MATRIX)
+        self._filled: dict[int, weakref.ref] = {}  # id -> the perm arrays of states fill_state has written
+
+    def evaluate(self, X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X)
+        batch = np.atleast_2d(X).astype(np.intp)
+        a = self.instance.a
+        F = np.stack([np.einsum("kij,ij->k", a, self.instance.b[np.ix_(x, x)]) for x in batch])
+        return F[0] if X.ndim == 1 else F
+
+    def evaluate_one(self, x: np.ndarray) -> np.ndarray:
+        """Through the kernels' state: O(k n^2) in Numba."""
+        state = tuple(np.zeros(shape, dtype) for shape, dtype in self.state_layout())
+        state[0][:] = -1  # no permutation: a rebuild
+        cpu.fill_state(self.A, self.AT, self.b, np.asarray(x, dtype=np.int32), *state)
+        return state[1]
+
+    def data(self) -> tuple[np.ndarray, ...]:
+        return self.A, self.AT
+
+    def state_layout(self) -> Layout:
+        n = self.n
+        # perm, cost, Bp, BpT (empty when symmetric): see cpu.py
+        return [((n,), np.dtype(np.int32)), ((self.instance.k,), self.dtype), ((n, n), MATRIX),
+                ((0 if self.symmetric else n, n), MATRIX)]
+
+    def fill_state(self, x: np.ndarray, state: tuple[np.ndarray, ...]) -> None:
+        """A state this problem filled before is updated in O(kn) when x is one swap away (cpu.py);
+        any other (a new evaluator's, uninitialised) is rebuilt."""
+        perm = state[0]
+        known = self._filled.get(id(perm))
+        if known is None or known() is not perm:
+            perm[:] = -1  # no permutation: cpu.fill_state rebuilds
+            key = id(perm)
+            self._filled[key] = weakref.ref(perm, lambda _: self._filled.pop(key, None))
+        cpu.fill_state(self.A, self.AT, self.b, np.asarray(x, dtype=np.int32), *state)
+
+    def cpu_kernel(self, nbh: Neighborhood):
+        return cpu.TaillardKernel(self.n, self.instance.k) if self.taillard else cpu.neighborhood
+
+    def selection_kernel(self, nbh: Neighborhood) -> str | None:
+        # Fused below FUSED_BELOW facilities only: per tabu step on the H100 it saved 8 us on tai12a but
+        # cost 15 to 17 us on tai150b and tai256c (reports/qap/per_iteration.txt).
+        return "qap_neighborhood_select" if self.n < self.fused_below else None
+
+    def cuda_defines(self) -> dict[str, int | str]:
+        return {
+            "N_FAC": self.n,
+            "N_OBJ": self.instance.k,
+            "VAL": "int" if self.dtype == np.int32 else "long long",
+            "SYMMETRIC": int(self.symmetric),
+        }
+

@@ -1,0 +1,93 @@
+// The whole QAP swap neighborhood, one thread per move, generated from the thread id; the CUDA
+// twin of cpu.py (the formula is in its docstring). Prepended by the host: the swap neighborhood
+// header (Move, nbh_decode) and #define N_FAC, N_OBJ (flow matrices: 1 for QAPLIB, k for mQAP),
+// VAL (int or long long), SYMMETRIC (1 when every matrix is symmetric) and BLOCK; for the fused
+// selection kernel, backends/select.cu too (SEL_BLOCK, FVAL = VAL, score_of_row, write_part).
+//
+// Thread (r, s) loops over t reading column entries [t][r] and [t][s] of A and Bp. Consecutive
+// threads of a warp share r and have consecutive s, so the [t][s] reads are coalesced and the
+// [t][r] reads are broadcasts; the row entries [r][t], [s][t] of the asymmetric case are read
+// as the same columns of the transposes AT and BpT. Sums run in the unsigned twin of VAL: they
+// wrap (defined behaviour), and the neighbor's cost comes out exact whenever it fits VAL.
+
+typedef unsigned VAL UVAL;
+
+__device__ __forceinline__ UVAL prod(int a, int b) { return (UVAL)a * (UVAL)b; }
+
+// The costs f (N_OBJ,) of move t: the current costs plus the move's deltas.
+__device__ __forceinline__ void move_costs(const int* __restrict__ A, const int* __restrict__ AT,
+                                           const VAL* __restrict__ cost, const int* __restrict__ Bp,
+                                           const int* __restrict__ BpT, long long t, VAL (&f)[N_OBJ]) {
+    const Move mv = nbh_decode(t, N_FAC);
+    const int r = mv.i, s = mv.j;
+#pragma unroll
+    for (int o = 0; o < N_OBJ; ++o) {
+        const int* a = A + o * N_FAC * N_FAC;
+#if !SYMMETRIC
+        const int* at = AT + o * N_FAC * N_FAC;
+#endif
+        UVAL total = 0;
+#pragma unroll 8
+        for (int k = 0; k < N_FAC; ++k) {
+            const int row = k * N_FAC;
+            const int db = Bp[row + s] - Bp[row + r];
+#if SYMMETRIC
+            total += prod(a[row + r] - a[row + s], db);
+#else
+            total += prod(a[row + r] - a[row + s], db) + prod(at[row + r] - at[row + s], BpT[row + s] - BpT[row + r]);
+#endif
+        }
+#if SYMMETRIC
+        total *= 2;
+#endif
+        const int a_rr = a[r * N_FAC + r], a_rs = a[r * N_FAC + s], a_sr = a[s * N_FAC + r], a_ss = a[s * N_FAC + s];
+        const int b_rr = Bp[r * N_FAC + r], b_rs = Bp[r * N_FAC + s], b_sr = Bp[s * N_FAC + r], b_ss = Bp[s * N_FAC + s];
+        total -= prod(a_rr - a_rs, b_rs - b_rr) + prod(a_rr - a_sr, b_sr - b_rr);  // the term t = r
+        total -= prod(a_sr - a_ss, b_ss - b_sr) + prod(a_rs - a_ss, b_ss - b_rs);  // the term t = s
+        total += prod(a_rr - a_ss, b_ss - b_rr) + prod(a_rs - a_sr, b_sr - b_rs);  // inside {r, s}
+        f[o] = (VAL)((UVAL)cost[o] + total);
+    }
+}
+
+// Arguments: A, AT (N_OBJ, N_FAC, N_FAC) flow matrices and their transposes; the state: perm
+// (unused: Bp holds it), cost (N_OBJ,), Bp and BpT (empty when SYMMETRIC); then F (n_moves, N_OBJ).
+extern "C" __global__ void __launch_bounds__(BLOCK) qap_neighborhood(
+    const int* __restrict__ A, const int* __restrict__ AT, const int* __restrict__ perm,
+    const VAL* __restrict__ cost, const int* __restrict__ Bp, const int* __restrict__ BpT,
+    VAL* __restrict__ F, long long n_moves)
+{
+    const long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    if (t >= n_moves) return;
+    VAL f[N_OBJ];
+    move_costs(A, AT, cost, Bp, BpT, t, f);
+#pragma unroll
+    for (int o = 0; o < N_OBJ; ++o) F[t * N_OBJ + o] = f[o];
+}
+
+#ifdef SEL_BLOCK
+// Compiled after backends/select.cu: evaluation and the block's part of the selection in one pass,
+// so that F is never written. The same arguments less F, then n_moves, first and select_partial's.
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
+    const int* __restrict__ A, const int* __restrict__ AT, const int* __restrict__ perm,
+    const VAL* __restrict__ cost, const int* __restrict__ Bp, const int* __restrict__ BpT,
+    long long n_moves, long long first, const double* c, const double* threshold, const long long* step,
+    const long long* __restrict__ forbidden_until, double* part_s, long long* part_i, FVAL* part_f)
+{
+    double bs = SEL_INF, as = SEL_INF;
+    long long bi = NO_ID, ai = NO_ID;
+    FVAL bf[N_OBJ], af[N_OBJ];
+    const double thr = *threshold;
+    const long long now = *step;
+    for (long long t = first + (long long)blockIdx.x * SEL_BLOCK + threadIdx.x; t < n_moves;
+         t += (long long)gridDim.x * SEL_BLOCK) {
+        VAL f[N_OBJ];
+        move_costs(A, AT, cost, Bp, BpT, t, f);
+        const double score = score_of_row(f, c);
+        if (keep_better(as, ai, score, t))
+            for (int o = 0; o < N_OBJ; ++o) af[o] = f[o];
+        if ((forbidden_until[t] <= now || score < thr) && keep_better(bs, bi, score, t))
+            for (int o = 0; o < N_OBJ; ++o) bf[o] = f[o];
+    }
+    write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);
+}
+#endif

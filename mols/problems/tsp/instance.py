@@ -1,0 +1,189 @@
+"""TSPLIB instances: a strict reader for EUC_2D and ATT coordinate files and .opt.tour files, bundled
+names, random instances (`random:N:SEED`) and bi-objective pairs (kroAB100 = kroA100 + kroB100)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mols.errors import InstanceError
+from mols.problems.flowshop.instance import bundled_instances_dir
+
+EDGE_WEIGHT_TYPES = ("EUC_2D", "ATT")
+_HEADER = re.compile(r"^\s*([A-Z_]+)\s*:\s*(.*?)\s*$")
+_RANDOM = re.compile(r"^random:([0-9]+):([0-9]+)$")
+_KRO_PAIR = re.compile(r"^kro([A-E])([A-E])([0-9]+)$")
+RANDOM_SIDE = 10_000  # random instances: integer coordinates in [0, RANDOM_SIDE)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class TspInstance:
+    """Cities in the plane; distances by TSPLIB's EUC_2D or ATT rule."""
+
+    name: str
+    xy: np.ndarray  # (n, 2) float64 coordinates
+    edge_weight_type: str
+
+    @property
+    def n(self) -> int:
+        return int(self.xy.shape[0])
+
+
+def _read_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text().splitlines()
+    except OSError as err:
+        raise InstanceError(path, f"cannot read the file: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise InstanceError(path, "not a text file") from None
+
+
+def _header(path: Path, lines: list[str], section: str) -> tuple[dict[str, str], int]:
+    """The KEY : value lines before `section`, and the index of the section's first line."""
+    keys: dict[str, str] = {}
+    for k, line in enumerate(lines):
+        if line.strip() == section:
+            return keys, k + 1
+        match = _HEADER.match(line)
+        if not match:
+            raise InstanceError(path, f"expected 'KEY : value' or {section}, got {line.strip()[:60]!r}", k + 1)
+        keys[match.group(1)] = match.group(2)
+    raise InstanceError(path, f"no {section}")
+
+
+def _dimension(path: Path, keys: dict[str, str]) -> int:
+    text = keys.get("DIMENSION")
+    if text is None or not text.isdigit() or int(text) < 3:
+        raise InstanceError(path, f"DIMENSION must be an integer of at least 3, got {text!r}")
+    return int(text)
+
+
+def read_tsplib(path: str | Path) -> TspInstance:
+    """A TSPLIB .tsp file with NODE_COORD_SECTION; InstanceError naming the file (and line) otherwise."""
+    path = Path(path)
+    lines = _read_lines(path)
+    keys, start = _header(path, lines, "NODE_COORD_SECTION")
+    if keys.get("TYPE", "TSP") != "TSP":
+        raise InstanceError(path, f"TYPE {keys['TYPE']!r} is not supported; only TSP")
+    kind = keys.get("EDGE_WEIGHT_TYPE")
+    if kind not in EDGE_WEIGHT_TYPES:
+        raise InstanceError(path, f"EDGE_WEIGHT_TYPE {kind!r} is not supported; choose {' or '.join(EDGE_WEIGHT_TYPES)}")
+    n = _dimension(path, keys)
+    xy = np.empty((n, 2))
+    count = 0
+    for k in range(start, len(lines)):
+        tokens = lines[k].split()
+        if not tokens:
+            continue
+        if tokens == ["EOF"]:
+            break
+        if count == n:
+            raise InstanceError(path, f"more coordinates than DIMENSION {n}", k + 1)
+        try:
+            node, x, y = int(tokens[0]), float(tokens[1]), float(tokens[2])
+        except (ValueError, IndexError):
+            raise InstanceError(path, f"expected 'id x y', got {lines[k].strip()[:60]!r}", k + 1) from None
+        if len(tokens) != 3 or node != count + 1 or not np.isfinite([x, y]).all():
+            raise InstanceError(path, f"expected 'id x y' with id {count + 1}, got {lines[k].strip()[:60]!r}", k + 1)
+        xy[count] = x, y
+        count += 1
+    if count != n:
+        raise InstanceError(path, f"{count} coordinates, but DIMENSION is {n}")
+    xy.setflags(write=False)
+    return TspInstance(keys.get("NAME", path.stem).strip() or path.stem, xy, kind)
+
+
+def read_tour(path: str | Path, n: int) -> np.ndarray:
+    """The 0-based tour (n,) of a TSPLIB .tour file; InstanceError unless it is a permutation of n cities."""
+    path = Path(path)
+    lines = _read_lines(path)
+    _, start = _header(path, lines, "TOUR_SECTION")
+    nodes = []
+    for k in range(start, len(lines)):
+        for token in lines[k].split():
+            if token in ("-1", "EOF"):
+                break
+            if not token.isdigit():
+                raise InstanceError(path, f"expected a city id, got {token!r}", k + 1)
+            nodes.append(int(token) - 1)
+        else:
+            continue
+        break
+    tour = np.array(nodes, dtype=np.int32)
+    if not np.array_equal(np.sort(tour), np.arange(n)):
+        raise InstanceError(path, f"the tour is not a permutation of cities 1..{n}")
+    return tour
+
+
+def random_instance(n: int, seed: int) -> TspInstance:
+    """n cities with integer coordinates drawn uniformly in [0, RANDOM_SIDE)^2, EUC_2D."""
+    if n < 3:
+        raise InstanceError(f"random:{n}:{seed}", "a random instance needs at least 3 cities")
+    xy = np.random.default_rng(seed).integers(0, RANDOM_SIDE, size=(n, 2)).astype(np.float64)
+    xy.setflags(write=False)
+    return TspInstance(f"random{n}s{seed}", xy, "EUC_2D")
+
+
+def tsp_dir() -> Path:
+    return bundled_instances_dir() / "tsp"
+
+
+def resolve_tsp(name_or_path: str) -> Path:
+    """An existing path, else a bundled name such as kroA100 (./instances/tsp first)."""
+    given = Path(name_or_path)
+    if given.is_file():
+        return given
+    for root in (Path.cwd() / "instances" / "tsp", tsp_dir()):
+        for candidate in (name_or_path, f"{name_or_path}.tsp"):
+            if (root / candidate).is_file():
+                return root / candidate
+    raise InstanceError(name_or_path, "no such instance file; give a path, a bundled name such as kroA100, "
+                                      "or random:N:SEED")
+
+
+def load_tsp(name: str) -> TspInstance:
+    """A .tsp path, a bundled name (kroA100) or random:N:SEED."""
+    match = _RANDOM.match(name)
+    if match:
+        return random_instance(int(match.group(1)), int(match.group(2)))
+    return read_tsplib(resolve_tsp(name))
+
+
+def load_pair(name: str) -> tuple[TspInstance, TspInstance]:
+    """A bi-objective instance: kroXYn (kroAB100 = kroA100 and kroB100), or two .tsp files 'A.tsp,B.tsp'."""
+    match = _KRO_PAIR.match(name)
+    parts = [f"kro{match.group(1)}{match.group(3)}", f"kro{match.group(2)}{match.group(3)}"] if match else name.split(",")
+    if len(parts) != 2:
+        raise InstanceError(name, "a bi-objective instance is a name such as kroAB100 or two files 'a.tsp,b.tsp'")
+    first, second = (load_tsp(part.strip()) for part in parts)
+    if first.n != second.n:
+        raise InstanceError(name, f"the two instances have {first.n} and {second.n} cities; they must match")
+    return first, second
+
+
+def write_tsplib(instance: TspInstance, path: Path) -> None:
+    """Write `instance` as a TSPLIB file (coordinates with full precision)."""
+    rows = "".join(f"{k + 1} {x!r} {y!r}\n" for k, (x, y) in enumerate(instance.xy.tolist()))
+    text = (f"NAME : {instance.name}\nTYPE : TSP\nDIMENSION : {instance.n}\n"
+            f"EDGE_WEIGHT_TYPE : {instance.edge_weight_type}\nNODE_COORD_SECTION\n{rows}EOF\n")
+    try:
+        path.write_text(text)
+    except OSError as err:
+        raise InstanceError(path, f"cannot write: {err.strerror}") from None
+
+
+def optimal_lengths() -> dict[str, int]:
+    """Published optimal tour lengths of the bundled instances (tsp_opt.csv)."""
+    lines = (tsp_dir() / "tsp_opt.csv").read_text().splitlines()[1:]
+    return {row.split(",")[0]: int(row.split(",")[3]) for row in lines if row}
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class TspPair:
+    """A bi-objective instance: the same cities under two coordinate sets, one per objective."""
+
+    name: str
+    parts: tuple[TspInstance, TspInstance]

@@ -1,0 +1,101 @@
+"""The TSP (tour length) and the bi-objective TSP (two coordinate sets, two lengths)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from mols.errors import MolsError
+from mols.neighborhoods import Neighborhood
+from mols.problems.base import Layout, Problem
+from mols.problems.tsp.cpu import make_cpu_kernel
+from mols.problems.tsp.instance import TspInstance, TspPair
+from mols.problems.tsp.moves import fill_tour
+
+INT32_MAX = np.iinfo(np.int32).max
+KERNELS = {"swap": "tsp_swap", "2opt": "tsp_2opt"}
+
+
+def tour_lengths(xy: np.ndarray, X: np.ndarray, att: bool) -> np.ndarray:
+    """Reference lengths (B,) of tours X (B, n) over cities xy (n, 2), in NumPy."""
+    a, b = xy[X], xy[np.roll(X, -1, axis=1)]
+    dx, dy = a[..., 0] - b[..., 0], a[..., 1] - b[..., 1]
+    s = dx * dx + dy * dy
+    if att:
+        r = np.sqrt(s / 10.0)
+        t = (r + 0.5).astype(np.int64)
+        d = np.where(t < r, t + 1, t)
+    else:
+        d = (np.sqrt(s) + 0.5).astype(np.int64)
+    return d.sum(axis=1)
+
+
+def max_distance(xy: np.ndarray) -> float:
+    """An upper bound of any distance between the cities."""
+    return float(np.hypot(*np.ptp(xy, axis=0))) + 2.0
+
+
+class Tsp(Problem):
+    """A tour of n cities; one objective per coordinate set (the length under it), all minimised."""
+
+    name = "tsp"
+    neighborhoods = tuple(KERNELS)
+    chunkable = True
+    cuda_file = Path(__file__).with_name("tsp.cu")
+    cuda_kernel = "tsp_swap"
+
+    def __init__(self, instance: TspInstance | TspPair):
+        self.instance = instance
+        parts = instance.parts if isinstance(instance, TspPair) else (instance,)
+        kinds = {part.edge_weight_type for part in parts}
+        if len(kinds) != 1:
+            raise MolsError(f"{instance.name}: the coordinate sets use different EDGE_WEIGHT_TYPEs {sorted(kinds)}")
+        self.att = kinds.pop() == "ATT"
+        self.objectives = ("length",) if len(parts) == 1 else tuple(f"length_{part.name}" for part in parts)
+        self.xy = np.stack([part.xy for part in parts])  # (n_obj, n, 2)
+        self.n = parts[0].n
+        bound = self.n * max(max_distance(part.xy) for part in parts)
+        if max(max_distance(part.xy) for part in parts) > INT32_MAX // 2:
+            raise MolsError(f"{instance.name}: coordinates too far apart for int32 distances")
+        self.dtype = np.dtype(np.int32 if bound <= INT32_MAX else np.int64)
+
+    def kernel_name(self, nbh: Neighborhood) -> str:
+        return KERNELS[nbh.name]
+
+    def selection_kernel(self, nbh: Neighborhood) -> str:
+        return KERNELS[nbh.name] + "_select"
+
+    def evaluate(self, X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X)
+        batch = np.atleast_2d(X)
+        F = np.stack([tour_lengths(xy, batch, self.att) for xy in self.xy], axis=1).astype(self.dtype)
+        return F[0] if X.ndim == 1 else F
+
+    def evaluate_one(self, x: np.ndarray) -> np.ndarray:
+        """Through the kernels' state (Numba)."""
+        state = tuple(np.empty(shape, dtype) for shape, dtype in self.state_layout())
+        self.fill_state(x, state)
+        return state[3].astype(self.dtype)
+
+    def data(self) -> tuple[np.ndarray, ...]:
+        return ()
+
+    def state_layout(self) -> Layout:
+        n, k = self.n, self.n_obj
+        # perm; txy: coordinates in tour order; edge[o, p]: position p to p + 1; length per objective
+        return [((n,), np.dtype(np.int32)), ((k, n, 2), np.dtype(np.float64)), ((k, n), np.dtype(np.int32)),
+                ((k,), np.dtype(np.int64))]
+
+    def fill_state(self, x: np.ndarray, state: tuple[np.ndarray, ...]) -> None:
+        perm, txy, edge, length = state
+        perm[:] = x
+        for o in range(self.n_obj):
+            length[o] = fill_tour(self.xy[o], perm, txy[o], edge[o], self.att)
+
+    def cpu_kernel(self, nbh: Neighborhood):
+        return make_cpu_kernel(nbh.name, self.att)
+
+    def cuda_defines(self) -> dict[str, int | str]:
+        return {"N_CITIES": self.n, "N_OBJ": self.n_obj, "ATT": int(self.att),
+                "VAL": "int" if self.dtype == np.int32 else "long long"}

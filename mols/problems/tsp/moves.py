@@ -1,0 +1,78 @@
+"""TSPLIB distances and O(1) tour-length deltas of swap and 2-opt moves (Numba; tsp.cu is their twin).
+
+Positions are taken around the cycle: p - 1 of position 0 is n - 1. `txy` (n, 2) holds the
+coordinates of the tour's cities in tour order, `edge[p]` the length of the edge from position p to
+position p + 1 (mod n). Distances are computed from coordinates, in float64 without fused
+multiply-adds, so that the CPU and the GPU agree bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+
+@njit(cache=True)
+def distance(ax, ay, bx, by, att):
+    """TSPLIB EUC_2D: nint(sqrt(dx^2 + dy^2)); ATT: r = sqrt((dx^2 + dy^2) / 10), nint(r), + 1 if below r."""
+    dx = ax - bx
+    dy = ay - by
+    s = dx * dx + dy * dy
+    if att:
+        r = math.sqrt(s / 10.0)
+        t = int(r + 0.5)
+        return t + 1 if t < r else t
+    return int(math.sqrt(s) + 0.5)
+
+
+@njit(cache=True)
+def dist_pos(txy, a, b, att):
+    """Distance between the cities at tour positions a and b."""
+    return distance(txy[a, 0], txy[a, 1], txy[b, 0], txy[b, 1], att)
+
+
+@njit(cache=True)
+def swap_delta(txy, edge, n, i, j, att):
+    """Length change when the cities at positions i < j exchange places."""
+    before = i - 1 if i > 0 else n - 1
+    if i == 0 and j == n - 1:  # neighbors across the wrap: j comes right before i
+        return dist_pos(txy, j - 1, i, att) + dist_pos(txy, j, i + 1, att) - edge[j - 1] - edge[i]
+    after = j + 1 if j < n - 1 else 0
+    if j == i + 1:  # the edge between them stays
+        return dist_pos(txy, before, j, att) + dist_pos(txy, i, after, att) - edge[before] - edge[j]
+    added = (dist_pos(txy, before, j, att) + dist_pos(txy, j, i + 1, att)
+             + dist_pos(txy, j - 1, i, att) + dist_pos(txy, i, after, att))
+    return added - edge[before] - edge[i] - edge[j - 1] - edge[j]
+
+
+@njit(cache=True)
+def two_opt_delta(txy, edge, n, i, j, att):
+    """Length change when positions i < j are reversed (edges (i-1, i) and (j, j+1) replaced)."""
+    if i == 0 and j == n - 1:  # the whole tour backwards: the same cycle
+        return 0
+    before = i - 1 if i > 0 else n - 1
+    after = j + 1 if j < n - 1 else 0
+    return dist_pos(txy, before, j, att) + dist_pos(txy, i, after, att) - edge[before] - edge[j]
+
+
+@njit(cache=True)
+def next_pair(i, j, n):
+    """The move after (i, j) in the triangular id order that swap and 2-opt share."""
+    if j < n - 1:
+        return i, j + 1
+    return i + 1, i + 2
+
+
+@njit(cache=True)
+def fill_tour(xy, perm, txy, edge, att):
+    """txy (n, 2) and edge (n,) of the tour `perm` over cities xy (n, 2); returns the tour length."""
+    n = perm.shape[0]
+    for p in range(n):
+        txy[p, 0] = xy[perm[p], 0]
+        txy[p, 1] = xy[perm[p], 1]
+    total = 0
+    for p in range(n):
+        edge[p] = dist_pos(txy, p, p + 1 if p < n - 1 else 0, att)
+        total += edge[p]
+    return total

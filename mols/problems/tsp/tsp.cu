@@ -1,0 +1,92 @@
+// TSP neighborhoods (swap, 2-opt), the CUDA twin of moves.py and cpu.py: one thread per move, O(1).
+// Prepended by the host: the neighborhood header (Move, nbh_decode) and #define N_CITIES, N_OBJ,
+// ATT (1: TSPLIB ATT distances, 0: EUC_2D), VAL (int or long long) and BLOCK.
+// Distances are computed from the tour-ordered coordinates in float64 with explicit round-to-nearest
+// operations (no fused multiply-add), so that they equal the Numba ones bit for bit.
+
+__device__ __forceinline__ int tsp_distance(double2 a, double2 b) {
+    const double dx = __dsub_rn(a.x, b.x), dy = __dsub_rn(a.y, b.y);
+    const double s = __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy));
+#if ATT
+    const double r = __dsqrt_rn(__ddiv_rn(s, 10.0));
+    const int t = (int)__dadd_rn(r, 0.5);
+    return t < r ? t + 1 : t;
+#else
+    return (int)__dadd_rn(__dsqrt_rn(s), 0.5);
+#endif
+}
+
+// Cities at positions i < j exchange places (moves.swap_delta).
+__device__ __forceinline__ long long swap_delta(const double2* __restrict__ p, const int* __restrict__ edge,
+                                                int i, int j) {
+    const int n = N_CITIES;
+    const int before = i > 0 ? i - 1 : n - 1;
+    if (i == 0 && j == n - 1)
+        return tsp_distance(p[j - 1], p[i]) + tsp_distance(p[j], p[i + 1]) - edge[j - 1] - edge[i];
+    const int after = j < n - 1 ? j + 1 : 0;
+    if (j == i + 1)
+        return tsp_distance(p[before], p[j]) + tsp_distance(p[i], p[after]) - edge[before] - edge[j];
+    const long long added = tsp_distance(p[before], p[j]) + tsp_distance(p[j], p[i + 1])
+                          + tsp_distance(p[j - 1], p[i]) + tsp_distance(p[i], p[after]);
+    return added - edge[before] - edge[i] - edge[j - 1] - edge[j];
+}
+
+// Positions i < j reversed (moves.two_opt_delta).
+__device__ __forceinline__ long long two_opt_delta(const double2* __restrict__ p, const int* __restrict__ edge,
+                                                   int i, int j) {
+    const int n = N_CITIES;
+    if (i == 0 && j == n - 1) return 0;
+    const int before = i > 0 ? i - 1 : n - 1;
+    const int after = j < n - 1 ? j + 1 : 0;
+    return tsp_distance(p[before], p[j]) + tsp_distance(p[i], p[after]) - edge[before] - edge[j];
+}
+
+// Arguments: perm (N_CITIES,), txy (N_OBJ, N_CITIES) coordinates in tour order, edge (N_OBJ, N_CITIES),
+// length (N_OBJ,), then F (rows, N_OBJ) whose row r is move first + r, for moves first .. n_moves - 1.
+#define TSP_KERNEL(NAME, DELTA)                                                                          \
+extern "C" __global__ void __launch_bounds__(BLOCK) NAME(                                              \
+    const int* __restrict__ perm, const double2* __restrict__ txy, const int* __restrict__ edge,         \
+    const long long* __restrict__ length, VAL* __restrict__ F, long long n_moves, long long first) {    \
+    const long long t = first + (long long)blockIdx.x * BLOCK + threadIdx.x;                            \
+    if (t >= n_moves) return;                                                                           \
+    const Move mv = nbh_decode(t, N_CITIES);                                                            \
+    for (int o = 0; o < N_OBJ; ++o)                                                                     \
+        F[(t - first) * N_OBJ + o] =                                                                    \
+            (VAL)(length[o] + DELTA(txy + o * N_CITIES, edge + o * N_CITIES, mv.i, mv.j));              \
+}
+
+TSP_KERNEL(tsp_swap, swap_delta)
+TSP_KERNEL(tsp_2opt, two_opt_delta)
+
+#ifdef SEL_BLOCK
+// Compiled after backends/select.cu: evaluation and the block's part of the selection in one pass,
+// so that F is never written. Same arguments as the kernels above, less F, then select_partial's.
+#define TSP_SELECT_KERNEL(NAME, DELTA)                                                                   \
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) NAME(                                          \
+    const int* __restrict__ perm, const double2* __restrict__ txy, const int* __restrict__ edge,         \
+    const long long* __restrict__ length, long long n_moves, long long first, const double* c,          \
+    const double* threshold, const long long* step, const long long* __restrict__ forbidden_until,      \
+    double* part_s, long long* part_i, FVAL* part_f) {                                                  \
+    double bs = SEL_INF, as = SEL_INF;                                                                  \
+    long long bi = NO_ID, ai = NO_ID;                                                                   \
+    FVAL bf[N_OBJ], af[N_OBJ];                                                                          \
+    const double thr = *threshold;                                                                      \
+    const long long now = *step;                                                                        \
+    for (long long t = first + (long long)blockIdx.x * SEL_BLOCK + threadIdx.x; t < n_moves;            \
+         t += (long long)gridDim.x * SEL_BLOCK) {                                                       \
+        const Move mv = nbh_decode(t, N_CITIES);                                                        \
+        FVAL f[N_OBJ];                                                                                  \
+        for (int o = 0; o < N_OBJ; ++o)                                                                 \
+            f[o] = (FVAL)(length[o] + DELTA(txy + o * N_CITIES, edge + o * N_CITIES, mv.i, mv.j));      \
+        const double s = score_of_row(f, c);                                                            \
+        if (keep_better(as, ai, s, t))                                                                  \
+            for (int o = 0; o < N_OBJ; ++o) af[o] = f[o];                                               \
+        if ((forbidden_until[t] <= now || s < thr) && keep_better(bs, bi, s, t))                        \
+            for (int o = 0; o < N_OBJ; ++o) bf[o] = f[o];                                               \
+    }                                                                                                   \
+    write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);                                         \
+}
+
+TSP_SELECT_KERNEL(tsp_swap_select, swap_delta)
+TSP_SELECT_KERNEL(tsp_2opt_select, two_opt_delta)
+#endif

@@ -1,0 +1,61 @@
+"""Iterated tabu search: tabu runs of a fixed length, each from the best solution found so far
+perturbed by random swaps, until the budget is spent; the best solution is kept.
+
+Each run is AggregatedTabu's run (tenure, aspiration and device-side selection) on one weight
+vector: the --weights given, or equal weights (with one objective, the objective itself). A run
+costs its length in neighborhood evaluations, so the budget is met exactly; the last run is
+shorter when the budget is not a multiple of the length. "Best" compares the weighted sum w . f.
+Defaults: tenure n / 2, n / 5 random swaps, runs of 10 n iterations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mols.errors import MolsError
+from mols.search.tabu import AggregatedTabu
+
+RUN_LENGTH_PER_SIZE = 10  # default run length: 10 n iterations
+# Defaults from a small sweep on tai50a (100,000 and 500,000 iterations, CPU, a few seeds): tenure
+# n / 2, n / 5 swaps and runs of 10 n came out best (0.7 to 1.5 % over the best known at 100,000
+# iterations, 0.87 % at 500,000), ahead of tenure n, n / 10 swaps or runs of 20 n; seeds vary by
+# about as much as settings do.
+
+
+def default_strength(n: int) -> int:
+    """Random swaps per perturbation: a fifth of the size, at least 2."""
+    return max(2, n // 5)
+
+
+class IteratedTabu(AggregatedTabu):
+    def __init__(self, *args, weights=None, tenure: int | None = None, strength: int | None = None,
+                 run_length: int | None = None, **kwargs):
+        super().__init__(*args, weights=weights, tenure=tenure, **kwargs)
+        n, k = self.problem.n, self.problem.n_obj
+        if tenure is None:
+            self.tenure = min(max(1, n // 2), self.budget)
+        self.w = self.weights[0] if weights is not None else np.full(k, 1.0 / k)
+        self.strength = default_strength(n) if strength is None else strength
+        self.run_length = RUN_LENGTH_PER_SIZE * n if run_length is None else run_length
+        if not 1 <= self.strength <= n:
+            raise MolsError(f"--strength must be in 1..{n} (random swaps per perturbation), got {self.strength}")
+        if self.run_length < 1:
+            raise MolsError(f"--run-length must be at least 1, got {self.run_length}")
+
+    def _search(self) -> None:
+        best, start, left = None, None, self.budget
+        while left:
+            length = min(self.run_length, left)
+            x, f = self._tabu(self.w, length, start)
+            left -= length
+            if best is None or self.w @ f < self.w @ best[1]:
+                best = x, f
+            start = self.perturb(best[0])
+
+    def perturb(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """x after `strength` random swaps, and its objective vector."""
+        y = x.copy()
+        for _ in range(self.strength):
+            i, j = self.rng.choice(len(y), size=2, replace=False)
+            y[i], y[j] = y[j], y[i]
+        return y, self.problem.evaluate_one(y)

@@ -1,0 +1,62 @@
+"""ResidentArchive (a start's whole archive on the device) against the host Archive, step by step."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mols.archive import Archive, dominates, nondominated
+from mols.backends import prepare
+from mols.neighborhoods import NEIGHBORHOODS
+from mols.problems.flowshop.model import Flowshop
+from tests.conftest import random_instance
+
+pytestmark = pytest.mark.gpu
+
+
+def host_offer(archive: Archive, cpu, nbh, x, f, dominating: bool) -> np.ndarray:
+    """What PLS does on the host: the accepted neighbor ids."""
+    F = cpu.evaluate(x)
+    ids = np.flatnonzero(dominates(F, f)) if dominating else np.arange(len(F))
+    ids = ids[nondominated(F[ids])]
+    return ids[archive.add(F[ids], nbh.apply_many(x, ids))]
+
+
+@pytest.mark.parametrize("name", ["insertion", "swap"])
+@pytest.mark.parametrize("dominating", [False, True])
+@pytest.mark.parametrize("scan", [1024, 32])  # 32 threads: archives span several tiles
+def test_resident_archive_equals_the_host_archive(rng, name, dominating, scan):
+    """Same picks, same accepted neighbors, same members in the same order, through three starts; a
+    capacity of 2 makes the buffers grow, and the graphs be captured again, many times."""
+    from mols.archive.resident import ResidentArchive
+
+    problem = Flowshop(random_instance(rng, 25, 4))
+    nbh = NEIGHBORHOODS[name]
+    gpu, cpu = prepare(problem, nbh, "gpu"), prepare(problem, nbh, "cpu")
+    resident = ResidentArchive(gpu, nbh, capacity=2, scan=scan)
+    max_size = 0
+    for start in range(3):
+        x0 = problem.random_solution(rng)
+        host = Archive(problem.n_obj, problem.n, problem.dtype)
+        host.add(problem.evaluate_one(x0)[None], x0[None])
+        resident.clear()
+        resident.start(x0, problem.evaluate_one(x0))
+        for step in range(40):
+            unvisited = host.unvisited()
+            assert resident.unvisited == unvisited.size
+            if not unvisited.size:
+                break
+            r = int(rng.integers(unvisited.size))
+            member = int(unvisited[r])
+            host.visited[member] = True
+            x, f = resident.pick(r)
+            np.testing.assert_array_equal(x, host.solution(member))
+            np.testing.assert_array_equal(f, host.F[member])
+            result = resident.explore(x, f if dominating else None)
+            np.testing.assert_array_equal(result.ids, host_offer(host, cpu, nbh, x, f, dominating))
+            F, X = resident.members()
+            np.testing.assert_array_equal(F, host.F)
+            np.testing.assert_array_equal(X, host.X)
+            max_size = max(max_size, len(host))
+    assert len(resident.slot) > 2
+    assert scan == 1024 or dominating or max_size > scan

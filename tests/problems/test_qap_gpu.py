@@ -1,0 +1,81 @@
+"""The CUDA kernel (qap.cu) against its Numba twin, exactly: symmetric and asymmetric, int32 (with
+wrapping partial sums) and int64, one and several flow matrices; and a tabu run on both backends."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mols.backends import prepare
+from mols.neighborhoods import get_neighborhood
+from mols.problems import load_problem
+from mols.problems.qap.instance import QapInstance
+from mols.problems.qap.model import Qap
+from mols.search import RunConfig, solve
+
+SWAP = get_neighborhood("swap")
+pytestmark = pytest.mark.gpu
+
+
+def walk_agrees(problem, rng, steps: int = 6) -> None:
+    cpu, gpu = prepare(problem, SWAP, "cpu"), prepare(problem, SWAP, "gpu")
+    x = problem.random_solution(rng)
+    for step in range(steps):
+        np.testing.assert_array_equal(gpu.evaluate(x), cpu.evaluate(x))
+        x = problem.random_solution(rng) if step == 2 else SWAP.apply(x, int(rng.integers(gpu.n_neighbors)))
+
+
+@pytest.mark.parametrize("problem, instance", [("qap", "tai12a"), ("qap", "tai100a"), ("qap", "tai150b"),
+                                               ("qap", "tai256c"), ("mqap", "KC10-2fl-1uni"),
+                                               ("mqap", "KC30-3fl-2rl")])
+def test_gpu_equals_cpu_on_bundled_instances(rng, problem, instance):
+    walk_agrees(load_problem(problem, instance), rng)
+
+
+@pytest.mark.parametrize("symmetric", [True, False])
+@pytest.mark.parametrize("k", [1, 2])
+def test_gpu_equals_cpu_on_random_instances(rng, symmetric, k):
+    n = 37
+    a, b = rng.integers(-50, 100, size=(k, n, n)), rng.integers(0, 1000, size=(n, n))
+    if symmetric:
+        a, b = a + a.transpose(0, 2, 1), b + b.T
+    walk_agrees(Qap(QapInstance("random", a, b)), rng)
+
+
+def test_gpu_large_int32_costs(rng):
+    """Costs near 2^30 that still fit int32 (the bound sum |a| max |b| is under 2^31)."""
+    n = 20
+    a = rng.integers(0, 2**11, size=(1, n, n))
+    b = rng.integers(0, 2**12, size=(n, n))
+    problem = Qap(QapInstance("big", a, b))
+    assert problem.dtype == np.int32
+    walk_agrees(problem, rng)
+
+
+def test_tabu_same_on_both_backends():
+    runs = [solve(RunConfig("tai20a", problem="qap", algorithm="tabu", backend=b, iterations=300, seed=2))
+            for b in ("cpu", "gpu")]
+    np.testing.assert_array_equal(runs[0].archive.F, runs[1].archive.F)
+    np.testing.assert_array_equal(runs[0].archive.X, runs[1].archive.X)
+
+
+@pytest.mark.parametrize("fused", [True, False])
+@pytest.mark.parametrize("instance", ["tai25a", "tai150b", "KC10-2fl-1uni"])
+def test_gpu_selection_equals_cpu(rng, fused, instance):
+    """best_weighted with forbids and aspiration: the fused kernel (qap_neighborhood_select) and
+    the F-writing kernel with select.cu pick the CPU's move, score and costs."""
+    from mols.backends.gpu import GpuEvaluator
+
+    problem = load_problem("mqap" if instance.startswith("KC") else "qap", instance)
+    problem.fused_below = problem.n + 1  # the fused kernel whatever the size, where asked for
+    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, fused=fused)
+    c = rng.random(problem.n_obj) / 1e3
+    x, best = problem.random_solution(rng), np.inf
+    for step in range(20):
+        got, want = gpu.best_weighted(x, c, step, best), cpu.best_weighted(x, c, step, best)
+        assert got[:2] == want[:2]
+        np.testing.assert_array_equal(got[2], want[2])
+        for ev in (cpu, gpu):
+            ev.forbid(SWAP.inverse(want[0], problem.n), step + 1 + problem.n // 2)
+        best = min(best, want[1])
+        x = SWAP.apply(x, want[0])

@@ -1,0 +1,64 @@
+"""Iterated tabu search: the budget exactly, at least as good as its first tabu run, options checked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mols.errors import MolsError
+from mols.search import RunConfig, build_search, solve
+
+
+def config(**kwargs) -> RunConfig:
+    return RunConfig("tai15a", problem="qap", backend="cpu", seed=3, **kwargs)
+
+
+def test_its_improves_on_or_equals_its_first_tabu_run():
+    first = solve(config(algorithm="tabu", iterations=60))
+    its = solve(config(algorithm="its", iterations=300, run_length=60, strength=3))
+    assert its.status == first.status == "completed"
+    assert its.iterations == 300 and first.iterations == 60  # the budget, exactly
+    assert its.archive.F.min() <= first.archive.F.min()
+    problem = build_search(config(algorithm="its", iterations=1)).problem
+    np.testing.assert_array_equal(its.archive.F, problem.evaluate(its.archive.X))
+
+
+def test_its_budget_not_a_multiple_of_the_run_length():
+    result = solve(config(algorithm="its", iterations=101, run_length=25))
+    assert result.iterations == 101 and result.starts == 1
+
+
+def test_its_multiobjective_uses_one_weight_vector():
+    result = solve(RunConfig("KC10-2fl-1uni", problem="mqap", algorithm="its", backend="cpu", iterations=80,
+                             weights=(0.3, 0.7), run_length=20))
+    assert result.iterations == 80 and len(result.archive) >= 1
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"algorithm": "its", "strength": 16}, "--strength must be in 1..15"),
+    ({"algorithm": "its", "run_length": 0}, "--run-length must be at least 1"),
+    ({"algorithm": "tabu", "strength": 2}, "--strength: only for -a its"),
+    ({"algorithm": "its", "partitions": 4}, "--partitions: only for -a tabu"),
+])
+def test_its_options_checked(kwargs, message):
+    with pytest.raises(MolsError, match=message):
+        build_search(config(iterations=10, **kwargs))
+
+
+def test_single_objective_tabu_archive_holds_the_best_solution_visited():
+    """With one objective the tabu search offers the archive only new bests: it still ends with the best
+    solution of every step, correctly evaluated."""
+    search = build_search(RunConfig("tai12a", problem="qap", algorithm="tabu", backend="cpu", iterations=300, seed=3))
+    seen = []
+    best_weighted = search.evaluator.best_weighted
+
+    def recording(x, c, step, threshold):
+        idx, score, f = best_weighted(x, c, step, threshold)
+        seen.append(int(f[0]))
+        return idx, score, f
+
+    search.evaluator.best_weighted = recording
+    result = search.run()
+    visited = seen[-300:]  # the warm-up's call comes first
+    assert len(result.archive) == 1 and result.archive.F[0, 0] <= min(visited)
+    np.testing.assert_array_equal(search.problem.evaluate(result.archive.X), result.archive.F)
