@@ -48,22 +48,30 @@ class MirroredArchive(Archive):
         ev, device = self.evaluator, self.device
         ev.stage(x)
         device.filter.set_params(device.size, f)
-        if self._graph_buffer is not device.buffer:
-            self._capture()
+        if self._graph_buffer is not device.buffer:  # a buffer that grew gets a new graph
+            self._graph = capture(ev, device, lambda: enqueue_neighborhood(ev, device))
+            self._graph_buffer = device.buffer
         self._graph.launch(ev.stream)
         return device.settle(device.filter.collect(ev.F, device.size, ev.stream), ev.stream)
-
-    def _capture(self) -> None:
-        """The graph for the device buffer as it is; a buffer that grows gets a new graph."""
-        ev, device = self.evaluator, self.device
-        device.filter.reserve(ev.n_neighbors, len(device.buffer))  # nothing may be allocated while capturing
-        ev.stream.begin_capture()
-        ev._state.upload(ev.stream)
-        ev.launch()
-        device.filter.enqueue(ev.F, device.buffer, len(device.buffer), ev.stream, update=True)
-        self._graph, self._graph_buffer = ev.stream.end_capture(), device.buffer
 
     def commit(self, result: Filtered, X_new: np.ndarray) -> None:
         """Step 2, on the host: the same update, with the accepted candidates' solutions X_new."""
         if len(result.ids):
             self.replace(~result.removed, result.F, X_new)
+
+
+def capture(ev, device: DeviceArchive, enqueue):
+    """A CUDA graph of what enqueue() puts on the evaluator's stream, for the device archive's buffers as
+    they are (the filter's scratch is reserved first: nothing may be allocated while capturing)."""
+    device.filter.reserve(ev.n_neighbors, len(device.buffer))
+    ev.stream.begin_capture()
+    enqueue()
+    return ev.stream.end_capture()
+
+
+def enqueue_neighborhood(ev, device: DeviceArchive, then=None) -> None:
+    """On the evaluator's stream: the staged state up, the evaluation kernel, and the filter of its F
+    against the device archive with the archive's update (then `then(removed)`), the result down."""
+    ev._state.upload(ev.stream)
+    ev.launch()
+    device.filter.enqueue(ev.F, device.buffer, len(device.buffer), ev.stream, update=True, then=then)

@@ -87,7 +87,7 @@ class GpuFilter:
 
     def __call__(self, F, A, stream=None) -> Filtered:
         cupy = import_cupy()
-        F, A = self._checked(F), self._checked(A)
+        F, A = self.checked(F), self.checked(A)
         if len(F) == 0:
             return Filtered.nothing(self.n_obj, self.dtype, len(A))
         stream = stream or cupy.cuda.get_current_stream()
@@ -167,7 +167,8 @@ class GpuFilter:
         self._scan((1,), (SCAN,), (self._counts, np.int64(grid[0]), self._offsets, total))
         self._scatter(grid, (BLOCK,), (self._keep, size, self._offsets, lo, out))
 
-    def _checked(self, F):
+    def checked(self, F):
+        """F as a contiguous (N, k) array of this filter's dtype; ValueError for another shape or dtype."""
         if F.ndim != 2 or F.shape[1] != self.n_obj or F.dtype != self.dtype:
             raise ValueError(f"expected an (N, {self.n_obj}) {self.dtype} array, got {F.shape} {F.dtype}")
         return import_cupy().ascontiguousarray(F)
@@ -212,7 +213,7 @@ class DeviceArchive:
             return Filtered.nothing(self.filter.n_obj, self.filter.dtype, self.size)
         stream = stream or cupy.cuda.get_current_stream()
         self.filter.set_params(self.size)
-        self.filter.enqueue(self.filter._checked(F), self.buffer, len(self.buffer), stream, update=True)
+        self.filter.enqueue(self.filter.checked(F), self.buffer, len(self.buffer), stream, update=True)
         return self.settle(self.filter.collect(F, self.size, stream), stream)
 
     def settle(self, result: Filtered, stream) -> Filtered:

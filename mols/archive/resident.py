@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mols.archive.device import capture, enqueue_neighborhood
 from mols.archive.gpu_filter import DeviceArchive, Filtered
 from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kernel_source
 from mols.backends.select import C_TYPES
@@ -146,15 +147,9 @@ class ResidentArchive:
 
     def _graph(self, name: str):
         if self._graphs is None or self._graphs[2] is not self.device.buffer:
-            self._graphs = (self._capture(self._enqueue_pick), self._capture(self._enqueue_explore), self.device.buffer)
+            self._graphs = (capture(self.ev, self.device, self._enqueue_pick),
+                            capture(self.ev, self.device, self._enqueue_explore), self.device.buffer)
         return self._graphs[0 if name == "pick" else 1]
-
-    def _capture(self, enqueue):
-        stream = self.ev.stream
-        self.device.filter.reserve(self.ev.n_neighbors, len(self.device.buffer))  # no allocation while capturing
-        stream.begin_capture()
-        enqueue()
-        return stream.end_capture()
 
     def _enqueue_pick(self) -> None:
         stream = self.ev.stream
@@ -166,13 +161,9 @@ class ResidentArchive:
         self.out.download(stream)
 
     def _enqueue_explore(self) -> None:
-        ev, device = self.ev, self.device
-        ev._state.upload(ev.stream)
-        self.params.upload(ev.stream)
-        ev.launch()
-        device.filter.enqueue(ev.F, device.buffer, len(device.buffer), ev.stream, update=True,
-                              then=self._members_update)
-        self.out.download(ev.stream)
+        self.params.upload(self.ev.stream)
+        enqueue_neighborhood(self.ev, self.device, then=self._members_update)
+        self.out.download(self.ev.stream)
 
     def _members_update(self, removed) -> None:
         """After the vectors' update, in the same stream: solutions, flags and the free stack."""

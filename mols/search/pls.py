@@ -46,7 +46,7 @@ class ParetoLocalSearch(Search):
             raise MolsError(f"--variant: unknown PLS variant {variant!r}; choose one of {', '.join(VARIANTS)}")
         if archive not in ARCHIVES or archive == "gpu" and self.evaluator.backend != "gpu":
             raise MolsError(f"--archive {archive}: choose cpu, or gpu with the gpu backend")
-        if archive == "gpu" and getattr(self.evaluator, "chunk", self.evaluator.n_neighbors) < self.evaluator.n_neighbors:
+        if archive == "gpu" and self.evaluator.chunk < self.evaluator.n_neighbors:
             raise MolsError(f"--archive gpu: {self.evaluator.n_neighbors} neighbors do not fit on the device at once; "
                             "use --archive cpu")
         self.variant, self.on_device = variant, archive == "gpu"
