@@ -415,14 +415,14 @@ def bench_tsp(
 def bench_qap(
     instances: Annotated[str, typer.Option(help="Comma-separated QAPLIB instances, or all (the paper's tai12a "
                                            "... tai256c).")] = "all",
-    backends: Annotated[str | None, typer.Option(help="Comma-separated: cpu1, cpu, cpu1-plain, gpu (default: "
-                                                 "all of them; no gpu without a device).")] = None,
+    backends: Annotated[str | None, typer.Option(help="Comma-separated: cpu1, cpu, cpu1-plain, gpu, "
+                                                 "gpu-hostwalk (default: all of them; no gpu without a device).")] = None,
     iterations: TabuIterationsOpt = DEFAULT_ITERATIONS,
     plain_iterations: Annotated[int | None, typer.Option(min=1, help="cpu1-plain (O(n^3) per iteration) runs at "
                                                          "most this many; its full time is then estimated.")] = None,
     seeds: SeedsOpt = 3,
     its: Annotated[str, typer.Option(help="Iterated tabu search: comma-separated instance=iterations, or none."
-                                     )] = "tai50a=300000,tai100a=250000",
+                                     )] = "tai50a=2000000,tai100a=1600000",
     its_seeds: Annotated[int, typer.Option(min=1, help="ITS runs per instance.")] = 1,
     its_backends: Annotated[str | None, typer.Option(help="ITS: comma-separated backends (default: gpu where "
                                                      "there is one, and cpu).")] = None,

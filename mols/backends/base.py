@@ -6,6 +6,8 @@ from typing import Protocol
 
 import numpy as np
 
+Trail = tuple[np.ndarray, np.ndarray, np.ndarray]  # tabu steps: solutions visited (m, n), scores (m,), vectors (m, k)
+
 
 class Evaluator(Protocol):
     """Evaluates the whole neighborhood of a solution: evaluate(x) -> F (n_neighbors, n_obj).
@@ -25,6 +27,11 @@ class Evaluator(Protocol):
         neighbor by score c . F (rule in select.py: a forbidden id is admissible from step
         forbidden_until[id] on, or when its score is below threshold). The GPU backend selects on
         the device and copies back only that."""
+        ...
+
+    def device_walk(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int):
+        """`steps` steps of tabu search's walk (search/tabu.py) run on the device, as an iterator over
+        batches of steps (Trail); or None, and the search walks from the host."""
         ...
 
     def forbid(self, idx: int, until: int) -> None:

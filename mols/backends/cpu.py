@@ -104,6 +104,9 @@ class CpuEvaluator:
         score, idx, f = best if best[1] >= 0 else fallback
         return int(idx), float(score), f
 
+    def device_walk(self, x, c, threshold, steps, tenure) -> None:
+        """None: no device, so tabu search walks from the host, through best_weighted and forbid."""
+
     def forbid(self, idx: int, until: int) -> None:
         self.forbidden_until[idx] = until
 

@@ -27,19 +27,20 @@ class GpuEvaluator:
     backend = "gpu"
 
     def __init__(self, problem: Problem, nbh: Neighborhood, block: int = BLOCK, chunk_rows: int | None = None,
-                 fused: bool = True):
+                 fused: bool = True, walk: bool = True):
         cupy = import_cupy()
 
         self.problem, self.nbh = problem, nbh
         self.fused = fused  # select with the problem's selection kernel where it has one (no F)
+        self.walk = walk  # run tabu walks on the device where the problem has an apply kernel
         self.n_neighbors = nbh.n_neighbors(problem.n)
         self.chunk = chunk_size(problem, self.n_neighbors, chunk_rows, CHUNK_ROWS)
         self.firsts = range(0, self.n_neighbors, self.chunk)  # each launch's first move
         self.device = gpu_name()
         self.block = block
         self.defines = {**problem.cuda_defines(), "BLOCK": block}
-        source = kernel_source(self.defines, nbh.cuda_source(), problem.cuda_file.read_text())
-        self._kernel = compile_kernel(source, problem.kernel_name(nbh))
+        self.source = kernel_source(self.defines, nbh.cuda_source(), problem.cuda_file.read_text())
+        self._kernel = compile_kernel(self.source, problem.kernel_name(nbh))
         self._data = tuple(cupy.asarray(a) for a in problem.data())
         self._state = PackedBuffers(problem.state_layout())
         self.stream = cupy.cuda.Stream(non_blocking=True)
@@ -48,6 +49,7 @@ class GpuEvaluator:
         self._F_host = None  # the whole F in pinned host memory, and the graph filling it: on first evaluate()
         self._graph = None
         self._selection = None  # a DeviceSelection, made on first use
+        self._walk = None  # a DeviceWalk, made on first use
 
     def _capture_round_trip(self):
         cupy = import_cupy()
@@ -68,7 +70,7 @@ class GpuEvaluator:
         """Run the kernel on the state already on the device (no transfer), for moves first ..
         first + rows - 1 into rows 0 .. rows - 1 of self.F; returns rows."""
         rows = min(self.chunk, self.n_neighbors - first)
-        grid = (-(-rows // self.block),)
+        grid = (-(-rows * self.problem.threads_per_move // self.block),)
         if self.problem.chunkable:
             args = (*self._data, *self._state.device, self.F, np.int64(first + rows), np.int64(first))
         else:
@@ -113,6 +115,17 @@ class GpuEvaluator:
     def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float):
         """Evaluate and select on the device (select.cu); only (id, score, F[id]) come back."""
         return self.selection(x, c, step, threshold)
+
+    def device_walk(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int):
+        """The tabu walk on the device (gpu_walk.py), or None where the problem has no apply kernel
+        (or `walk` is off)."""
+        if not self.walk or self.problem.apply_kernel(self.nbh) is None:
+            return None
+        if self._walk is None:
+            from mols.backends.gpu_walk import DeviceWalk
+
+            self._walk = DeviceWalk(self)
+        return self._walk(x, c, threshold, steps, tenure)
 
     def forbid(self, idx: int, until: int) -> None:
         self.selection.forbid(idx, until)

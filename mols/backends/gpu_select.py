@@ -42,7 +42,8 @@ class DeviceSelection:
                                      ((PENDING,), np.int64), ((PENDING,), np.int64), ((1,), np.int64)])
         self.result = PackedBuffers([((1,), np.int64), ((1,), np.float64), ((k,), dtype)])
         self.forbidden_until = cupy.zeros(n, dtype=cupy.int64)
-        self.parts = [min(-(-min(ev.chunk, n - first) // SEL_BLOCK), MAX_PARTS) for first in ev.firsts]
+        threads = ev.problem.threads_per_move if fused else 1  # per row of the chunk
+        self.parts = [min(-(-min(ev.chunk, n - first) * threads // SEL_BLOCK), MAX_PARTS) for first in ev.firsts]
         self.n_parts = sum(self.parts)  # over all chunks
         self._part_s = cupy.empty(2 * self.n_parts, dtype=cupy.float64)
         self._part_i = cupy.empty(2 * self.n_parts, dtype=cupy.int64)
@@ -51,14 +52,23 @@ class DeviceSelection:
 
     def _capture(self):
         ev, stream = self.ev, self.ev.stream
-        c, threshold, step, forbid_ids, forbid_until, n_forbids = self.params.device
-        out_id, out_score, out_f = self.result.device
-        k = self.ev.problem.n_obj
+        _, _, _, forbid_ids, forbid_until, n_forbids = self.params.device
         stream.begin_capture()
         ev._state.upload(stream)
         self.params.upload(stream)
         with stream:
             self._forbids((1,), (1,), (forbid_ids, forbid_until, n_forbids, self.forbidden_until))
+        self.enqueue()
+        self.result.download(stream)
+        return stream.end_capture()
+
+    def enqueue(self) -> None:
+        """Evaluation and selection on the evaluator's stream, from the state and parameters on the
+        device: the choice lands in self.result.device."""
+        ev, stream = self.ev, self.ev.stream
+        c, threshold, step, *_ = self.params.device
+        out_id, out_score, out_f = self.result.device
+        k = ev.problem.n_obj
         done = 0  # parts of the chunks so far
         for first, parts in zip(ev.firsts, self.parts):
             out = (c, threshold, step, self.forbidden_until,
@@ -76,19 +86,31 @@ class DeviceSelection:
         with stream:
             self._final((1,), (SEL_BLOCK,), (self._part_s, self._part_i, self._part_f, np.int32(self.n_parts),
                                              out_id, out_score, out_f))
-        self.result.download(stream)
-        return stream.end_capture()
+
+    def _set(self, c: np.ndarray, threshold: float, step: int) -> None:
+        c_host, threshold_host, step_host, *_ = self.params.host
+        c_host[:] = c
+        threshold_host[0] = threshold
+        step_host[0] = step
+
+    def start(self, x: np.ndarray, c: np.ndarray, threshold: float) -> None:
+        """A walk's start on the device (gpu_walk.py): x's state and the parameters at step 0 go up,
+        and every move is admissible again."""
+        ev = self.ev
+        ev.stage(x)
+        self._set(c, threshold, 0)
+        self.allow_all()
+        ev._state.upload(ev.stream)
+        self.params.upload(ev.stream)
+        ev._uploaded.record(ev.stream)
 
     def __call__(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float):
         ev = self.ev
         ev.stage(x)
-        c_host, threshold_host, step_host, *_, n_forbids = self.params.host
-        c_host[:] = c
-        threshold_host[0] = threshold
-        step_host[0] = step
+        self._set(c, threshold, step)
         self._graph.launch(ev.stream)
         ev.stream.synchronize()
-        n_forbids[0] = 0
+        self.params.host[-1][0] = 0  # the queued forbids are applied
         out_id, out_score, out_f = self.result.host
         return int(out_id[0]), float(out_score[0]), out_f.copy()
 

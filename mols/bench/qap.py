@@ -3,7 +3,9 @@ machine, with the quality of what was found next to the time.
 
 Tabu search (one objective: tenure n, aspiration, the swap neighborhood) runs a fixed number of
 iterations from a random start, `repeats` seeds per instance and backend; each run's time excludes
-compilation (Search.warm_up). Backends: `gpu` (qap.cu, device-side selection), `cpu` (Numba on
+compilation (Search.warm_up). Backends: `gpu` (qap.cu, device-side selection, the tabu walk on the
+device in batches of steps: backends/gpu_walk.py), `gpu-hostwalk` (the same kernels, one round trip
+and the move applied on the host per step), `cpu` (Numba on
 all cores) and `cpu1` (1 core), both with Taillard's O(n^2) update of the deltas, and `cpu1-plain`
 (1 core, the O(n) delta of every move, as the papers' CPU and our GPU compute it). cpu1-plain runs
 may be shorter (--plain-iterations): its time for the full budget is then an estimate at the
@@ -35,9 +37,10 @@ from mols.search.tabu import AggregatedTabu
 
 INSTANCES = ("tai12a", "tai15a", "tai17a", "tai20a", "tai25a", "tai30a", "tai35a", "tai40a", "tai50a", "tai60a",
              "tai64c", "tai80a", "tai100a", "tai150b", "tai256c")  # the paper's Table 1
-# backend name -> (evaluator backend, threads, Taillard's update on the CPU)
-BACKENDS = {"cpu1": ("cpu", 1, True), "cpu": ("cpu", None, True), "cpu1-plain": ("cpu", 1, False),
-            "gpu": ("gpu", None, True)}
+# backend name -> (evaluator backend, threads, Taillard's update on the CPU, tabu walk on the device)
+BACKENDS = {"cpu1": ("cpu", 1, True, False), "cpu": ("cpu", None, True, False),
+            "cpu1-plain": ("cpu", 1, False, False), "gpu": ("gpu", None, True, True),
+            "gpu-hostwalk": ("gpu", None, True, False)}
 ITS_INSTANCES = ("tai50a", "tai100a")
 # The 2009 paper's Table 1, configuration 3 (Core 2 Quad and GTX 280, texture memory), in seconds.
 PAPER_SECONDS = {"tai12a": (0.1, 0.5), "tai15a": (0.2, 0.6), "tai17a": (0.3, 0.6), "tai20a": (0.4, 0.7),
@@ -48,7 +51,15 @@ SWAP = get_neighborhood("swap")
 
 
 def default_backends() -> list[str]:
-    return [b for b in BACKENDS if b != "gpu" or gpu_available()]
+    return [b for b in BACKENDS if BACKENDS[b][0] != "gpu" or gpu_available()]
+
+
+def evaluator(problem: Qap, backend: str):
+    kind, threads, _, walk = BACKENDS[backend]
+    ev = prepare(problem, SWAP, kind, threads=threads)
+    if kind == "gpu":
+        ev.walk = walk
+    return ev
 
 
 def best_known() -> pd.Series:
@@ -74,13 +85,13 @@ def tabu_rows(instances: list[str], backends: list[str], iterations: int, plain_
     for name in instances:
         instance = read_qaplib(resolve_qap(name, "qap"))
         for backend in backends:
-            kind, threads, taillard = BACKENDS[backend]
+            taillard = BACKENDS[backend][2]
             problem = Qap(instance, taillard=taillard)
-            evaluator = prepare(problem, SWAP, kind, threads=threads)
+            ev = evaluator(problem, backend)
             budget = iterations if taillard else min(iterations, plain_iterations)
-            seconds, costs = _runs(partial(AggregatedTabu, problem, SWAP, evaluator, budget), seeds)
+            seconds, costs = _runs(partial(AggregatedTabu, problem, SWAP, ev, budget), seeds)
             time = statistics.median(seconds)
-            row = {"instance": name, "n": instance.n, "backend": backend, "device": evaluator.device,
+            row = {"instance": name, "n": instance.n, "backend": backend, "device": ev.device,
                    "iterations": budget, "budget": iterations, "seconds": time, "ms_per_iteration": 1e3 * time / budget,
                    "seconds_full_budget": time * iterations / budget, "estimated": budget < iterations,
                    "best_cost": min(costs), "median_cost": statistics.median(costs), "best_known": int(bks[name]),
@@ -97,10 +108,9 @@ def its_rows(iterations: dict[str, int], backends: list[str], seeds: int,
     bks = best_known()
     rows = []
     for name, backend in ((name, backend) for name in iterations for backend in backends):
-        kind, threads, _ = BACKENDS[backend]
         problem = Qap(read_qaplib(resolve_qap(name, "qap")))
-        evaluator = prepare(problem, SWAP, kind, threads=threads)
-        seconds, costs = _runs(partial(IteratedTabu, problem, SWAP, evaluator, iterations[name]), seeds)
+        seconds, costs = _runs(partial(IteratedTabu, problem, SWAP, evaluator(problem, backend), iterations[name]),
+                               seeds)
         row = {"instance": name, "n": problem.n, "backend": backend, "iterations": iterations[name],
                "median_seconds": statistics.median(seconds), "max_seconds": max(seconds), "best_cost": min(costs),
                "worst_cost": max(costs), "best_known": int(bks[name]),
@@ -134,7 +144,9 @@ def render_markdown(tabu: list[dict], its: list[dict], env: dict[str, str]) -> s
               "paper CPU / GPU s": f"{r['paper_cpu_s']:g} / {r['paper_gpu_s']:g}"} for r in tabu]
     text = ("# QAP: tabu search, CPU against GPU (Luong et al. 2009, Table 1)\n\n"
             "Made by `mols bench qap`. Tabu search on the swap neighborhood (tenure n, aspiration) from a "
-            "random start; time = median wall time over the seeds, compilation excluded. cpu1 / cpu: Numba "
+            "random start; time = median wall time over the seeds, compilation excluded. gpu: the tabu walk runs "
+            "on the device, 64 steps per CUDA graph; gpu-hostwalk: the same kernels, one round trip per step and "
+            "the move applied on the host. cpu1 / cpu: Numba "
             "on 1 core / all cores with Taillard's update of the deltas (O(n^2) per iteration); cpu1-plain: "
             "1 core, the O(n) delta of every move (O(n^3) per iteration, like the GPU kernel and the papers' "
             "CPU). \"est.\": a shorter cpu1-plain run, scaled to the full budget at its measured rate. Best cost: "

@@ -70,7 +70,12 @@ class Neighborhood:
 
     def apply_many(self, perm: np.ndarray, ids: np.ndarray) -> np.ndarray:
         """The neighbors with these (valid) ids, as rows of a new array (len(ids), n)."""
-        return _neighbors(self.decode, self.source)(np.asarray(perm), np.asarray(ids, dtype=np.int64))
+        return _moved(self.decode, self.source)(np.asarray(perm), np.asarray(ids, dtype=np.int64), False)
+
+    def walk(self, perm: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        """The solutions a walk visits when it takes these (valid) moves in turn from perm: row t is
+        the solution after move t, as rows of a new array (len(ids), n)."""
+        return _moved(self.decode, self.source)(np.asarray(perm), np.asarray(ids, dtype=np.int64), True)
 
     def inverse(self, idx: int, n: int) -> int:
         """The id of the move that undoes move idx: (j, i) for (i, j), or idx itself where (j, i)
@@ -84,15 +89,17 @@ class Neighborhood:
 
 
 @cache
-def _neighbors(decode, source):
+def _moved(decode, source):
     @njit
-    def neighbors(perm, ids):
+    def moved(perm, ids, chained):
+        """Row r: move ids[r] applied to perm, or (chained) to row r - 1."""
         n = perm.shape[0]
         out = np.empty((ids.shape[0], n), dtype=perm.dtype)
         for r in range(ids.shape[0]):
+            base = out[r - 1] if chained and r > 0 else perm
             i, j = decode(ids[r], n)
             for k in range(n):
-                out[r, k] = perm[source(i, j, k)]
+                out[r, k] = base[source(i, j, k)]
         return out
 
-    return neighbors
+    return moved

@@ -22,6 +22,9 @@ __device__ __forceinline__ Move nbh_decode(long long idx, int n) {
     return mv;
 }
 
+// The move that undoes move idx (Neighborhood.inverse): a swap is its own inverse.
+__device__ __forceinline__ long long nbh_inverse(long long idx, int n) { return idx; }
+
 __device__ __forceinline__ int nbh_first_changed(Move mv) { return min(mv.i, mv.j); }
 
 __device__ __forceinline__ Segments nbh_segments(Move mv, int n) {

@@ -32,6 +32,7 @@ class Problem(ABC):
     cuda_kernel: str
     neighborhoods: tuple[str, ...] | None = None  # the neighborhoods its kernels support; None: every one
     chunkable: bool = False  # kernels take an id offset: (..., F, n_moves, first) on CUDA, (..., F, first) in Numba
+    threads_per_move: int = 1  # CUDA threads that share a move in the evaluation kernels; grids hold that many per move
 
     def kernel_name(self, nbh: Neighborhood) -> str:
         """The CUDA kernel of `cuda_file` that evaluates `nbh`."""
@@ -41,6 +42,12 @@ class Problem(ABC):
         """A kernel of `cuda_file`, compiled after backends/select.cu, that evaluates `nbh` and does
         select_partial's work in one pass without writing F: arguments (*data, *state, n_moves, first,
         then select_partial's from c on). None: the kernel writes F, then select_partial reads it."""
+        return None
+
+    def apply_kernel(self, nbh: Neighborhood) -> str | None:
+        """A kernel of `cuda_file` that moves the state on the device to the neighbor chosen by the
+        selection (backends/gpu_walk.py): arguments (*state, move id, its objective vector), both on
+        the device; one block. With it a tabu walk runs on the device; None: the host applies each move."""
         return None
 
     @property

@@ -91,8 +91,8 @@ class Search(ABC):
             self.archive.add(f[None], x[None])
         return x, f
 
-    def _count_iteration(self, archive_size: int | None = None) -> None:
-        """One more neighborhood evaluation; on_iteration sees the archive size (by default the run's)."""
-        self.iterations += 1
+    def _count_iteration(self, archive_size: int | None = None, steps: int = 1) -> None:
+        """`steps` more neighborhood evaluations; on_iteration sees the archive size (by default the run's)."""
+        self.iterations += steps
         if self.on_iteration is not None:
             self.on_iteration(self.iterations, len(self.archive) if archive_size is None else archive_size)

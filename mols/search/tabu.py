@@ -12,7 +12,8 @@ Tabu memory: applying move m makes its inverse (the move that undoes it) tabu fo
 iterations. A tabu move is still admissible (aspiration) when its score beats the best score of
 the run so far. Each iteration moves to the best admissible neighbor, improving or not; on the
 GPU that choice is a masked reduction on the device (backends/select.cu), and only the chosen
-move comes back. Every solution visited is offered to the archive, so a run yields a Pareto
+move comes back; where the problem can move its state on the device, whole batches of steps run
+there and only their trail comes back (backends/gpu_walk.py). Every solution visited is offered to the archive, so a run yields a Pareto
 approximation.
 """
 
@@ -20,11 +21,15 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 
 import numpy as np
+from numba import njit
 
+from mols.backends.base import Trail
 from mols.backends.select import weighted_scores
 from mols.errors import MolsError
+from mols.neighborhoods import Neighborhood
 from mols.search.base import Search
 
 DEFAULT_PARTITIONS = 3  # Das-Dennis lattice: 10 weight vectors for 3 objectives
@@ -48,6 +53,31 @@ def normalising_coefficients(w: np.ndarray, F: np.ndarray, f: np.ndarray) -> np.
     both = np.vstack([F, f[None]]).astype(np.float64)
     spread = both.max(axis=0) - both.min(axis=0)
     return w / np.where(spread > 0, spread, 1.0)
+
+
+@njit(cache=True)
+def new_bests(scores: np.ndarray, best: float) -> tuple[np.ndarray, int]:
+    """new[t]: scores[t] is below `best` and every score before it; and the last such t, or -1."""
+    new, last = np.zeros(scores.shape[0], dtype=np.bool_), -1
+    for t in range(scores.shape[0]):
+        if scores[t] < best:
+            new[t], last, best = True, t, scores[t]
+    return new, last
+
+
+def host_walk(ev, nbh: Neighborhood, x: np.ndarray, c: np.ndarray, threshold: float, steps: int,
+              tenure: int) -> Iterator[Trail]:
+    """`steps` tabu steps from x, every move admissible at first, one step per batch: each moves to
+    the best admissible neighbor and makes the move's inverse tabu for `tenure` steps; `threshold`
+    (the aspiration level) falls to each step's score when it is lower. The device runs the same walk
+    in batches of steps (backends/gpu_walk.py)."""
+    ev.allow_all()
+    for step in range(steps):
+        idx, score, f = ev.best_weighted(x, c, step, threshold)
+        x = nbh.apply_many(x, np.array([idx]))[0]
+        ev.forbid(nbh.inverse(idx, len(x)), step + 1 + tenure)
+        threshold = min(threshold, score)
+        yield x[None], np.array([score]), f[None]
 
 
 class AggregatedTabu(Search):
@@ -89,25 +119,33 @@ class AggregatedTabu(Search):
 
     def _tabu(self, w: np.ndarray, budget: int, start: tuple[np.ndarray, np.ndarray] | None = None):
         """One tabu run from `start` (x, f), or from a random solution; its best (x, f)."""
-        ev, nbh, n = self.evaluator, self.nbh, self.problem.n
+        ev = self.evaluator
         x, f = self._random_start() if start is None else start
         c, spent = self._coefficients(w, x, f)
         best = weighted_scores(f[None], c)[0]
         best_xf = x, f
-        ev.allow_all()
-        for step in range(budget - spent):
-            with self.profiler.section("evaluation"):
-                idx, score, f = ev.best_weighted(x, c, step, best)
-            x = nbh.apply_many(x, np.array([idx]))[0]
-            ev.forbid(nbh.inverse(idx, n), step + 1 + self.tenure)
-            improved = score < best
-            if improved:
-                best, best_xf = score, (x, f)
-            if improved or self.problem.n_obj > 1:  # one objective: only a new best can enter the archive
+        steps = budget - spent
+        walk = ev.device_walk(x, c, best, steps, self.tenure) or host_walk(ev, self.nbh, x, c, best, steps,
+                                                                          self.tenure)
+        for X, scores, F in self._timed(walk):
+            new, last = new_bests(scores, best)
+            if last >= 0:
+                best, best_xf = float(scores[last]), (X[last].copy(), F[last].copy())
+            if last >= 0 or self.problem.n_obj > 1:  # one objective: only a new best can enter the archive
+                offered = new if self.problem.n_obj == 1 else slice(None)
                 with self.profiler.section("archiving"):
-                    self.archive.add(f[None], x[None])
-            self._count_iteration()
+                    self.archive.add(F[offered], X[offered])
+            self._count_iteration(steps=len(scores))
         return best_xf
+
+    def _timed(self, walk: Iterator[Trail]) -> Iterator[Trail]:
+        """The walk's batches, the time spent making them counted as evaluation."""
+        while True:
+            with self.profiler.section("evaluation"):
+                batch = next(walk, None)
+            if batch is None:
+                return
+            yield batch
 
     def _coefficients(self, w: np.ndarray, x: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, int]:
         """The score's coefficients, and the neighborhood evaluations they cost (see the module docstring)."""

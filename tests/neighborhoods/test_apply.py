@@ -1,4 +1,4 @@
-"""apply_many (the batch of neighbors the searches build) and inverse (tabu search's forbidden move)."""
+"""apply_many (the batch of neighbors the searches build), walk (the solutions a tabu walk visits) and inverse (tabu search's forbidden move)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,20 @@ def test_apply_many_leaves_the_permutation_alone(rng, name, n):
     copy = perm.copy()
     nbh.apply_many(perm, np.arange(nbh.n_neighbors(n)))
     np.testing.assert_array_equal(perm, copy)
+
+
+@pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))
+@pytest.mark.parametrize("n", SMALL)
+def test_walk_takes_the_moves_in_turn(rng, name, n):
+    nbh = NEIGHBORHOODS[name]
+    perm = rng.permutation(n).astype(np.int32)
+    ids = rng.integers(nbh.n_neighbors(n), size=12)
+    visited, x = nbh.walk(perm, ids), perm
+    assert visited.shape == (12, n) and visited.dtype == perm.dtype
+    for t, idx in enumerate(ids):
+        x = nbh.apply(x, int(idx))
+        np.testing.assert_array_equal(visited[t], x)
+    assert nbh.walk(perm, np.arange(0)).shape == (0, n)
 
 
 @pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))

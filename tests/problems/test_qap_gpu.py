@@ -42,6 +42,26 @@ def test_gpu_equals_cpu_on_random_instances(rng, symmetric, k):
     walk_agrees(Qap(QapInstance("random", a, b)), rng)
 
 
+@pytest.mark.parametrize("lanes", [1, 2, 8, 32])
+@pytest.mark.parametrize("fused", [True, False])
+def test_lanes_sharing_a_move_give_the_cpus_costs_and_choice(rng, lanes, fused):
+    """Several threads per move (LANES), on a size no lane count divides and with a last warp past the
+    end: F and the device-side selection equal the CPU's."""
+    from mols.backends.gpu import GpuEvaluator
+
+    n = 37
+    problem = Qap(QapInstance("random", rng.integers(-50, 100, size=(2, n, n)), rng.integers(0, 1000, (n, n))))
+    problem.lanes = lanes
+    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, fused=fused)
+    c = rng.random(2)
+    for _ in range(3):
+        x = problem.random_solution(rng)
+        np.testing.assert_array_equal(gpu.evaluate(x), cpu.evaluate(x))
+        got, want = gpu.best_weighted(x, c, 0, np.inf), cpu.best_weighted(x, c, 0, np.inf)
+        assert got[:2] == want[:2]
+        np.testing.assert_array_equal(got[2], want[2])
+
+
 def test_gpu_large_int32_costs(rng):
     """Costs near 2^30 that still fit int32 (the bound sum |a| max |b| is under 2^31)."""
     n = 20
@@ -52,8 +72,11 @@ def test_gpu_large_int32_costs(rng):
     walk_agrees(problem, rng)
 
 
-def test_tabu_same_on_both_backends():
-    runs = [solve(RunConfig("tai20a", problem="qap", algorithm="tabu", backend=b, iterations=300, seed=2))
+@pytest.mark.parametrize("problem, instance, algorithm", [("qap", "tai20a", "tabu"), ("qap", "tai20a", "its"),
+                                                          ("mqap", "KC10-2fl-1uni", "tabu")])
+def test_tabu_same_on_both_backends(problem, instance, algorithm):
+    """The GPU walks on the device (gpu_walk.py), the CPU from the host: the same archive."""
+    runs = [solve(RunConfig(instance, problem=problem, algorithm=algorithm, backend=b, iterations=300, seed=2))
             for b in ("cpu", "gpu")]
     np.testing.assert_array_equal(runs[0].archive.F, runs[1].archive.F)
     np.testing.assert_array_equal(runs[0].archive.X, runs[1].archive.X)
@@ -67,7 +90,6 @@ def test_gpu_selection_equals_cpu(rng, fused, instance):
     from mols.backends.gpu import GpuEvaluator
 
     problem = load_problem("mqap" if instance.startswith("KC") else "qap", instance)
-    problem.fused_below = problem.n + 1  # the fused kernel whatever the size, where asked for
     cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, fused=fused)
     c = rng.random(problem.n_obj) / 1e3
     x, best = problem.random_solution(rng), np.inf
@@ -79,3 +101,40 @@ def test_gpu_selection_equals_cpu(rng, fused, instance):
             ev.forbid(SWAP.inverse(want[0], problem.n), step + 1 + problem.n // 2)
         best = min(best, want[1])
         x = SWAP.apply(x, want[0])
+
+
+def trail(walk) -> list[np.ndarray]:
+    """A walk's batches joined: solutions visited, scores, objective vectors."""
+    return [np.concatenate(part) for part in zip(*[[a.copy() for a in batch] for batch in walk])]
+
+
+@pytest.mark.parametrize("fused", [True, False])
+@pytest.mark.parametrize("instance", ["tai25a", "tai150b", "KC10-2fl-1uni", "asymmetric"])
+def test_device_walk_takes_the_host_walks_steps(rng, fused, instance):
+    """Two tabu walks run on the device (batches of 7 steps, the last one shorter) visit the solutions
+    that the host walk visits on the CPU, with the same scores and costs. After each, the state on the
+    device (moved by qap_apply) is the last solution's state built from scratch."""
+    from mols.backends.gpu import GpuEvaluator
+    from mols.backends.gpu_walk import DeviceWalk
+    from mols.search.tabu import host_walk
+
+    if instance == "asymmetric":
+        n = 30
+        problem = Qap(QapInstance("random", rng.integers(-50, 100, size=(2, n, n)), rng.integers(0, 1000, (n, n))))
+        assert not problem.symmetric
+    else:
+        problem = load_problem("mqap" if instance.startswith("KC") else "qap", instance)
+    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, fused=fused)
+    gpu._walk = DeviceWalk(gpu, batch=7)
+    c, tenure = rng.random(problem.n_obj) / 1e3, problem.n // 4
+    for _ in range(2):
+        x = problem.random_solution(rng)
+        threshold = float(c @ problem.evaluate_one(x))
+        got = trail(gpu.device_walk(x, c, threshold, 30, tenure))
+        want = trail(host_walk(cpu, SWAP, x, c, threshold, 30, tenure))
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+        fresh = tuple(np.zeros(shape, dtype) for shape, dtype in problem.state_layout())
+        problem.fill_state(got[0][-1], fresh)
+        for on_device, expected in zip(gpu._state.device, fresh):
+            np.testing.assert_array_equal(on_device.get(), expected)

@@ -23,6 +23,29 @@ def test_its_improves_on_or_equals_its_first_tabu_run():
     np.testing.assert_array_equal(its.archive.F, problem.evaluate(its.archive.X))
 
 
+def test_each_run_starts_from_the_run_before_it_perturbed():
+    """Run r + 1 starts from run r's best solution after `strength` random swaps (not from the best of
+    all runs); the last run is not perturbed."""
+    search = build_search(config(algorithm="its", iterations=250, run_length=50, strength=2))
+    ends, starts = [], []
+    tabu, perturb = search._tabu, search.perturb
+
+    def recording_tabu(w, budget, start=None):
+        starts.append(start)
+        ends.append(tabu(w, budget, start))
+        return ends[-1]
+
+    def recording_perturb(x):
+        assert x is ends[-1][0]  # the best of the run just ended
+        y, f = perturb(x)
+        assert np.count_nonzero(y != x) <= 4  # two swaps
+        return y, f
+
+    search._tabu, search.perturb = recording_tabu, recording_perturb
+    assert search.run().status == "completed"
+    assert len(ends) == 5 and starts[0] is None and all(start is not None for start in starts[1:])
+
+
 def test_its_budget_not_a_multiple_of_the_run_length():
     result = solve(config(algorithm="its", iterations=101, run_length=25))
     assert result.iterations == 101 and result.starts == 1

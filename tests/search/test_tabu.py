@@ -10,9 +10,11 @@ import pytest
 from mols.backends import prepare
 from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
+from mols.problems import load_problem, problem_entry
 from mols.problems.flowshop.model import Flowshop
 from mols.search import RunConfig, build_search
-from mols.search.tabu import AggregatedTabu, check_weights, normalising_coefficients, simplex_lattice
+from mols.search.its import IteratedTabu
+from mols.search.tabu import AggregatedTabu, check_weights, host_walk, normalising_coefficients, simplex_lattice
 from tests.search.conftest import check_archive
 
 
@@ -128,6 +130,9 @@ class Recording:
     def forbid(self, idx, until):
         self.inner.forbid(idx, until)
 
+    def device_walk(self, *walk):
+        return None  # the host walk, which calls best_weighted
+
     def allow_all(self):
         self.runs.append([])
         self.inner.allow_all()
@@ -180,6 +185,9 @@ class MoveLog:
     def forbid(self, idx, until):
         self.log.append(("block", idx, until))
         self.inner.forbid(idx, until)
+
+    def device_walk(self, *walk):
+        return None  # the host walk, which calls best_weighted
 
     def allow_all(self):
         self.log.append(("clear",))
@@ -255,3 +263,51 @@ def test_interrupt_keeps_the_archive(tiny):
     result = tabu(tiny, iterations=30, on_iteration=stop).run()
     assert result.status == "interrupted" and result.iterations == 4
     check_archive(tiny, result.archive)
+
+
+class Batched:
+    """An evaluator whose walk comes in batches of `size` steps, as the device's does (gpu_walk.py):
+    the host walk's steps, grouped."""
+
+    def __init__(self, inner, nbh, size):
+        self.inner, self.nbh, self.size = inner, nbh, size
+        self.backend, self.device, self.n_neighbors = inner.backend, inner.device, inner.n_neighbors
+        self.batches, self.seen = 0, []
+
+    def evaluate(self, x):
+        return self.inner.evaluate(x)
+
+    def best_weighted(self, x, c, step, threshold):
+        return self.inner.best_weighted(x, c, step, threshold)
+
+    def device_walk(self, x, c, threshold, steps, tenure):
+        steps = list(host_walk(self.inner, self.nbh, x, c, threshold, steps, tenure))
+        for first in range(0, len(steps), self.size):
+            self.batches += 1
+            X, scores, F = (np.concatenate(part) for part in zip(*steps[first:first + self.size]))
+            self.seen.append(F)
+            yield X, scores, F
+
+
+@pytest.mark.parametrize("problem, instance, algorithm", [("flowshop", "020_05_01", AggregatedTabu),
+                                                          ("qap", "tai12a", AggregatedTabu),
+                                                          ("qap", "tai12a", IteratedTabu)])
+def test_a_walk_in_batches_gives_the_archive_of_a_walk_step_by_step(problem, instance, algorithm):
+    """New bests and archive offers are found within a batch as they are step by step: with one
+    objective the best solution, with three every solution visited (none is left undominated), in
+    the same order."""
+    problem = load_problem(problem, instance)
+    nbh = NEIGHBORHOODS[problem_entry(problem.name).neighborhood]
+    runs = []
+    for size in (None, 7):
+        ev = prepare(problem, nbh, "cpu")
+        ev = ev if size is None else Batched(ev, nbh, size)
+        search = algorithm(problem, nbh, ev, 200, np.random.default_rng(4), None, tenure=5)
+        runs.append(search.run())
+        assert runs[-1].status == "completed" and runs[-1].iterations == 200
+    assert ev.batches > 200 // 7
+    archive = runs[1].archive
+    assert all((archive.F <= f).all(axis=1).any() for f in np.concatenate(ev.seen))
+    np.testing.assert_array_equal(runs[0].archive.F, runs[1].archive.F)
+    np.testing.assert_array_equal(runs[0].archive.X, runs[1].archive.X)
+    check_archive(problem, runs[1].archive)

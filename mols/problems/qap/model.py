@@ -14,7 +14,9 @@ from mols.problems.qap.instance import QapInstance
 
 INT32_MAX = np.iinfo(np.int32).max
 MATRIX = np.dtype(np.int32)
-FUSED_BELOW = 150
+# Threads the evaluation kernels aim at: lanes per move = this / moves, a power of two up to 32 and
+# n. Whole tabu steps on the H100 were fastest there (scripts/qap_lanes.py, reports/qap/lanes.txt).
+TARGET_THREADS = 1 << 17
 
 
 def objective_dtype(instance: QapInstance) -> np.dtype:
@@ -35,7 +37,7 @@ class Qap(Problem):
     cuda_file = Path(__file__).with_name("qap.cu")
     cuda_kernel = "qap_neighborhood"
     neighborhoods = ("swap",)
-    fused_below = FUSED_BELOW  # sizes that get the fused selection kernel (see selection_kernel)
+    lanes = None  # threads per move; None: by the size (threads_per_move)
 
     def __init__(self, instance: QapInstance, name: str = "qap", taillard: bool = True):
         self.instance = instance
@@ -87,13 +89,24 @@ class Qap(Problem):
     def cpu_kernel(self, nbh: Neighborhood):
         return cpu.TaillardKernel(self.n, self.instance.k) if self.taillard else cpu.neighborhood
 
-    def selection_kernel(self, nbh: Neighborhood) -> str | None:
-        # Fused below FUSED_BELOW facilities only: per tabu step on the H100 it saved 8 us on tai12a but
-        # cost 15 to 17 us on tai150b and tai256c (reports/qap/per_iteration.txt).
-        return "qap_neighborhood_select" if self.n < self.fused_below else None
+    def selection_kernel(self, nbh: Neighborhood) -> str:
+        return "qap_neighborhood_select"
+
+    def apply_kernel(self, nbh: Neighborhood) -> str:
+        return "qap_apply"
+
+    @property
+    def threads_per_move(self) -> int:
+        """Lanes per move (qap.cu's LANES): TARGET_THREADS over the n(n - 1) / 2 swaps, as a power of two
+        from 1 to min(32, n)."""
+        if self.lanes:
+            return self.lanes
+        lanes = max(1, min(32, self.n, TARGET_THREADS // (self.n * (self.n - 1) // 2)))
+        return 1 << (lanes.bit_length() - 1)
 
     def cuda_defines(self) -> dict[str, int | str]:
         return {
+            "LANES": self.threads_per_move,
             "N_FAC": self.n,
             "N_OBJ": self.instance.k,
             "VAL": "int" if self.dtype == np.int32 else "long long",

@@ -1,23 +1,33 @@
-// The whole QAP swap neighborhood, one thread per move, generated from the thread id; the CUDA
-// twin of cpu.py (the formula is in its docstring). Prepended by the host: the swap neighborhood
-// header (Move, nbh_decode) and #define N_FAC, N_OBJ (flow matrices: 1 for QAPLIB, k for mQAP),
-// VAL (int or long long), SYMMETRIC (1 when every matrix is symmetric) and BLOCK; for the fused
+// The whole QAP swap neighborhood, generated from the thread id; the CUDA twin of cpu.py (the
+// formula is in its docstring). Prepended by the host: the swap neighborhood header (Move,
+// nbh_decode) and #define N_FAC, N_OBJ (flow matrices: 1 for QAPLIB, k for mQAP), VAL (int or
+// long long), SYMMETRIC (1 when every matrix is symmetric), LANES and BLOCK; for the fused
 // selection kernel, backends/select.cu too (SEL_BLOCK, FVAL = VAL, score_of_row, write_part).
 //
-// Thread (r, s) loops over t reading column entries [t][r] and [t][s] of A and Bp. Consecutive
-// threads of a warp share r and have consecutive s, so the [t][s] reads are coalesced and the
-// [t][r] reads are broadcasts; the row entries [r][t], [s][t] of the asymmetric case are read
-// as the same columns of the transposes AT and BpT. Sums run in the unsigned twin of VAL: they
-// wrap (defined behaviour), and the neighbor's cost comes out exact whenever it fits VAL.
+// LANES consecutive threads of a warp (a power of two up to 32) share a move: lane l sums the
+// terms t = l, l + LANES, ..., and shuffles add the lanes' sums, so a neighborhood of a few
+// thousand moves still fills the GPU (Problem.threads_per_move). The loop reads column entries
+// [t][r] and [t][s] of A and Bp; the row entries [r][t], [s][t] of the asymmetric case are read as
+// the same columns of the transposes AT and BpT. Sums run in the unsigned twin of VAL: they wrap
+// (defined behaviour), and the neighbor's cost comes out exact whenever it fits VAL.
 
 typedef unsigned VAL UVAL;
 
 __device__ __forceinline__ UVAL prod(int a, int b) { return (UVAL)a * (UVAL)b; }
 
-// The costs f (N_OBJ,) of move t: the current costs plus the move's deltas.
+// The sum of v over the LANES threads of a move, in each of them.
+__device__ __forceinline__ UVAL lanes_sum(UVAL v) {
+#pragma unroll
+    for (int h = LANES / 2; h > 0; h >>= 1) v += __shfl_xor_sync(0xffffffffu, v, h);
+    return v;
+}
+
+// The costs f (N_OBJ,) of move t: the current costs plus the move's deltas; every lane of the move
+// calls it (with the same t) and gets them.
 __device__ __forceinline__ void move_costs(const int* __restrict__ A, const int* __restrict__ AT,
                                            const VAL* __restrict__ cost, const int* __restrict__ Bp,
-                                           const int* __restrict__ BpT, long long t, VAL (&f)[N_OBJ]) {
+                                           const int* __restrict__ BpT, long long t, int lane,
+                                           VAL (&f)[N_OBJ]) {
     const Move mv = nbh_decode(t, N_FAC);
     const int r = mv.i, s = mv.j;
 #pragma unroll
@@ -28,7 +38,7 @@ __device__ __forceinline__ void move_costs(const int* __restrict__ A, const int*
 #endif
         UVAL total = 0;
 #pragma unroll 8
-        for (int k = 0; k < N_FAC; ++k) {
+        for (int k = lane; k < N_FAC; k += LANES) {
             const int row = k * N_FAC;
             const int db = Bp[row + s] - Bp[row + r];
 #if SYMMETRIC
@@ -37,6 +47,7 @@ __device__ __forceinline__ void move_costs(const int* __restrict__ A, const int*
             total += prod(a[row + r] - a[row + s], db) + prod(at[row + r] - at[row + s], BpT[row + s] - BpT[row + r]);
 #endif
         }
+        total = lanes_sum(total);
 #if SYMMETRIC
         total *= 2;
 #endif
@@ -56,10 +67,11 @@ extern "C" __global__ void __launch_bounds__(BLOCK) qap_neighborhood(
     const VAL* __restrict__ cost, const int* __restrict__ Bp, const int* __restrict__ BpT,
     VAL* __restrict__ F, long long n_moves)
 {
-    const long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
-    if (t >= n_moves) return;
+    const long long thread = (long long)blockIdx.x * BLOCK + threadIdx.x, t = thread / LANES;
+    if ((thread - threadIdx.x % 32) / LANES >= n_moves) return;  // the whole warp is past the end
     VAL f[N_OBJ];
-    move_costs(A, AT, cost, Bp, BpT, t, f);
+    move_costs(A, AT, cost, Bp, BpT, min(t, n_moves - 1), (int)(thread % LANES), f);
+    if (t >= n_moves || thread % LANES) return;
 #pragma unroll
     for (int o = 0; o < N_OBJ; ++o) F[t * N_OBJ + o] = f[o];
 }
@@ -77,11 +89,14 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
     long long bi = NO_ID, ai = NO_ID;
     FVAL bf[N_OBJ], af[N_OBJ];
     const double thr = *threshold;
-    const long long now = *step;
-    for (long long t = first + (long long)blockIdx.x * SEL_BLOCK + threadIdx.x; t < n_moves;
-         t += (long long)gridDim.x * SEL_BLOCK) {
+    const long long now = *step, stride = (long long)gridDim.x * SEL_BLOCK / LANES;
+    const int lane = threadIdx.x % LANES;
+    const long long own = first + ((long long)blockIdx.x * SEL_BLOCK + threadIdx.x) / LANES;
+    const long long warp_first = own - (threadIdx.x % 32) / LANES;  // the first move of the warp's lanes
+    for (long long t = own, w = warp_first; w < n_moves; t += stride, w += stride) {  // the same trips in a warp
         VAL f[N_OBJ];
-        move_costs(A, AT, cost, Bp, BpT, t, f);
+        move_costs(A, AT, cost, Bp, BpT, min(t, n_moves - 1), lane, f);
+        if (t >= n_moves || lane) continue;
         const double score = score_of_row(f, c);
         if (keep_better(as, ai, score, t))
             for (int o = 0; o < N_OBJ; ++o) af[o] = f[o];
@@ -91,3 +106,30 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
     write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);
 }
 #endif
+
+__device__ __forceinline__ void exchange(int* m, int u, int v) {
+    const int t = m[u];
+    m[u] = m[v];
+    m[v] = t;
+}
+
+// Rows r and s of the n x n matrix m exchanged, then its columns r and s, by the block's threads.
+__device__ void exchange_rows_columns(int* m, int r, int s) {
+    for (int t = threadIdx.x; t < N_FAC; t += blockDim.x) exchange(m, r * N_FAC + t, s * N_FAC + t);
+    __syncthreads();
+    for (int t = threadIdx.x; t < N_FAC; t += blockDim.x) exchange(m, t * N_FAC + r, t * N_FAC + s);
+}
+
+// One block: the state moved to the neighbor *move, whose costs are f: the CUDA twin of the O(kn)
+// update in cpu.fill_state (the positions r, s exchanged in perm, rows and columns of Bp and BpT).
+extern "C" __global__ void qap_apply(int* perm, VAL* cost, int* Bp, int* BpT, const long long* move, const VAL* f) {
+    const Move mv = nbh_decode(*move, N_FAC);
+    exchange_rows_columns(Bp, mv.i, mv.j);
+#if !SYMMETRIC
+    exchange_rows_columns(BpT, mv.i, mv.j);
+#endif
+    if (threadIdx.x == 0) {
+        exchange(perm, mv.i, mv.j);
+        for (int o = 0; o < N_OBJ; ++o) cost[o] = f[o];
+    }
+}

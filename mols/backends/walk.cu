@@ -1,0 +1,19 @@
+// One step of a tabu walk run on the device (gpu_walk.py), after select_final has written the
+// chosen move: the device twin of the host loop in search/tabu.py. Needs #define N_OBJ and FVAL,
+// and the neighborhood's header (nbh_inverse). One thread: the move's inverse is tabu until step
+// now + 1 + tenure, the aspiration threshold falls to the move's score if it is lower, the step
+// counter advances, and the move, its score and objective vector go to the trail (one entry per
+// step of the batch). The problem's apply kernel then moves the state.
+extern "C" __global__ void walk_advance(const long long* out_id, const double* out_score, const FVAL* out_f,
+                                        double* threshold, long long* step, const long long* tenure,
+                                        long long* forbidden_until, int n, long long* trail_id,
+                                        double* trail_score, FVAL* trail_f) {
+    const long long id = *out_id, now = *step;
+    const double score = *out_score;
+    forbidden_until[nbh_inverse(id, n)] = now + 1 + *tenure;
+    if (score < *threshold) *threshold = score;
+    *step = now + 1;
+    *trail_id = id;
+    *trail_score = score;
+    for (int o = 0; o < N_OBJ; ++o) trail_f[o] = out_f[o];
+}
