@@ -109,6 +109,10 @@ class AggregatedTabu(Search):
         super().warm_up()
         x = np.arange(self.problem.n, dtype=np.int32)
         self.evaluator.best_weighted(x, self.weights[0], 0, -np.inf)
+        new_bests(np.zeros(1), 0.0)
+        walk = self.evaluator.device_walk(x, self.weights[0], -np.inf, self.budget, self.tenure)
+        if walk is not None:  # its kernels compiled, and the graph of a whole batch captured
+            next(walk)
 
     def _search(self) -> None:
         n_runs = len(self.weights)
