@@ -13,8 +13,8 @@ iterations. A tabu move is still admissible (aspiration) when its score beats th
 the run so far. Each iteration moves to the best admissible neighbor, improving or not; on the
 GPU that choice is a masked reduction on the device (backends/select.cu), and only the chosen
 move comes back; where the problem can move its state on the device, whole batches of steps run
-there and only their trail comes back (backends/gpu_walk.py). Every solution visited is offered to the archive, so a run yields a Pareto
-approximation.
+there and only their trail comes back (backends/gpu_walk.py). Every solution visited is offered to
+the archive, so a run yields a Pareto approximation.
 """
 
 from __future__ import annotations
