@@ -16,10 +16,12 @@ from rich.progress import Progress, TextColumn
 from rich.table import Table
 
 import mols
-from mols.bench.common import FSP_SIZES, choose
-from mols.errors import MolsError
-from mols.results import FRONT, MANIFEST, RunContext, write_results
+from mols.bench.common import BENCH_OUT, FSP_SIZES, choose
+from mols.errors import MolsError, reason
+from mols.problems.io import excerpt, read_text
+from mols.results import FRONT, MANIFEST, RESULTS, ResultsFolder, RunContext, folder_name
 from mols.search import ALGORITHMS, ARCHIVES, DEFAULT_ITERATIONS, VARIANTS, RunConfig, build_search
+from mols.signals import StopSignals
 from mols.search.tabu import DEFAULT_PARTITIONS
 
 # Our contract: every input error, a bad option included, exits with code 1 (click's default is 2).
@@ -30,8 +32,8 @@ app = typer.Typer(rich_markup_mode="rich", context_settings={"help_option_names"
                   no_args_is_help=True, add_completion=False)
 bench_app = typer.Typer(help="Benchmarks that reproduce the papers' tables on this machine.", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
-console = Console()
-err_console = Console(stderr=True)
+console = Console(emoji=False)  # a ':name:' in a path or an instance name is text, not an emoji
+err_console = Console(stderr=True, emoji=False)
 
 Backend = Enum("Backend", {name: name for name in mols.BACKENDS}, type=str)
 NeighborhoodName = Enum("NeighborhoodName", {name: name for name in mols.NEIGHBORHOODS}, type=str)
@@ -43,6 +45,7 @@ BackendOpt = Annotated[Backend, typer.Option("--backend", "-b", help="auto = gpu
 SeedsOpt = Annotated[int, typer.Option(min=1, help="Runs per cell (seeds 0, 1, ...); times are medians.")]
 BenchBackendsOpt = Annotated[str | None, typer.Option(help="Comma-separated: cpu1 (1 core), cpu (all cores), gpu "
                                                       "(default: all three where there is a GPU).")]
+BENCH_OUTPUT = "Report folder (default: under bench-out/, which git ignores; name reports/... to refresh those)."
 TabuIterationsOpt = Annotated[int, typer.Option("--iterations", "-i", min=1, help="Tabu iterations, as in the paper.")]
 
 
@@ -55,6 +58,10 @@ def user_errors(fn):
             return fn(*args, **kwargs)
         except MolsError as err:
             err_console.print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
+            raise typer.Exit(1) from None
+        except MemoryError:  # the sizes mols can foresee are refused earlier, with their estimate
+            err_console.print("[bold red]error:[/] out of memory; choose a smaller instance or neighborhood",
+                              highlight=False)
             raise typer.Exit(1) from None
 
     return wrapper
@@ -78,16 +85,13 @@ def parse_permutation(text: str | None, path: Path | None, n: int) -> np.ndarray
     if text is not None and path is not None:
         raise MolsError("give --perm or --perm-file, not both")
     if path is not None:
-        try:
-            text = path.read_text()
-        except OSError as err:
-            raise MolsError(f"--perm-file {path}: {err.strerror}") from None
+        text = read_text(path)
     if text is None:
         return np.arange(n, dtype=np.int32)
     try:
         values = [int(tok) for tok in text.replace(",", " ").split()]
     except ValueError:
-        raise MolsError(f"--perm: expected integers separated by spaces or commas, got {text.strip()[:60]!r}") from None
+        raise MolsError(f"--perm: expected integers separated by spaces or commas, got {excerpt(text)}") from None
     return mols.check_permutation(values, n, what="--perm")
 
 
@@ -119,7 +123,7 @@ def evaluate(
     start = time.perf_counter()
     F = evaluator.evaluate(x)
     seconds = time.perf_counter() - start
-    moves = np.array([nbh.move(t, pb.n) for t in range(len(F))]).reshape(-1, 2)
+    moves = nbh.moves(np.arange(len(F)), pb.n)
     frame = _frame(pb, F, {"id": np.arange(len(F)), "i": moves[:, 0], "j": moves[:, 1]})
     title = (f"{nbh.name} neighborhood of {pb.instance.name}: {len(F)} neighbors in {seconds * 1e3:.3f} ms "
              f"on {evaluator.backend} ({evaluator.device})")
@@ -137,7 +141,7 @@ def _show_or_write(frame, output: Path | None, title: str, best_of=()) -> None:
         try:
             frame.to_csv(output, index=False)
         except OSError as err:
-            raise MolsError(f"--output {output}: {err.strerror}") from None
+            raise MolsError(f"--output {output}: {reason(err)}") from None
         console.print(f"{title}\nwrote {len(frame)} rows to {output}", highlight=False)
         return
     shown = frame.loc[sorted({int(frame[name].idxmin()) for name in best_of})] if best_of else frame
@@ -153,6 +157,7 @@ Algorithm = Enum("Algorithm", {name: name for name in ALGORITHMS}, type=str)
 Variant = Enum("Variant", {name: name for name in VARIANTS}, type=str)
 ArchiveWhere = Enum("ArchiveWhere", {name: name for name in ARCHIVES}, type=str)
 EXIT_INTERRUPTED = 130
+_WHOLE_PROCESS = {"yes": False}  # set by main(): the command is the whole process
 
 
 @app.command()
@@ -182,28 +187,57 @@ def run(
     strength: Annotated[int | None, typer.Option(min=1, help="ITS: random swaps per perturbation "
                                                  "(default: n / 5, at least 2).")] = None,
     run_length: Annotated[int | None, typer.Option(min=1, help="ITS: iterations per tabu run (default: 10 n).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Results folder (default: "
-                                             "results/INSTANCE-ALGORITHM-BACKEND-sSEED).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Results folder (default: results/ and a "
+                                                "name unique to the configuration, see the README).")] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run already in the results folder.")
+                         ] = False,
 ):
-    """Run a search and write its results folder: front.csv (the archive) and run.json (how it went)."""
+    """Run a search and write its results folder: front.csv (the archive) and run.json (how it went).
+
+    The folder is made and locked before the instance is read; SIGINT, SIGTERM and SIGHUP stop the search
+    at its next iteration and write the archive found so far (exit code 128 + the signal's number)."""
     config = RunConfig(instance=instance, problem=problem.value, algorithm=algorithm.value, variant=variant.value,
                        neighborhood=neighborhood and neighborhood.value, backend=mols.resolve_backend(backend.value),
                        iterations=iterations, seed=seed, weights=parse_weights(weights), partitions=partitions,
                        tenure=tenure, threads=threads, archive=archive.value if archive else None,
                        strength=strength, run_length=run_length)
-    with Progress(*Progress.get_default_columns(), TextColumn("archive {task.fields[archive]}"),
-                  console=console, disable=not console.is_terminal, transient=True) as progress:
-        task = progress.add_task(f"{config.label} on {config.backend}", total=iterations, archive=0)
-        search = build_search(config, lambda done, size: progress.update(task, completed=done, archive=size))
-        result = search.run()
-    context = RunContext.of(search)
-    folder = out or Path("results") / f"{context.instance}-{config.label}-{config.backend}-s{seed}"
-    write_results(folder, config, result, context)
+    folder = output or RESULTS / folder_name(config)
+    with StopSignals(ignore_after=_WHOLE_PROCESS["yes"]) as stop, ResultsFolder(folder, overwrite) as out:
+        with Progress(*Progress.get_default_columns(), TextColumn("archive {task.fields[archive]}"),
+                      console=console, disable=not console.is_terminal, transient=True) as progress:
+            task = progress.add_task(f"{config.label} on {config.backend}", total=iterations, archive=0)
+            show = (lambda done, size: progress.update(task, completed=done, archive=size)) if console.is_terminal \
+                else LogProgress(iterations)
+            try:
+                search = build_search(config, show)
+            except KeyboardInterrupt:
+                err_console.print(f"interrupted by {stop.name} before the search started: nothing written")
+                raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
+            err_console.print(f"mols: {config.label} on {config.backend}, {iterations} iterations; results go to "
+                              f"{folder}", highlight=False)
+            stop.phase = "search"
+            result = search.run(stop)
+        stop.phase = "write"  # a signal now is only noted: the write finishes
+        out.write(config, result, RunContext.of(search))
     show_run(result, folder)
     if result.status == "interrupted":
-        raise typer.Exit(EXIT_INTERRUPTED)
+        raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)
     if result.status == "failed":
         raise MolsError(f"the run failed; the archive found until then is in {folder}\n{result.error}")
+
+
+class LogProgress:
+    """Progress as lines on stderr where the output is no terminal (a log, a batch job): the first
+    iteration, then one line every `every` seconds, and the last."""
+
+    def __init__(self, total: int, every: float = 10.0):
+        self.total, self.every, self.last = total, every, None
+
+    def __call__(self, done: int, size: int) -> None:
+        now = time.monotonic()
+        if self.last is None or now - self.last >= self.every or done >= self.total:
+            err_console.print(f"mols: {done}/{self.total} iterations, archive {size}", highlight=False)
+            self.last = now
 
 
 def parse_weights(text: str | None) -> tuple[float, ...] | None:
@@ -216,7 +250,8 @@ def parse_weights(text: str | None) -> tuple[float, ...] | None:
 
 
 def show_run(result, folder: Path) -> None:
-    console.print(f"{result.status}: {result.iterations} neighborhood evaluations ({result.starts} starts), "
+    status = f"{result.status} by {result.signal}" if result.signal else result.status
+    console.print(f"{status}: {result.iterations} neighborhood evaluations ({result.starts} starts), "
                   f"{len(result.archive)} solutions in the archive, {result.wall_seconds:.2f} s", highlight=False)
     table = Table(title="time profile")
     for col in ("part", "seconds", "%"):
@@ -230,7 +265,8 @@ def show_run(result, folder: Path) -> None:
 @app.command()
 def instances():
     """List the bundled instances (their sizes and where their due dates come from)."""
-    from mols.problems.flowshop.instance import bundled_instances_dir, read_flowshop
+    from mols.problems.flowshop.instance import read_flowshop
+    from mols.problems.io import bundled_instances_dir
 
     root = bundled_instances_dir() / "flowshop"
     table = Table(title=f"flowshop instances under {root}")
@@ -282,7 +318,7 @@ def bench_neighborhood(
         "--neighborhood", "-n", help="Only this neighborhood (default: all).")] = None,
     repeats: Annotated[int, typer.Option(min=1, help="Timed CPU runs per cell; the median is reported.")] = 5,
     gpu_repeats: Annotated[int, typer.Option(min=1, help="Timed GPU runs per cell.")] = 200,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports"),
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
 ):
     """Neighbors evaluated per second: CPU on 1 core and on all cores, GPU kernel alone and with transfers."""
     from mols.bench import neighborhood as bench
@@ -303,7 +339,7 @@ def bench_neighborhood(
 @user_errors
 def report(
     folders: Annotated[list[Path], typer.Argument(help="Results folders, or folders holding them (searched recursively).")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports/report"),
+    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = RESULTS / "report",
 ):
     """Indicators (pymoo), tables and plots over results folders; prints the summary.
 
@@ -312,6 +348,8 @@ def report(
     from mols.reporting import write_report
 
     result = write_report(folders, output)
+    for note in result.skipped:
+        err_console.print(f"note: {note}", highlight=False)
     show_frame(result.compact(), f"{len(result.runs)} run(s) over {len(result.references)} instance(s)")
     console.print(f"wrote {len(result.files)} files to {output}: report.md, runs.csv, summary.csv, plots",
                   highlight=False)
@@ -339,7 +377,7 @@ def bench_fsp(
                                             "the paper.")] = DEFAULT_ITERATIONS,
     quick: Annotated[bool, typer.Option("--quick", help="A quick run: 100 iterations.")] = False,
     seeds: SeedsOpt = 1,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports/fsp"),
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "fsp",
     runs_only: Annotated[bool, typer.Option("--runs-only", help="Only the runs; the same command without "
                                             "it builds the tables later (e.g. where pymoo is installed).")] = False,
 ):
@@ -361,11 +399,13 @@ def bench_fsp(
             task = progress.add_task(cell.folder.name, total=cell.config.iterations)
             return lambda done, size: progress.update(task, completed=done)
 
-        try:
-            ran = fsp.run(cells, on_start)
-        except KeyboardInterrupt:
-            err_console.print(f"interrupted: finished runs are kept in {output / 'runs'}; the same command resumes")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+        with StopSignals(phase="search") as stop:
+            try:
+                ran = fsp.run(cells, on_start, stop)
+            except KeyboardInterrupt:
+                err_console.print(f"interrupted: finished runs are kept in {output / 'runs'}; the same command "
+                                  "resumes")
+                raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
     console.print(f"ran {ran} of {len(cells)} runs (the rest were already done) in {output / 'runs'}")
     if not runs_only:
         from mols.bench import fsp_tables
@@ -388,7 +428,7 @@ def bench_tsp(
     cpu_moves: Annotated[float, typer.Option(min=1, help="Neighbors a CPU run evaluates at most (fewer "
                                              "iterations on large instances, extrapolated).")] = 2e8,
     rate_iterations: Annotated[int, typer.Option(min=2, help="Tabu iterations per rate measurement.")] = 50,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports/tsp"),
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "tsp",
 ):
     """The paper's TSP table (tabu search, swap, eil101 ... rl5915, CPU against GPU) and move rates."""
     import pandas as pd
@@ -426,7 +466,7 @@ def bench_qap(
     its_seeds: Annotated[int, typer.Option(min=1, help="ITS runs per instance.")] = 1,
     its_backends: Annotated[str | None, typer.Option(help="ITS: comma-separated backends (default: gpu where "
                                                      "there is one, and cpu).")] = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports/qap"),
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "qap",
 ):
     """The QAP table of Luong et al. (tabu search, 10,000 iterations, CPU against GPU) with the best cost and
     its gap to the best known; then iterated tabu search on tai50a and tai100a."""
@@ -465,7 +505,7 @@ def bench_archive(
     ns: Annotated[str, typer.Option(help="Comma-separated numbers of candidates.")] = "1000,10000,40000,100000,1000000",
     sizes: Annotated[str, typer.Option(help="Comma-separated archive sizes.")] = "10,100,1000,10000",
     repeats: Annotated[int, typer.Option(min=1, help="Timed calls per case at most; the median is reported.")] = 100,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Report folder.")] = Path("reports"),
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
 ):
     """The non-dominance filter alone: our GPU filter against moocore, pymoo, BoTorch and the host archive.
 
@@ -481,6 +521,27 @@ def bench_archive(
     console.print(f"wrote {md} and {csv}")
 
 
+@bench_app.command("threads")
+@user_errors
+def bench_threads(
+    cases: Annotated[str, typer.Option(help="Comma-separated cases, or all.")] = "all",
+    busy: Annotated[str, typer.Option(help="Comma-separated numbers of busy processes beside the runs.")] = "0,1",
+    repeats: Annotated[int, typer.Option(min=1, help="Runs per cell; the median is reported.")] = 3,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
+):
+    """The CPU backend's default against --threads 1, on an idle machine and beside busy processes."""
+    from mols.bench import threads as bench
+
+    chosen = choose(cases, bench.CASES, "--cases")
+    loads = [int(v) for v in busy.split(",")] if busy.replace(",", "").isdigit() else parse_counts(busy, "--busy")
+    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task("benchmarking", total=len(chosen) * len(loads))
+        df = bench.run(chosen, loads, repeats, on_row=lambda row: progress.advance(task))
+    md = bench.write_report(df, output, repeats)
+    console.print(md.read_text(), highlight=False)
+    console.print(f"wrote {md}", highlight=False)
+
+
 def parse_counts(text: str, option: str) -> list[int]:
     try:
         counts = [int(tok) for tok in text.replace(",", " ").split()]
@@ -492,7 +553,9 @@ def parse_counts(text: str, option: str) -> list[int]:
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: the process ends with the command, so `run` keeps its signal handlers
+    to the end (in a test's CliRunner they are restored)."""
+    _WHOLE_PROCESS["yes"] = True
     app()
 
 

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from mols.backends import BACKENDS, prepare, resolve_backend
+import os
+
+from mols.backends.threads import SPINS
+
+os.environ.setdefault("GOMP_SPINCOUNT", SPINS)  # before Numba's OpenMP pool starts: see mols/backends/threads.py
+
+from mols.backends import BACKENDS, prepare, resolve_backend  # noqa: E402
 from mols.errors import BackendError, InstanceError, MolsError
 from mols.neighborhoods import NEIGHBORHOODS, get_neighborhood
 from mols.problems import PROBLEMS, check_permutation, load_problem

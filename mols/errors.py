@@ -21,3 +21,8 @@ class InstanceError(MolsError):
 
 class BackendError(MolsError):
     """A backend that cannot run here, such as `gpu` on a machine without a CUDA device."""
+
+
+def reason(err: OSError) -> str:
+    """Why an operating-system call failed, in words (some OSErrors carry no strerror)."""
+    return err.strerror or str(err) or type(err).__name__

@@ -1,23 +1,39 @@
 """Results folders: every run writes front.csv (objective values and solutions) and run.json
-(configuration, versions, device, timings, profile split, counts). Reports read only these."""
+(configuration, versions, device, timings, profile split, counts). Reports read only these.
+
+A folder is either complete or clearly incomplete, and two runs never write one folder:
+
+- `ResultsFolder` makes the folder and takes its lock (.mols.lock, an OS file lock that a killed
+  process releases) before any work, so a bad path or a folder in use is found at once;
+- a folder that holds a run already is refused unless the caller allows overwriting it;
+- files are written under temporary names in the folder and renamed into place, run.json last: run.json
+  is the commit mark, removed first when a run replaces another, and it records front.csv's row count
+  and SHA-256 so that a reader can tell that the two belong together.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
+import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from filelock import FileLock, Timeout
 
 import mols
 from mols.environment import environment
-from mols.errors import MolsError
+from mols.errors import MolsError, reason
 from mols.search import RunConfig, SearchResult
 from mols.search.base import Search
+from mols.search.tabu import DEFAULT_PARTITIONS
 
-FRONT, MANIFEST = "front.csv", "run.json"
+FRONT, MANIFEST, LOCK = "front.csv", "run.json", ".mols.lock"
+RESULTS = Path("results")
 
 
 @dataclass(frozen=True)
@@ -27,13 +43,35 @@ class RunContext:
     instance: str  # the instance's name, e.g. 200_20_01
     objectives: tuple[str, ...]
     device: str
-    threads: int | None = None  # CPU cores the evaluation used; None on the GPU
+    threads: int | None = None  # CPU cores the evaluation could use; None on the GPU
+    n_vars: int | None = None  # the size of a solution
 
     @classmethod
     def of(cls, search: Search) -> RunContext:
         evaluator = search.evaluator
         return cls(search.problem.instance_name, search.problem.objectives, evaluator.device,
-                   getattr(evaluator, "threads", None))
+                   getattr(evaluator, "threads", None), search.problem.n)
+
+
+def folder_name(config: RunConfig) -> str:
+    """The default results folder's name, unique to the configuration: instance, problem (unless the
+    flowshop), algorithm, neighborhood, budget, the options given (weights w, partitions p, tenure t,
+    strength k, run length r, archive), backend (cpuT with T threads) and seed, e.g.
+    200_20_01-tabu-insertion-i10000-w0.6_0.3_0.1-t50-gpu-s0. `config.backend` is resolved (cpu or gpu)."""
+    parts = [re.sub(r"[^A-Za-z0-9._-]+", "_", Path(config.instance).stem)]
+    if config.problem != "flowshop":
+        parts.append(config.problem)
+    parts += [config.label, config.neighborhood, f"i{config.iterations}"]
+    if config.weights is not None:
+        parts.append("w" + "_".join(f"{w:g}" for w in config.weights))
+    options = {"p": config.partitions if config.partitions != DEFAULT_PARTITIONS else None, "t": config.tenure,
+               "k": config.strength, "r": config.run_length}
+    parts += [f"{key}{value}" for key, value in options.items() if value is not None]
+    if config.algorithm == "pls" and config.archive != ("gpu" if config.backend == "gpu" else "cpu"):
+        parts.append(f"{config.archive}archive")
+    parts.append(config.backend + (str(config.threads) if config.threads else ""))
+    parts.append(f"s{config.seed}")
+    return "-".join(parts)
 
 
 def front_frame(result: SearchResult, objectives: tuple[str, ...]) -> pd.DataFrame:
@@ -46,14 +84,16 @@ def front_frame(result: SearchResult, objectives: tuple[str, ...]) -> pd.DataFra
     return frame
 
 
-def manifest(config: RunConfig, result: SearchResult, context: RunContext) -> dict:
+def manifest(config: RunConfig, result: SearchResult, context: RunContext, front: bytes) -> dict:
     return {
         "mols": mols.__version__,
         "config": dataclasses.asdict(config),
         "instance": context.instance,
         "algorithm": config.label,
         "objectives": list(context.objectives),
+        "n_vars": context.n_vars,
         "status": result.status,
+        "signal": result.signal,
         "error": result.error,
         "device": context.device,
         "threads": context.threads,
@@ -65,15 +105,88 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext) -> di
         "evaluated_neighbors": result.evaluated_neighbors,
         "starts": result.starts,
         "archive_size": len(result.archive),
+        "front": {"file": FRONT, "rows": len(result.archive), "sha256": hashlib.sha256(front).hexdigest()},
     }
 
 
-def write_results(folder: Path, config: RunConfig, result: SearchResult, context: RunContext) -> None:
-    """Write front.csv and run.json into folder (made if missing; these two files are replaced)."""
+class ResultsFolder:
+    """`with ResultsFolder(path) as folder: ... folder.write(...)`: the folder made (with its parents) and
+    locked on entry, unless it is a file, cannot be made or written, is in use by another run, or holds
+    a run already and `overwrite` is false (MolsError, before any work). On exit the lock is released,
+    and a folder that this made and nothing was written to is removed again."""
+
+    def __init__(self, path: Path, overwrite: bool = False):
+        self.path, self.overwrite = Path(path), overwrite
+        self.written = self.made = False
+        self._lock: FileLock | None = None
+
+    def __enter__(self) -> ResultsFolder:
+        path = self.path
+        if path.exists() and not path.is_dir():
+            raise MolsError(f"results folder {path}: a file of that name exists; choose another --output")
+        self.made = not path.exists()
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise MolsError(f"results folder {path}: cannot be made ({reason(err)})") from None
+        try:
+            self._lock = FileLock(path / LOCK, timeout=0)
+            self._lock.acquire()
+        except Timeout:
+            raise MolsError(f"results folder {path} is in use by another mols run (it holds {LOCK}); wait for "
+                            "it to end, or choose another --output") from None
+        except OSError as err:
+            self._remove_if_made()
+            raise MolsError(f"results folder {path}: cannot be written ({reason(err)})") from None
+        if not self.overwrite and ((path / MANIFEST).exists() or (path / FRONT).exists()):
+            self.__exit__()
+            raise MolsError(f"results folder {path} holds a run already; give --overwrite to replace it, or "
+                            "choose another --output")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._lock is not None:
+            if not self.written:
+                self._remove_if_made()
+            self._lock.release()
+            self._lock = None
+
+    def write(self, config: RunConfig, result: SearchResult, context: RunContext) -> None:
+        """front.csv, then run.json, each renamed into place; an old run.json is removed first."""
+        front = front_frame(result, context.objectives).to_csv(index=False).encode()
+        text = json.dumps(manifest(config, result, context, front), indent=2) + "\n"
+        try:
+            (self.path / MANIFEST).unlink(missing_ok=True)
+            _write_atomic(self.path / FRONT, front)
+            _write_atomic(self.path / MANIFEST, text.encode())
+        except OSError as err:
+            raise MolsError(f"results folder {self.path}: cannot be written ({reason(err)})") from None
+        self.written = True
+
+    def _remove_if_made(self) -> None:
+        """The folder again as it was: gone, where this made it and it holds only the lock."""
+        if self.made:
+            try:
+                (self.path / LOCK).unlink(missing_ok=True)
+                self.path.rmdir()
+            except OSError:
+                pass  # something else is in it now: leave it
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """data in path, through a temporary file of the same folder renamed over it: never half written."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        front_frame(result, context.objectives).to_csv(folder / FRONT, index=False)
-        text = json.dumps(manifest(config, result, context), indent=2)
-        (folder / MANIFEST).write_text(text + "\n")
-    except OSError as err:
-        raise MolsError(f"results folder {folder}: {err.strerror or err}") from None
+        with open(temporary, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def write_results(folder: Path, config: RunConfig, result: SearchResult, context: RunContext) -> None:
+    """Write front.csv and run.json into folder (made if missing; a run there is replaced)."""
+    with ResultsFolder(folder, overwrite=True) as out:
+        out.write(config, result, context)

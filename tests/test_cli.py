@@ -112,7 +112,18 @@ def test_run_default_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("run", "020_05_01", "-b", "cpu", "-i", "5", "-s", "4")
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "results" / "020_05_01-pls-nondominated-cpu-s4" / "front.csv").is_file()
+    assert (tmp_path / "results" / "020_05_01-pls-nondominated-insertion-i5-cpu-s4" / "front.csv").is_file()
+
+
+def test_default_folders_differ_with_the_configuration(tmp_path, monkeypatch):
+    """The README's two tabu examples, and runs that differ only in budget or threads, get folders of their own."""
+    monkeypatch.chdir(tmp_path)
+    for extra in ([], ["--weights", "0.6,0.3,0.1", "--tenure", "50"], ["-i", "21"], ["--threads", "1"]):
+        result = run("run", "020_05_01", "-b", "cpu", "-a", "tabu", "-i", "20", *extra)
+        assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (tmp_path / "results").iterdir())
+    assert names == ["020_05_01-tabu-insertion-i20-cpu-s0", "020_05_01-tabu-insertion-i20-cpu1-s0",
+                     "020_05_01-tabu-insertion-i20-w0.6_0.3_0.1-t50-cpu-s0", "020_05_01-tabu-insertion-i21-cpu-s0"]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -138,6 +149,26 @@ def test_run_results_folder_that_is_a_file(tmp_path):
     taken.write_text("")
     result = run("run", "020_05_01", "-b", "cpu", "-i", "3", "-o", str(taken))
     assert result.exit_code == 1 and "taken" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("where, message", [
+    ("/proc/mols-results", "cannot be made"),
+    ("{tmp}/file/run", "cannot be made"),
+    ("{tmp}/file", "a file of that name exists"),
+])
+def test_a_bad_results_folder_is_refused_before_the_search(tmp_path, monkeypatch, where, message):
+    """Before the instance is read: build_search is never called."""
+    (tmp_path / "file").write_text("")
+    monkeypatch.setattr(cli, "build_search", lambda *a: pytest.fail("the search was built"))
+    result = run("run", "020_05_01", "-b", "cpu", "-i", "3", "-o", where.format(tmp=tmp_path))
+    assert result.exit_code == 1, result.output
+    assert message in " ".join(result.output.split()) and "Traceback" not in result.output
+
+
+def test_a_failed_setup_takes_away_the_folder_it_made(tmp_path):
+    result = run("run", "no_such_instance", "-b", "cpu", "-o", str(tmp_path / "new" / "run"))
+    assert result.exit_code == 1 and "no such instance" in result.output
+    assert not (tmp_path / "new" / "run").exists()
 
 
 def test_run_same_seed_same_front(tmp_path):
@@ -188,3 +219,63 @@ def test_run_negative_seed_exits_1_naming_seed(tmp_path):
     assert result.exit_code == 1
     assert isinstance(result.exception, SystemExit)  # not an uncaught exception
     assert "--seed" in result.output
+
+
+TSP = "NAME : small\nTYPE : TSP\nDIMENSION : {n}\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n{rows}EOF\n"
+
+
+def write_flowshop(path, n: int, m: int = 2):
+    """A Liefooghe-format flowshop file of n jobs."""
+    rows = "".join(f"{j}\n{10 * j}\n{' '.join(['5'] * m)}\n" for j in range(n))
+    path.write_text(f"{n}\n{m}\n0\n{rows}")
+    return path
+
+
+@pytest.mark.parametrize("make, args, message", [
+    (lambda d: (d / "big.tsp").write_text(TSP.format(n=10**10, rows="1 0 0\n2 3 4\n3 5 1\n")),
+     ["evaluate", "{d}/big.tsp", "-p", "tsp"], "3 coordinates, but DIMENSION is 10000000000"),
+    (lambda d: (d / "perm.bin").write_bytes(bytes(range(256))),
+     ["evaluate", "020_05_01", "--perm-file", "{d}/perm.bin"], "not a text file"),
+    (lambda d: None, ["evaluate", "020_05_01", "-n", "swap", "-b", "cpu", "-o", "/nonexistent/dir/F.csv"],
+     "--output /nonexistent/dir/F.csv: Cannot save file into a non-existent directory"),
+    (lambda d: None, ["run", "random:abc:1", "-p", "tsp", "-o", "{d}/out"], "random:abc:1: no such instance"),
+    (lambda d: (d / "big.dat").write_text("4\n" + f"{2**30 - 1} " * 32),
+     ["evaluate", "{d}/big.dat", "-p", "qap"], "beyond the 64-bit integers"),
+    (lambda d: (d / "junk.txt").write_text("x" * 4096 + "\n"), ["evaluate", "{d}/junk.txt"], "(4096 characters)"),
+])
+def test_input_errors_exit_1_with_a_short_message(tmp_path, make, args, message):
+    make(tmp_path)
+    result = run(*[arg.format(d=tmp_path) for arg in args])
+    output = " ".join(result.output.split())  # rich wraps long lines
+    assert result.exit_code == 1, result.output
+    assert message in output and "Traceback" not in output and "None" not in output
+    assert len(output) < 400
+
+
+def test_a_tsp_file_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.tsp"
+    path.write_text("\ufeff" + TSP.format(n=3, rows="1 0 0\n2 3 4\n3 0 4\n"))
+    result = run("evaluate", str(path), "-p", "tsp")
+    assert result.exit_code == 0, result.output
+    assert "12" in result.output  # 5 + 4 + 3
+
+
+@pytest.mark.parametrize("make, args", [
+    (lambda d: "random:100000:1", ["-p", "tsp", "-a", "tabu", "-i", "1"]),  # tabu memory of 5e9 neighbors
+    (lambda d: str(write_flowshop(d / "jobs.txt", 50_000)), ["-i", "1"]),  # F of 2.5e9 neighbors
+])
+def test_sizes_that_do_not_fit_are_refused_with_the_estimate(tmp_path, monkeypatch, make, args):
+    monkeypatch.setattr("mols.memory.available_bytes", lambda: 1 << 30)  # as on a machine with 1 GiB free
+    result = run("run", make(tmp_path), "-b", "cpu", *args, "-o", str(tmp_path / "out"))
+    output = " ".join(result.output.split())
+    assert result.exit_code == 1, result.output
+    assert "GiB of memory, more than the 1.0 GiB available" in output and "Traceback" not in output
+    assert not (tmp_path / "out").exists()
+
+
+def test_benchmarks_write_under_bench_out_by_default(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("bench", "neighborhood", "--sizes", "20x10", "-n", "swap", "--repeats", "1", "--gpu-repeats", "2")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "bench-out").iterdir()) == ["neighborhood.csv", "neighborhood.md"]
+    assert not (tmp_path / "reports").exists()

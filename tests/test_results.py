@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from mols.archive import Archive
 from mols.errors import MolsError
 from mols.problems.flowshop.model import OBJECTIVES
-from mols.results import FRONT, MANIFEST, RunContext, front_frame, write_results
+from mols.results import FRONT, MANIFEST, ResultsFolder, RunContext, front_frame, write_results
 from mols.search import RunConfig, build_search
 from mols.search.base import SearchResult
 
@@ -88,3 +89,50 @@ def test_folder_that_is_a_file(tmp_path, finished):
     with pytest.raises(MolsError, match="taken"):
         write_results(taken, config, result, RunContext.of(search))
     assert taken.read_text() == "not a folder"
+
+
+def test_a_folder_in_use_is_refused(tmp_path, finished):
+    config, search, result = finished
+    with ResultsFolder(tmp_path / "run") as held:
+        with pytest.raises(MolsError, match="in use by another mols run"):
+            ResultsFolder(tmp_path / "run", overwrite=True).__enter__()
+        held.write(config, result, RunContext.of(search))
+    with ResultsFolder(tmp_path / "run", overwrite=True):  # free again once released
+        pass
+
+
+def test_a_run_there_is_kept_unless_overwrite(tmp_path, finished):
+    config, search, result = finished
+    write_results(tmp_path, config, result, RunContext.of(search))
+    with pytest.raises(MolsError, match="holds a run already; give --overwrite"):
+        ResultsFolder(tmp_path).__enter__()
+    assert (tmp_path / MANIFEST).exists()
+
+
+def test_run_json_records_the_front_it_belongs_to(tmp_path, finished):
+    config, search, result = finished
+    write_results(tmp_path, config, result, RunContext.of(search))
+    run = json.loads((tmp_path / MANIFEST).read_text())
+    data = (tmp_path / FRONT).read_bytes()
+    assert run["front"] == {"file": FRONT, "rows": len(result.archive), "sha256": hashlib.sha256(data).hexdigest()}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".mols.lock", FRONT, MANIFEST]  # no temporary file left
+
+
+def test_a_replacing_run_removes_the_old_commit_mark_first(tmp_path, finished, monkeypatch):
+    """If writing the new front fails, the folder no longer reads as the old complete run."""
+    config, search, result = finished
+    write_results(tmp_path, config, result, RunContext.of(search))
+
+    def broken(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("mols.results._write_atomic", broken)
+    with pytest.raises(MolsError, match="No space left on device"):
+        write_results(tmp_path, config, result, RunContext.of(search))
+    assert not (tmp_path / MANIFEST).exists()
+
+
+def test_a_folder_made_for_nothing_is_taken_away(tmp_path):
+    with ResultsFolder(tmp_path / "a" / "b"):
+        assert (tmp_path / "a" / "b" / ".mols.lock").exists()
+    assert not (tmp_path / "a" / "b").exists()

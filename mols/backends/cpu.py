@@ -8,13 +8,14 @@ chunk (on all the evaluator's cores) and keeps the best, so that the whole F nev
 from __future__ import annotations
 
 import platform
-from contextlib import contextmanager
 
 import numba
 import numpy as np
 
 from mols.backends.select import best_admissible, best_pairs_parallel
+from mols.backends.threads import Cores, ThreadChoice
 from mols.errors import MolsError
+from mols.memory import host_array
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
@@ -44,23 +45,24 @@ class CpuEvaluator:
         self.problem = problem
         self.n_neighbors = nbh.n_neighbors(problem.n)
         self.chunk = chunk_size(problem, self.n_neighbors, chunk_rows, CHUNK_ROWS)
-        self.threads = threads or numba.config.NUMBA_NUM_THREADS
+        self.threads = threads or numba.config.NUMBA_NUM_THREADS  # the most it uses (threads.py chooses)
+        self._cores = Cores(ThreadChoice(numba.config.NUMBA_NUM_THREADS, threads))
         self.device = cpu_name()
         self._kernel = problem.cpu_kernel(nbh)
         self._data = problem.data()
-        self._state = tuple(np.empty(shape, dtype) for shape, dtype in problem.state_layout())
+        self.what = f"the {nbh.name} neighborhood of {problem.instance_name} ({self.n_neighbors:,} neighbors)"
+        self._state = tuple(host_array(shape, dtype, f"a solution's state for {problem.instance_name}")
+                            for shape, dtype in problem.state_layout())
         self._F = None  # the whole F, made on the first evaluate()
-        self._F_chunk = np.empty((self.chunk, problem.n_obj), dtype=problem.dtype)
-        self.forbidden_until = np.zeros(self.n_neighbors, dtype=np.int64)
+        self._F_chunk = host_array((self.chunk, problem.n_obj), problem.dtype, f"F for {self.what}")
+        self._forbidden = None  # tabu memory, made on the first forbid or selection
 
-    @contextmanager
-    def _cores(self):
-        previous = numba.get_num_threads()
-        numba.set_num_threads(self.threads)
-        try:
-            yield
-        finally:
-            numba.set_num_threads(previous)
+    @property
+    def forbidden_until(self) -> np.ndarray:
+        """(n_neighbors,) int64: the step from which each neighbor is admissible again (tabu memory)."""
+        if self._forbidden is None:
+            self._forbidden = host_array((self.n_neighbors,), np.int64, f"the tabu memory of {self.what}", fill=0)
+        return self._forbidden
 
     def _run(self, F: np.ndarray, first: int) -> None:
         """Evaluate moves first .. first + len(F) - 1 into F."""
@@ -71,10 +73,10 @@ class CpuEvaluator:
 
     def evaluate(self, x: np.ndarray) -> np.ndarray:
         if self._F is None:
-            self._F = self._F_chunk if self.chunk == self.n_neighbors else np.empty(
-                (self.n_neighbors, self.problem.n_obj), dtype=self.problem.dtype)
+            self._F = self._F_chunk if self.chunk == self.n_neighbors else host_array(
+                (self.n_neighbors, self.problem.n_obj), self.problem.dtype, f"F for {self.what}")
         self.problem.fill_state(np.asarray(x), self._state)
-        with self._cores():
+        with self._cores:
             for first in range(0, self.n_neighbors, self.chunk):
                 self._run(self._F[first:first + self.chunk], first)
         return self._F
@@ -94,7 +96,7 @@ class CpuEvaluator:
         best, fallback = (np.inf, -1, None), (np.inf, -1, None)  # (score, id, F row)
         for first in range(0, self.n_neighbors, self.chunk):
             F = self._F_chunk[:min(self.chunk, self.n_neighbors - first)]
-            with self._cores():
+            with self._cores:
                 self._run(F, first)
                 b, bs, a, as_ = best_pairs_parallel(F, c, self.forbidden_until[first:first + len(F)], step, threshold)
             if b >= 0 and bs < best[0]:

@@ -6,7 +6,8 @@ from functools import cache
 
 import numpy as np
 
-from mols.errors import BackendError
+from mols.errors import BackendError, MolsError
+from mols.memory import check_fits, nbytes, size_text
 
 ALIGN = 16  # bytes; every array in a packed buffer starts on this boundary
 
@@ -56,6 +57,28 @@ def compile_kernel(source: str, name: str):
     return compile_module(source).get_function(name)
 
 
+def device_array(shape, dtype, what: str, fill=None):
+    """cupy.empty (or cupy.full with `fill`), refused with the estimate where the device has too little
+    memory free (check_fits), instead of CuPy's OutOfMemoryError."""
+    cupy = import_cupy()
+    needed = nbytes(shape, dtype)
+    free = cupy.cuda.runtime.memGetInfo()[0] + cupy.get_default_memory_pool().free_bytes()
+    check_fits(needed, what, free, "GPU memory")
+    try:
+        return cupy.empty(shape, dtype) if fill is None else cupy.full(shape, fill, dtype)
+    except cupy.cuda.memory.OutOfMemoryError:
+        raise MolsError(f"{what} would take {size_text(needed)} of GPU memory, which could not be allocated; "
+                        "choose a smaller instance or neighborhood") from None
+
+
+def pinned_array(shape, dtype, what: str) -> np.ndarray:
+    """A host array in pinned (page-locked) memory, after check_fits."""
+    import cupyx
+
+    check_fits(nbytes(shape, dtype), what)
+    return cupyx.empty_pinned(shape, dtype=dtype)
+
+
 class PackedBuffers:
     """Arrays of several shapes and dtypes in one pinned host block and one device block,
     so that moving all of them is a single asynchronous copy."""
@@ -65,13 +88,14 @@ class PackedBuffers:
         offsets, total = [], 0
         for shape, dtype in layout:
             offsets.append(total)
-            nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
-            total += -(-nbytes // ALIGN) * ALIGN
+            size = nbytes(shape, dtype)
+            total += -(-size // ALIGN) * ALIGN
         self.nbytes = total
+        check_fits(total, "a solution's state")
         self._pinned = cupy.cuda.alloc_pinned_memory(total)
         self.host_flat = np.frombuffer(self._pinned, dtype=np.uint8, count=total)
         self.host_flat[:] = 0  # pinned memory comes uninitialised; counters in it must start at 0
-        self.device_flat = cupy.empty(total, dtype=cupy.uint8)
+        self.device_flat = device_array(total, np.uint8, "a solution's state")
         self.host = tuple(_view(self.host_flat, o, s, d) for o, (s, d) in zip(offsets, layout))
         self.device = tuple(_view(self.device_flat, o, s, d) for o, (s, d) in zip(offsets, layout))
 
@@ -87,5 +111,4 @@ class PackedBuffers:
 
 
 def _view(flat, offset: int, shape: tuple[int, ...], dtype: np.dtype):
-    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
-    return flat[offset:offset + nbytes].view(dtype).reshape(shape)
+    return flat[offset:offset + nbytes(shape, dtype)].view(dtype).reshape(shape)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from mols.backends.cpu import chunk_size
-from mols.backends.cuda import PackedBuffers, compile_kernel, gpu_name, import_cupy, kernel_source
+from mols.backends.cuda import (PackedBuffers, compile_kernel, device_array, gpu_name, import_cupy, kernel_source,
+                                pinned_array)
 from mols.errors import BackendError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
@@ -45,7 +46,8 @@ class GpuEvaluator:
         self._state = PackedBuffers(problem.state_layout())
         self.stream = cupy.cuda.Stream(non_blocking=True)
         self._uploaded = cupy.cuda.Event(disable_timing=True)
-        self.F = cupy.empty((self.chunk, problem.n_obj), dtype=problem.dtype)
+        self.what = f"the {nbh.name} neighborhood of {problem.instance_name} ({self.n_neighbors:,} neighbors)"
+        self.F = device_array((self.chunk, problem.n_obj), problem.dtype, f"F for {self.what}")
         self._F_host = None  # the whole F in pinned host memory, and the graph filling it: on first evaluate()
         self._graph = None
         self._selection = None  # a DeviceSelection, made on first use
@@ -53,9 +55,7 @@ class GpuEvaluator:
 
     def _capture_round_trip(self):
         cupy = import_cupy()
-        import cupyx
-
-        self._F_host = cupyx.empty_pinned((self.n_neighbors, self.problem.n_obj), dtype=self.F.dtype)
+        self._F_host = pinned_array((self.n_neighbors, self.problem.n_obj), self.F.dtype, f"F for {self.what}")
         self.stream.begin_capture()
         self._state.upload(self.stream)
         for first in self.firsts:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import statistics
 import time
+from pathlib import Path
 from collections.abc import Callable
 
 from mols.errors import MolsError
+
+BENCH_OUT = Path("bench-out")  # benchmarks write here unless told otherwise: never into the committed reports/
 
 # The flowshop paper's sizes (jobs x machines) and the bundled instance of each.
 FSP_SIZES = {

@@ -18,9 +18,10 @@ from pathlib import Path
 from mols.backends.cuda import gpu_available
 from mols.bench.common import FSP_SIZES
 from mols.errors import MolsError
-from mols.results import MANIFEST, RunContext, write_results
+from mols.results import MANIFEST, ResultsFolder, RunContext
 from mols.search import RunConfig, build_search
 from mols.search.base import OnIteration
+from mols.signals import StopSignals
 
 ALGORITHMS = {"tabu": {"algorithm": "tabu"}, "pls-dominating": {"algorithm": "pls", "variant": "dominating"},
               "pls-nondominated": {"algorithm": "pls", "variant": "nondominated"}}
@@ -47,8 +48,14 @@ def plan(out: Path, sizes: list[str], algorithms: list[str], backends: list[str]
     """Every run, smallest size first, the backends of one configuration next to each other."""
     return [Cell(out / "runs" / f"{size}-{alg}-{backend}-s{seed}",
                  RunConfig(instance=FSP_SIZES[size], iterations=iterations, seed=seed,
-                           **ALGORITHMS[alg], **BACKENDS[backend]))
+                           **ALGORITHMS[alg], **backend_options(alg, backend)))
             for size in sizes for alg in algorithms for seed in range(seeds) for backend in backends]
+
+
+def backend_options(algorithm: str, backend: str) -> dict:
+    """The RunConfig fields of a backend; where PLS archives means nothing to tabu search."""
+    options = BACKENDS[backend]
+    return options if ALGORITHMS[algorithm]["algorithm"] == "pls" else {k: v for k, v in options.items() if k != "archive"}
 
 
 def is_done(cell: Cell) -> bool:
@@ -65,21 +72,23 @@ def is_done(cell: Cell) -> bool:
     return run.get("status") == "completed" and recorded == cell.config
 
 
-def run_cell(cell: Cell, on_iteration: OnIteration | None = None) -> str:
-    """Run and write one cell; its status (completed, interrupted or failed)."""
-    search = build_search(cell.config, on_iteration)
-    result = search.run()
-    write_results(cell.folder, cell.config, result, RunContext.of(search))
+def run_cell(cell: Cell, on_iteration: OnIteration | None = None, stop: StopSignals | None = None) -> str:
+    """Run and write one cell (its folder locked first); its status (completed, interrupted or failed)."""
+    with ResultsFolder(cell.folder, overwrite=True) as out:
+        search = build_search(cell.config, on_iteration)
+        result = search.run(stop)
+        out.write(cell.config, result, RunContext.of(search))
     if result.status == "failed":
         raise MolsError(f"run {cell.folder} failed: {result.error}")
     return result.status
 
 
-def run(cells: list[Cell], on_start: Callable[[Cell], OnIteration | None] = lambda cell: None) -> int:
+def run(cells: list[Cell], on_start: Callable[[Cell], OnIteration | None] = lambda cell: None,
+        stop: StopSignals | None = None) -> int:
     """Run the cells not done yet; the number run. Stops at an interruption (KeyboardInterrupt),
     after writing the interrupted run's archive."""
     todo = [cell for cell in cells if not is_done(cell)]
     for cell in todo:
-        if run_cell(cell, on_start(cell)) == "interrupted":
+        if run_cell(cell, on_start(cell), stop) == "interrupted":
             raise KeyboardInterrupt
     return len(todo)

@@ -63,6 +63,10 @@ class Neighborhood:
             raise MolsError(f"({i}, {j}) is not a {self.name} move for n={n}")
         return idx
 
+    def moves(self, ids: np.ndarray, n: int) -> np.ndarray:
+        """The moves with these (valid) ids, as rows (i, j) of a new array (len(ids), 2)."""
+        return _decoded(self.decode)(np.asarray(ids, dtype=np.int64), n)
+
     def apply(self, perm: np.ndarray, idx: int) -> np.ndarray:
         """The neighbor with this id, as a new array."""
         self.move(idx, len(perm))  # checks the id
@@ -86,6 +90,18 @@ class Neighborhood:
 
     def cuda_source(self) -> str:
         return (HERE / self.cuda_header).read_text()
+
+
+@cache
+def _decoded(decode):
+    @njit
+    def decoded(ids, n):
+        out = np.empty((ids.shape[0], 2), dtype=np.int64)
+        for r in range(ids.shape[0]):
+            out[r, 0], out[r, 1] = decode(ids[r], n)
+        return out
+
+    return decoded
 
 
 @cache

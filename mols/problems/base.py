@@ -9,9 +9,20 @@ from typing import Any
 
 import numpy as np
 
+from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 
 Layout = list[tuple[tuple[int, ...], np.dtype]]
+INT32_MAX, INT64_MAX = int(np.iinfo(np.int32).max), int(np.iinfo(np.int64).max)
+
+
+def integer_dtype(bound: int, what: str) -> np.dtype:
+    """The objective dtype for values proved to stay within +-bound (a Python int, computed from the
+    data): int32 where it fits, else int64; MolsError naming `what` where even int64 could overflow."""
+    if bound > INT64_MAX:
+        raise MolsError(f"{what}: objective values could reach {bound:.3g}, beyond the 64-bit integers mols "
+                        f"computes with ({INT64_MAX:.3g}); scale the data down")
+    return np.dtype(np.int32 if bound <= INT32_MAX else np.int64)
 
 
 class Problem(ABC):

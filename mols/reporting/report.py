@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mols.errors import MolsError
+from mols.errors import MolsError, reason
 from mols.problems import published_front
 from mols.reporting import plots
 from mols.reporting.indicators import HV_POINT, bounds, reference_set
@@ -26,6 +26,7 @@ class Report:
     loaded: list[Run]
     files: list[Path] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # folders that could not be read
+    skipped: list[str] = field(default_factory=list)  # runs left out for holding no solution
 
     def of_instance(self, name: str) -> list[Run]:
         return [run for run in self.loaded if run.instance == name]
@@ -43,12 +44,15 @@ def build_report(paths: list[Path]) -> Report:
     where there is one). Unreadable folders are listed in
     `errors`; MolsError if no run at all could be read."""
     runs, errors = load_runs(paths)
+    skipped = [f"results folder {run.folder}: no solutions (the run was {run.manifest['status']}); left out"
+               for run in runs if len(run.F) == 0]
+    runs = [run for run in runs if len(run.F)]
     if not runs:
-        raise MolsError("no results to report:\n" + "\n".join(errors))
+        raise MolsError("no results to report:\n" + "\n".join(errors + skipped))
     names = sorted({run.instance for run in runs})
     references = {name: reference_set([r.F for r in runs if r.instance == name], published(runs, name)) for name in names}
     df = runs_table(runs, references)
-    return Report(df, summary_table(df), speedup_table(df), references, runs, errors=errors)
+    return Report(df, summary_table(df), speedup_table(df), references, runs, errors=errors, skipped=skipped)
 
 
 def published(runs: list[Run], name: str):
@@ -65,7 +69,7 @@ def write_report(paths: list[Path], out: Path) -> Report:
         report.files += _write_tables(report, out)
         report.files += _write_plots(report, out)
     except OSError as err:
-        raise MolsError(f"report folder {out}: {err.strerror or err}") from None
+        raise MolsError(f"report folder {out}: {reason(err)}") from None
     return report
 
 
@@ -113,8 +117,8 @@ def render_markdown(report: Report) -> str:
     ]
     if not report.speedups.empty:
         parts += ["## Speed-up over 1 CPU core (same budget and seed)\n", frame_markdown(report.speedups) + "\n"]
-    if report.errors:
-        parts += ["## Folders that could not be read\n", "\n".join(f"- {e}" for e in report.errors) + "\n"]
+    if report.errors or report.skipped:
+        parts += ["## Folders left out\n", "\n".join(f"- {e}" for e in report.errors + report.skipped) + "\n"]
     return "\n".join(parts)
 
 

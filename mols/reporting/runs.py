@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mols.errors import MolsError
+from mols.errors import MolsError, reason
 from mols.results import FRONT, MANIFEST
 
 REQUIRED = ("config", "algorithm", "objectives", "status", "wall_seconds", "profile", "iterations")
@@ -48,29 +50,33 @@ class Run:
         return int(self.manifest["config"]["seed"])
 
 
-def find_folders(path: Path) -> list[Path]:
-    """path itself if it holds a run.json, else every folder under it that does (sorted)."""
+def find_folders(path: Path) -> tuple[list[Path], list[str]]:
+    """The results folders at path (path itself if it holds a run.json, else every folder under it that
+    does, sorted), and one message per incomplete folder (a front.csv without its run.json: a run cut
+    short while writing, or one being written now)."""
     if not path.is_dir():
         raise MolsError(f"results folder {path}: no such folder")
     if (path / MANIFEST).is_file():
-        return [path]
+        return [path], []
     found = sorted(p.parent for p in path.rglob(MANIFEST))
-    if not found:
+    incomplete = [f"results folder {p.parent}: incomplete (it has {FRONT} but no {MANIFEST}: cut short while "
+                  "writing, or being written now)" for p in sorted(path.rglob(FRONT)) if not (p.parent / MANIFEST).exists()]
+    if not found and not incomplete:
         raise MolsError(f"results folder {path}: no {MANIFEST} in it or under it")
-    return found
+    return found, incomplete
 
 
 def load_run(folder: Path) -> Run:
     """The run in folder, or MolsError naming the folder and what is wrong with it."""
     manifest = _read_manifest(folder)
-    return Run(folder, manifest, _read_front(folder, manifest["objectives"]))
+    return Run(folder, manifest, _read_front(folder, manifest))
 
 
 def _read_manifest(folder: Path) -> dict:
     try:
         manifest = json.loads((folder / MANIFEST).read_text())
     except OSError as err:
-        raise MolsError(f"results folder {folder}: cannot read {MANIFEST} ({err.strerror})") from None
+        raise MolsError(f"results folder {folder}: cannot read {MANIFEST} ({reason(err)})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise MolsError(f"results folder {folder}: {MANIFEST} is not valid JSON ({err})") from None
     missing = [key for key in REQUIRED if not isinstance(manifest, dict) or key not in manifest]
@@ -79,33 +85,54 @@ def _read_manifest(folder: Path) -> dict:
     return manifest
 
 
-def _read_front(folder: Path, objectives: list[str]) -> np.ndarray:
-    path = folder / FRONT
+def _read_front(folder: Path, manifest: dict) -> np.ndarray:
+    """front.csv's objective values, checked against what run.json says of it (its row count, and its
+    SHA-256 where recorded): a front cut short or from another run is an error."""
+    path, objectives = folder / FRONT, manifest["objectives"]
     try:
-        front = pd.read_csv(path)
+        data = path.read_bytes()
     except FileNotFoundError:
         raise MolsError(f"results folder {folder}: {FRONT} is missing") from None
-    except (OSError, ValueError, pd.errors.ParserError) as err:
+    except OSError as err:
+        raise MolsError(f"results folder {folder}: {FRONT} cannot be read ({reason(err)})") from None
+    recorded = manifest.get("front", {}).get("sha256")
+    if recorded is not None and hashlib.sha256(data).hexdigest() != recorded:
+        raise MolsError(f"results folder {folder}: {FRONT} is not the one {MANIFEST} recorded (cut short, or "
+                        "written by another run)")
+    try:
+        front = pd.read_csv(io.BytesIO(data), dtype={"solution": str})
+    except (ValueError, pd.errors.ParserError) as err:
         raise MolsError(f"results folder {folder}: {FRONT} cannot be read ({err})") from None
     missing = [name for name in objectives if name not in front.columns]
     if missing:
         raise MolsError(f"results folder {folder}: {FRONT} lacks the objective column(s) {', '.join(missing)}")
+    size = manifest.get("archive_size")
+    if size is not None and len(front) != size:
+        raise MolsError(f"results folder {folder}: {FRONT} has {len(front)} rows, but {MANIFEST} says the archive "
+                        f"held {size} (cut short?)")
     values = front[list(objectives)]
     if len(values) and not all(pd.api.types.is_numeric_dtype(t) for t in values.dtypes) or values.isna().any().any():
         raise MolsError(f"results folder {folder}: {FRONT} has missing or non-numeric objective values")
+    if "solution" in front and front["solution"].fillna("").str.split().str.len().nunique() > 1:
+        raise MolsError(f"results folder {folder}: {FRONT} has solutions of different lengths (a row cut short?)")
     return values.to_numpy(dtype=np.float64)
 
 
 def load_runs(paths: list[Path]) -> tuple[list[Run], list[str]]:
-    """Every run under paths, and one message per folder that could not be read (the rest still load)."""
-    runs, errors = [], []
+    """Every run under paths, each folder once however often it is given or found, and one message per
+    folder that could not be read or is incomplete (the rest still load)."""
+    runs, errors, seen = [], [], set()
     for path in paths:
         try:
-            folders = find_folders(Path(path))
+            folders, incomplete = find_folders(Path(path))
         except MolsError as err:
             errors.append(str(err))
             continue
+        errors += [message for message in incomplete if message not in errors]
         for folder in folders:
+            if folder.resolve() in seen:
+                continue
+            seen.add(folder.resolve())
             try:
                 runs.append(load_run(folder))
             except MolsError as err:

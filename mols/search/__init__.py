@@ -12,12 +12,23 @@ from mols.errors import MolsError
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem, problem_entry
 from mols.search.base import OnIteration, Search, SearchResult
+from mols.signals import StopSignals
 from mols.search.its import IteratedTabu
 from mols.search.pls import ARCHIVES, VARIANTS, ParetoLocalSearch
 from mols.search.tabu import DEFAULT_PARTITIONS, AggregatedTabu
 
 ALGORITHMS = ("pls", "tabu", "its")
 DEFAULT_ITERATIONS = 10_000  # neighborhood evaluations, as in the flowshop paper
+# Options that only some algorithms take: option -> (RunConfig field, its default, those algorithms).
+ALGORITHM_OPTIONS = {
+    "--variant": ("variant", "nondominated", ("pls",)),
+    "--archive": ("archive", None, ("pls",)),
+    "--weights": ("weights", None, ("tabu", "its")),
+    "--partitions": ("partitions", DEFAULT_PARTITIONS, ("tabu",)),
+    "--tenure": ("tenure", None, ("tabu", "its")),
+    "--strength": ("strength", None, ("its",)),
+    "--run-length": ("run_length", None, ("its",)),
+}
 
 
 @dataclass(frozen=True)
@@ -32,9 +43,9 @@ class RunConfig:
     backend: str = "auto"
     iterations: int = DEFAULT_ITERATIONS
     seed: int = 0
-    weights: tuple[float, ...] | None = None  # tabu only; None: a lattice of weight vectors
+    weights: tuple[float, ...] | None = None  # tabu and its; None: a lattice of weight vectors (its: equal weights)
     partitions: int = DEFAULT_PARTITIONS  # tabu only
-    tenure: int | None = None  # tabu only; None: the problem size n
+    tenure: int | None = None  # tabu and its; None: the problem size n (its: n / 2)
     threads: int | None = None  # cpu backend only; None: all cores
     archive: str | None = None  # pls: where neighbors are filtered, cpu or gpu; None: gpu on the gpu backend
     strength: int | None = None  # its only: random swaps per perturbation; None: max(2, n // 5)
@@ -47,19 +58,11 @@ class RunConfig:
             raise MolsError(f"--algorithm: unknown algorithm {self.algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
         if self.seed < 0:
             raise MolsError(f"--seed must be a non-negative integer, got {self.seed}")
-        tabu_only = {"--weights": self.weights is not None, "--partitions": self.partitions != DEFAULT_PARTITIONS,
-                     "--tenure": self.tenure is not None}
-        if self.algorithm == "pls" and any(tabu_only.values()):
-            raise MolsError(f"{', '.join(k for k, v in tabu_only.items() if v)}: only for -a tabu")
-        its_only = {"--strength": self.strength is not None, "--run-length": self.run_length is not None}
-        if self.algorithm != "its" and any(its_only.values()):
-            raise MolsError(f"{', '.join(k for k, v in its_only.items() if v)}: only for -a its")
-        if self.algorithm == "its" and tabu_only["--partitions"]:
-            raise MolsError("--partitions: only for -a tabu (iterated tabu search uses one weight vector)")
-        if self.algorithm != "pls" and self.variant != "nondominated":
-            raise MolsError("--variant: only for -a pls")
-        if self.algorithm != "pls" and self.archive == "gpu":
-            raise MolsError("--archive gpu: only for -a pls (tabu search archives on the host)")
+        misplaced = [f"{option} (only -a {' or -a '.join(algorithms)})"
+                     for option, (field, default, algorithms) in ALGORITHM_OPTIONS.items()
+                     if getattr(self, field) != default and self.algorithm not in algorithms]
+        if misplaced:
+            raise MolsError(f"-a {self.algorithm} does not take {', '.join(misplaced)}")
         if self.algorithm == "pls" and self.archive is None:
             gpu = self.backend == "gpu" or self.backend == "auto" and gpu_available()
             object.__setattr__(self, "archive", "gpu" if gpu else "cpu")
@@ -84,10 +87,16 @@ def build_search(config: RunConfig, on_iteration: OnIteration | None = None) -> 
     return AggregatedTabu(*common, weights=config.weights, partitions=config.partitions, tenure=config.tenure)
 
 
-def solve(config: RunConfig, on_iteration: OnIteration | None = None) -> SearchResult:
+def solve(config: RunConfig, on_iteration: OnIteration | None = None, stop: StopSignals | None = None) -> SearchResult:
     """Run one search. Bad input raises MolsError before it starts; once it runs, an interruption
-    or a failure still returns the archive found so far (see SearchResult.status)."""
-    return build_search(config, on_iteration).run()
+    or a failure still returns the archive found so far (see SearchResult.status). Without `stop`,
+    SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the search at its next iteration while it runs (called
+    from the main thread), and the result says which signal did."""
+    search = build_search(config, on_iteration)
+    if stop is not None:
+        return search.run(stop)
+    with StopSignals(phase="search") as own:
+        return search.run(own)
 
 
 __all__ = ["ALGORITHMS", "ARCHIVES", "DEFAULT_ITERATIONS", "VARIANTS", "RunConfig", "SearchResult", "build_search", "solve"]

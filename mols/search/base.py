@@ -19,6 +19,10 @@ from mols.search.profiler import Profiler
 OnIteration = Callable[[int, int], None]  # (neighborhood evaluations so far, archive size)
 
 
+class Stopped(Exception):
+    """A stop was requested (mols.signals): the search ends at this iteration's boundary."""
+
+
 @dataclass
 class SearchResult:
     """What a run found and what it cost. status: completed, interrupted (Ctrl-C) or failed;
@@ -32,6 +36,7 @@ class SearchResult:
     status: str = "completed"
     error: str | None = None
     starts: int = 0  # random starting solutions
+    signal: str | None = None  # the signal that interrupted it (SIGINT, SIGTERM, SIGHUP), if one did
 
     @property
     def evaluated_neighbors(self) -> int:
@@ -49,16 +54,22 @@ class Search(ABC):
         self.profiler = Profiler()
         self.iterations = 0
         self.starts = 0
+        self.stop = None
 
-    def run(self) -> SearchResult:
-        """Search until the budget is spent. Ctrl-C or an error stops it early; either way the
-        result holds the archive found so far, with the status and the error."""
+    def run(self, stop=None) -> SearchResult:
+        """Search until the budget is spent. A stop requested through `stop` (a mols.signals.StopSignals:
+        SIGINT, SIGTERM, SIGHUP) ends it at the next iteration; Ctrl-C without one, or an error, ends
+        it where it is. Either way the result holds the archive found so far, with the status and the
+        error. A MolsError in the warm-up (an array that does not fit) reaches the caller: nothing has
+        been searched yet."""
         status, error = "completed", None
+        self.stop = stop
+        self.warm_up()
         try:
-            self.warm_up()
             self.profiler = Profiler()
+            self._check_stop()
             self._search()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Stopped):
             status = "interrupted"
         except MolsError as err:
             status, error = "failed", str(err)
@@ -66,7 +77,8 @@ class Search(ABC):
             status, error = "failed", traceback.format_exc()
         self.profiler.stop()
         return SearchResult(self.archive, self.iterations, self.evaluator.n_neighbors, self.profiler.wall,
-                            self.profiler.split(), status, error, self.starts)
+                            self.profiler.split(), status, error, self.starts,
+                            stop.name if stop is not None and status == "interrupted" else None)
 
     @abstractmethod
     def _search(self) -> None: ...
@@ -96,3 +108,8 @@ class Search(ABC):
         self.iterations += steps
         if self.on_iteration is not None:
             self.on_iteration(self.iterations, len(self.archive) if archive_size is None else archive_size)
+        self._check_stop()
+
+    def _check_stop(self) -> None:
+        if self.stop is not None and self.stop.requested:
+            raise Stopped

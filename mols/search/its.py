@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from mols.errors import MolsError
-from mols.search.tabu import AggregatedTabu
+from mols.search.tabu import AggregatedTabu, check_weights
 
 RUN_LENGTH_PER_SIZE = 10  # default run length: 10 n iterations
 # Defaults from a small sweep on tai50a (100,000 and 500,000 iterations, CPU, a few seeds): tenure
@@ -34,16 +34,21 @@ class IteratedTabu(AggregatedTabu):
     def __init__(self, *args, weights=None, tenure: int | None = None, strength: int | None = None,
                  run_length: int | None = None, **kwargs):
         super().__init__(*args, weights=weights, tenure=tenure, **kwargs)
-        n, k = self.problem.n, self.problem.n_obj
+        n = self.problem.n
         if tenure is None:
             self.tenure = min(max(1, n // 2), self.budget)
-        self.w = self.weights[0] if weights is not None else np.full(k, 1.0 / k)
+        self.w = self.weights[0]
         self.strength = default_strength(n) if strength is None else strength
         self.run_length = RUN_LENGTH_PER_SIZE * n if run_length is None else run_length
         if not 1 <= self.strength <= n:
             raise MolsError(f"--strength must be in 1..{n} (random swaps per perturbation), got {self.strength}")
         if self.run_length < 1:
             raise MolsError(f"--run-length must be at least 1, got {self.run_length}")
+
+    def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
+        """The one vector given, or equal weights (with one objective, the objective itself)."""
+        k = self.problem.n_obj
+        return check_weights(weights if weights is not None else np.ones(k), k)[None]
 
     def _search(self) -> None:
         start, left = None, self.budget

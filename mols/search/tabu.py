@@ -86,15 +86,18 @@ class AggregatedTabu(Search):
     def __init__(self, *args, weights=None, partitions: int = DEFAULT_PARTITIONS, tenure: int | None = None,
                  **kwargs):
         super().__init__(*args, **kwargs)
-        k = self.problem.n_obj
-        if weights is not None:
-            self.weights = check_weights(weights, k)[None]
-        else:
-            self.weights = simplex_lattice(k, self._check_partitions(partitions, k))
+        self.weights = self._weight_vectors(weights, partitions)
         tenure = self.problem.n if tenure is None else tenure
         if tenure < 0:
             raise MolsError(f"--tenure must be at least 0, got {tenure}")
         self.tenure = min(tenure, self.budget)  # a longer tenure forbids for the whole run all the same
+
+    def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
+        """(W, k): the one vector given, or the lattice with `partitions`."""
+        k = self.problem.n_obj
+        if weights is not None:
+            return check_weights(weights, k)[None]
+        return simplex_lattice(k, self._check_partitions(partitions, k))
 
     def _check_partitions(self, partitions: int, k: int) -> int:
         if partitions < 1:

@@ -33,9 +33,9 @@ def test_tabu_finds_tai12a_optimum():
 
 def test_cli_runs_qap_and_mqap(tmp_path):
     runner = CliRunner()
-    for args in (["tai12a", "-p", "qap", "-a", "tabu"], ["KC10-2fl-1uni", "-p", "mqap", "-a", "pls"],
-                 ["tai12a", "-p", "qap", "-a", "its", "--run-length", "10"]):
-        out = tmp_path / args[3]
+    for k, args in enumerate((["tai12a", "-p", "qap", "-a", "tabu"], ["KC10-2fl-1uni", "-p", "mqap", "-a", "pls"],
+                              ["tai12a", "-p", "qap", "-a", "its", "--run-length", "10"])):
+        out = tmp_path / str(k)
         result = runner.invoke(app, ["run", *args, "-b", "cpu", "-i", "40", "-o", str(out)])
         assert result.exit_code == 0, result.output
         front = pd.read_csv(out / "front.csv")

@@ -74,7 +74,7 @@ def test_bad_files_name_the_file_and_line(tmp_path, text, message, line):
 
 def test_missing_edge_weight_type_is_an_error(tmp_path):
     path = write(tmp_path, GOOD.format(kind="EUC_2D").replace("EDGE_WEIGHT_TYPE : EUC_2D\n", ""))
-    with pytest.raises(InstanceError, match="EDGE_WEIGHT_TYPE None is not supported") as err:
+    with pytest.raises(InstanceError, match="no EDGE_WEIGHT_TYPE; choose EUC_2D or ATT") as err:
         tsplib.read_tsplib(path)
     assert str(path) in str(err.value)
 

@@ -71,15 +71,28 @@ def test_a_parent_folder_is_searched_for_runs(tmp_path, two_runs):
     assert len(build_report([tmp_path]).runs) == 2
 
 
+def older(folder, front: str):
+    """The folder as mols wrote it before run.json recorded front.csv's SHA-256, with this front.csv."""
+    manifest = json.loads((folder / "run.json").read_text())
+    del manifest["front"]
+    (folder / "run.json").write_text(json.dumps(manifest))
+    (folder / "front.csv").write_text(front)
+
+
 @pytest.mark.parametrize("spoil, message", [
     (lambda f: (f / "run.json").write_text("{not json"), "not valid JSON"),
     (lambda f: (f / "front.csv").unlink(), "front.csv is missing"),
-    (lambda f: (f / "front.csv").write_text("cost,solution\n1,0 1 2\n"), "lacks the objective column(s) delay"),
-    (lambda f: (f / "front.csv").write_text("cost,delay,solution\n1,x,0 1 2\n"), "non-numeric"),
+    (lambda f: older(f, "cost,solution\n1,0 1 2\n2,0 1 2\n3,0 1 2\n"), "lacks the objective column(s) delay"),
+    (lambda f: older(f, "cost,delay,solution\n1,x,0 1 2\n2,2,0 1 2\n3,3,0 1 2\n"), "non-numeric"),
     (lambda f: (f / "run.json").write_text(json.dumps({"config": {}})), "lacks algorithm"),
+    (lambda f: older(f, "cost,delay,solution\n0,4,0 1 2\n2,2,0 1 2\n"), "has 2 rows, but run.json says the archive held 3"),
+    (lambda f: older(f, "cost,delay,solution\n0,4,0 1 2\n2,2,0 1 2\n4,0,0 1\n"), "solutions of different lengths"),
+    (lambda f: (f / "front.csv").write_bytes((f / "front.csv").read_bytes()[:-3]), "not the one run.json recorded"),
+    (lambda f: (f / "front.csv").write_text("cost,delay,solution\n0,4,0 1 2\n2,2,0 1 2\n4,1,0 1 2\n"),
+     "not the one run.json recorded"),
 ])
 def test_corrupt_folder_is_named(tmp_path, spoil, message):
-    folder = synthetic_run(tmp_path / "bad", [[1, 1]])
+    folder = synthetic_run(tmp_path / "bad", [[0, 4], [2, 2], [4, 0]])
     spoil(folder)
     with pytest.raises(MolsError, match="bad") as err:
         load_run(folder)
@@ -101,3 +114,36 @@ def test_cli_reports_the_good_folders_and_names_the_corrupt_one(tmp_path, two_ru
 def test_cli_with_nothing_readable_exits_1(tmp_path):
     result = runner.invoke(app, ["report", str(tmp_path), "-o", str(tmp_path / "out")])
     assert result.exit_code == 1 and "no run.json in it" in " ".join(result.output.split())
+
+
+def test_a_folder_given_three_times_is_one_run(tmp_path, two_runs):
+    report = build_report([two_runs[0], two_runs[0], tmp_path / "a" / ".." / "a", two_runs[1]])
+    assert len(report.runs) == 2 and not report.errors
+
+
+def test_a_run_with_no_solution_is_left_out_cleanly(tmp_path, two_runs):
+    """What mols writes after an early Ctrl-C: a complete folder of 0 solutions."""
+    empty = tmp_path / "empty"
+    config = RunConfig(instance="toy.txt", backend="cpu", iterations=10, threads=1)
+    write_results(empty, config, SearchResult(Archive(2, 3), 0, 6, 0.0, two_runs_profile(), status="interrupted"),
+                  RunContext("toy", OBJ, "cpu", 1))
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["report", *map(str, two_runs), str(empty), "-o", str(out)])
+    output = " ".join(result.output.split())
+    assert result.exit_code == 0, result.output
+    assert "empty: no solutions (the run was interrupted); left out" in output and "Traceback" not in output
+    assert len(pd.read_csv(out / "runs.csv")) == 2
+    with pytest.raises(MolsError, match="no results to report"):
+        build_report([empty])
+
+
+def test_an_incomplete_folder_is_named(tmp_path, two_runs):
+    """front.csv without run.json: a run cut short while writing, or one being written now."""
+    (two_runs[1] / "run.json").unlink()
+    report = build_report([tmp_path])
+    assert len(report.runs) == 1
+    assert any("b: incomplete" in e for e in report.errors)
+
+
+def two_runs_profile():
+    return {part: {"seconds": 0.0, "percent": 0.0} for part in ("evaluation", "archiving", "ls process")}

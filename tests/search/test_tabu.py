@@ -12,7 +12,7 @@ from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import load_problem, problem_entry
 from mols.problems.flowshop.model import Flowshop
-from mols.search import RunConfig, build_search
+from mols.search import RunConfig, build_search, solve
 from mols.search.its import IteratedTabu
 from mols.search.tabu import AggregatedTabu, check_weights, host_walk, normalising_coefficients, simplex_lattice
 from tests.search.conftest import check_archive
@@ -244,10 +244,23 @@ def test_too_many_weight_vectors_for_the_budget_is_an_error(tiny):
 
 def test_tabu_only_options_are_refused_for_pls():
     for option, value in (("weights", (1.0, 0.0, 0.0)), ("tenure", 5), ("partitions", 4)):
-        with pytest.raises(MolsError, match=f"--{option}: only for -a tabu"):
+        with pytest.raises(MolsError, match=f"-a pls does not take --{option}"):
             RunConfig(instance="020_05_01", algorithm="pls", **{option: value})
-    with pytest.raises(MolsError, match="--variant: only for -a pls"):
+    with pytest.raises(MolsError, match=r"-a tabu does not take --variant \(only -a pls\)"):
         RunConfig(instance="020_05_01", algorithm="tabu", variant="dominating")
+
+
+def test_every_misplaced_option_is_named_at_once():
+    with pytest.raises(MolsError) as err:
+        RunConfig(instance="020_05_01", algorithm="pls", tenure=5, strength=3, run_length=9, partitions=4)
+    assert str(err.value) == ("-a pls does not take --partitions (only -a tabu), --tenure (only -a tabu or -a its), "
+                              "--strength (only -a its), --run-length (only -a its)")
+
+
+def test_its_ignores_the_lattice_it_does_not_use():
+    """A budget smaller than the default lattice (10 vectors) is fine for ITS, which uses one vector."""
+    result = solve(RunConfig(instance="020_05_01", algorithm="its", backend="cpu", iterations=4, run_length=2))
+    assert result.status == "completed" and result.iterations == 4
 
 
 def test_default_tenure_is_the_number_of_jobs(tiny):

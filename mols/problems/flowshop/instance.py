@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.errors import InstanceError
+from mols.problems.io import excerpt, find_bundled, numbered_lines, read_text
 
 PARK_MILLER_MODULUS = 2**31 - 1
 """Modulus of Taillard's Park-Miller generator; u = state / PARK_MILLER_MODULUS."""
@@ -100,60 +101,28 @@ def taillard_due_dates(seed: int, p: np.ndarray) -> np.ndarray:
 def read_flowshop(path: str | os.PathLike[str]) -> FlowshopInstance:
     """Read a Liefooghe/ParadisEO or Taillard flowshop file; the format is detected from its first line."""
     path = Path(path)
-    lines = _Lines(path, _read_text(path))
+    lines = _Lines(path, read_text(path))
     first = lines.peek()
     if first is not None and len(first[1]) == 1 and _INTEGER.fullmatch(first[1][0]):
         return _parse_liefooghe(lines)
     if first is not None and " ".join(first[1]).lower().startswith(_TAILLARD_HEADER):
         return _parse_taillard(lines)
-    found = "an empty file" if first is None else repr(" ".join(first[1]))
+    found = "an empty file" if first is None else excerpt(" ".join(first[1]))
     raise InstanceError(path, f"unknown format: {_FORMATS}, found {found}", 1 if first is None else first[0])
-
-
-def bundled_instances_dir() -> Path:
-    """The repository's instances/ folder (next to the mols/ package)."""
-    return Path(__file__).resolve().parents[3] / "instances"
 
 
 def resolve_instance(name_or_path: str) -> Path:
     """An existing path as is, else a bundled name such as "020_10_01" or "ta011" (./instances first)."""
-    given = Path(name_or_path)
-    if given.exists():
-        return given
-    for root in (Path.cwd() / "instances", bundled_instances_dir()):
-        for folder in _SEARCH_FOLDERS:
-            for candidate in (name_or_path, f"{name_or_path}.txt"):
-                if (root / folder / candidate).is_file():
-                    return root / folder / candidate
-    raise InstanceError(
-        name_or_path, "no such instance file; give a path or a bundled name such as 020_10_01 or ta011"
-    )
-
-
-def _read_text(path: Path) -> str:
-    """The file's text, or an InstanceError if it is missing, a directory, unreadable or not text."""
-    if not path.exists():
-        raise InstanceError(path, "no such file")
-    if path.is_dir():
-        raise InstanceError(path, "no such file: this is a directory")
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise InstanceError(path, f"cannot read the file: {err.strerror}") from err
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        message = f"not a text file: byte 0x{data[err.start]:02x} is not UTF-8"
-        raise InstanceError(path, message, data.count(b"\n", 0, err.start) + 1) from err
-    if "\0" in text:
-        line = text.count("\n", 0, text.index("\0")) + 1
-        raise InstanceError(path, "not a text file: it contains NUL bytes", line)
-    return text
+    found = find_bundled(name_or_path, _SEARCH_FOLDERS, ("", ".txt"))
+    if found is None:
+        raise InstanceError(name_or_path, "no such instance file; give a path or a bundled name such as 020_10_01 "
+                            "or ta011")
+    return found
 
 
 def _tokenize(text: str) -> Iterator[tuple[int, list[str]]]:
     """(1-based line number, whitespace-separated tokens) for every non-blank line."""
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in numbered_lines(text):
         tokens = line.split()
         if tokens:
             yield number, tokens
@@ -183,14 +152,14 @@ class _Lines:
         """The next line as exactly k non-negative integers; `what` names them in plural."""
         tokens = self.take(f"{k} {what}")
         if len(tokens) != k:
-            raise self.error(f"expected {k} {what}, found {len(tokens)}: {' '.join(tokens)!r}")
+            raise self.error(f"expected {k} {what}, found {len(tokens)}: {excerpt(' '.join(tokens))}")
         for token in tokens:
             if not _INTEGER.fullmatch(token):
-                raise self.error(f"expected integer {what}, found {token!r}")
+                raise self.error(f"expected integer {what}, found {excerpt(token)}")
             if token.startswith("-") and token.strip("-0"):
                 raise self.error(f"expected non-negative {what}, found {token}")
             if len(token.lstrip("+-0")) > len(str(_MAX_VALUE)) or int(token) > _MAX_VALUE:
-                raise self.error(f"expected at most {_MAX_VALUE} for {what}, found {token}")
+                raise self.error(f"expected at most {_MAX_VALUE} for {what}, found {excerpt(token)}")
         return [int(token) for token in tokens]
 
     def one(self, what: str) -> int:
@@ -208,7 +177,7 @@ class _Lines:
         rest = self.peek()
         if rest is not None:
             found = " ".join(rest[1])
-            raise self.error(f"expected end of file after {after}, found extra data {found!r}", rest[0])
+            raise self.error(f"expected end of file after {after}, found extra data {excerpt(found)}", rest[0])
 
     def error(self, message: str, line: int | None = None) -> InstanceError:
         return InstanceError(self.path, message, self.number if line is None else line)
@@ -240,7 +209,7 @@ def _parse_taillard(lines: _Lines) -> FlowshopInstance:
         raise lines.error(f"expected a Taillard seed in [1, {PARK_MILLER_MODULUS - 1}], found {seed}")
     words = lines.take("the line 'processing times :'")
     if [word.lower() for word in words] != _TAILLARD_TIMES_WORDS:
-        raise lines.error(f"expected the line 'processing times :', found {' '.join(words)!r}")
+        raise lines.error(f"expected the line 'processing times :', found {excerpt(' '.join(words))}")
     p = np.array([lines.ints(n, f"processing times for machine {i}") for i in range(m)], dtype=np.int64)
     lines.end(f"the last machine ({m - 1})")
     return FlowshopInstance(lines.path.stem, p, taillard_due_dates(seed, p), seed, "derived")

@@ -7,21 +7,21 @@ from pathlib import Path
 import numpy as np
 
 from mols.neighborhoods import Neighborhood
-from mols.problems.base import Layout, Problem
+from mols.problems.base import Layout, Problem, integer_dtype
 from mols.problems.flowshop.cpu import make_cpu_kernel
 from mols.problems.flowshop.instance import FlowshopInstance
 from mols.problems.flowshop.state import cumulative_times, fill_state
 
 OBJECTIVES = ("makespan", "total_tardiness", "n_tardy")
-INT32_MAX = np.iinfo(np.int32).max
 SHARED_BUDGET = 44 * 1024  # bytes of shared memory per block for the tables the kernel stages
 
 
 def objective_dtype(instance: FlowshopInstance) -> np.dtype:
-    """int32 when no completion time, due date or tardiness sum can overflow it, else int64."""
+    """int32 when no completion time, due date or tardiness sum can overflow it, else int64 (an error
+    where even that could overflow)."""
     horizon = int(instance.p.sum())  # no completion time exceeds it
     bound = max(instance.n * horizon, int(instance.due.max(initial=0)) + horizon)
-    return np.dtype(np.int32 if bound <= INT32_MAX else np.int64)
+    return integer_dtype(bound, instance.name)
 
 
 class Flowshop(Problem):

@@ -17,9 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from mols.errors import InstanceError
-from mols.problems.flowshop.instance import _read_text, bundled_instances_dir
+from mols.problems.io import bundled_instances_dir, excerpt, find_bundled, numbered_lines, read_text
 
 _MAX_VALUE = 2**30 - 1  # entries and their differences fit int32, the kernels' matrix type
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 _HEADER = {"facilities": re.compile(r"facilities\s*[:=]\s*(\d+)"), "objectives": re.compile(r"objectives\s*[:=]\s*(\d+)")}
 _BUNDLED = {"qap": ("qap", ".dat"), "mqap": ("mqap", ".dat")}
 
@@ -60,16 +61,12 @@ class QapInstance:
 
 def resolve_qap(name_or_path: str, kind: str) -> Path:
     """An existing path as is, else a bundled name (tai12a, KC10-2fl-1uni) from instances/qap or instances/mqap."""
-    given = Path(name_or_path)
-    if given.exists():
-        return given
     folder, suffix = _BUNDLED[kind]
-    for root in (Path.cwd() / "instances", bundled_instances_dir()):
-        for candidate in (name_or_path, name_or_path + suffix):
-            if (root / folder / candidate).is_file():
-                return root / folder / candidate
-    example = "tai12a" if kind == "qap" else "KC10-2fl-1uni"
-    raise InstanceError(name_or_path, f"no such instance file; give a path or a bundled name such as {example}")
+    found = find_bundled(name_or_path, (folder,), ("", suffix))
+    if found is None:
+        example = "tai12a" if kind == "qap" else "KC10-2fl-1uni"
+        raise InstanceError(name_or_path, f"no such instance file; give a path or a bundled name such as {example}")
+    return found
 
 
 def bundled_qap_files(kind: str) -> list[Path]:
@@ -81,7 +78,7 @@ def bundled_qap_files(kind: str) -> list[Path]:
 def read_qaplib(path: str | os.PathLike[str]) -> QapInstance:
     """A QAPLIB .dat file: n, then the n x n matrices A and B."""
     path = Path(path)
-    values, lines = _integers(path, _read_text(path))
+    values, lines = _integers(path, read_text(path))
     if not values:
         raise InstanceError(path, "empty file: expected the size n, then two n x n matrices")
     n = _size(path, values[0], "the size n", lines[0])
@@ -92,13 +89,13 @@ def read_qaplib(path: str | os.PathLike[str]) -> QapInstance:
 def read_mqap(path: str | os.PathLike[str]) -> QapInstance:
     """A Knowles-Corne mQAP .dat file: the header line, the distance matrix, then k flow matrices."""
     path = Path(path)
-    text = _read_text(path)
+    text = read_text(path)
     header, _, rest = text.partition("\n")
     found = {key: pattern.search(header) for key, pattern in _HEADER.items()}
     missing = [key for key, match in found.items() if match is None]
     if missing:
         raise InstanceError(path, f"header must name 'facilities: N' and 'objectives: K'; no {' or '.join(missing)} "
-                            f"in {header.strip()[:80]!r}", 1)
+                            f"in {excerpt(header)}", 1)
     n = _size(path, int(found["facilities"].group(1)), "facilities", 1)
     k = _size(path, int(found["objectives"].group(1)), "objectives", 1, least=1)
     values, lines = _integers(path, rest, first_line=2)
@@ -110,7 +107,7 @@ def read_solution(path: str | os.PathLike[str]) -> tuple[int, int, np.ndarray]:
     """A QAPLIB .sln file: (n, cost, the permutation as written). Its convention varies by file
     (0- or 1-based, or the inverse permutation): instances/qap/SOURCE.md lists the exceptions."""
     path = Path(path)
-    values, lines = _integers(path, _read_text(path))
+    values, lines = _integers(path, read_text(path))
     if len(values) < 2:
         raise InstanceError(path, "expected n and the cost, then n positions")
     n = _size(path, values[0], "the size n", lines[0])
@@ -124,7 +121,7 @@ def read_pareto_set(path: str | os.PathLike[str], n: int, k: int) -> tuple[np.nd
     Returns the permutations X (P, n), 0-based, and their objectives F (P, k)."""
     path = Path(path)
     rows = []
-    for number, line in enumerate(_read_text(path).split("\n"), start=1):
+    for number, line in numbered_lines(read_text(path)):
         if line.split():
             values = _line_integers(path, line, number)
             if len(values) != n + k:
@@ -138,7 +135,7 @@ def read_pareto_set(path: str | os.PathLike[str], n: int, k: int) -> tuple[np.nd
 def _integers(path: Path, text: str, first_line: int = 1) -> tuple[list[int], list[int]]:
     """Every whitespace-separated integer of text and the line each is on."""
     values, lines = [], []
-    for number, line in enumerate(text.split("\n"), start=first_line):
+    for number, line in numbered_lines(text, first_line):
         row = _line_integers(path, line, number)
         values += row
         lines += [number] * len(row)
@@ -146,14 +143,13 @@ def _integers(path: Path, text: str, first_line: int = 1) -> tuple[list[int], li
 
 
 def _line_integers(path: Path, line: str, number: int) -> list[int]:
-    try:
-        row = [int(token) for token in line.split()]
-    except ValueError:
-        bad = next(t for t in line.split() if not re.fullmatch(r"[+-]?\d+", t))
-        raise InstanceError(path, f"expected integers, found {bad!r}", number) from None
-    for value in row:
-        if abs(value) > _MAX_VALUE:
-            raise InstanceError(path, f"expected values within +-{_MAX_VALUE}, found {value}", number)
+    row = []
+    for token in line.split():
+        if not _INTEGER.fullmatch(token):
+            raise InstanceError(path, f"expected integers, found {excerpt(token)}", number)
+        if len(token.lstrip("+-0")) > len(str(_MAX_VALUE)) or abs(int(token)) > _MAX_VALUE:
+            raise InstanceError(path, f"expected values within +-{_MAX_VALUE}, found {excerpt(token)}", number)
+        row.append(int(token))
     return row
 
 

@@ -8,11 +8,10 @@ from pathlib import Path
 import numpy as np
 
 from mols.neighborhoods import Neighborhood
-from mols.problems.base import Layout, Problem
+from mols.problems.base import Layout, Problem, integer_dtype
 from mols.problems.qap import cpu
 from mols.problems.qap.instance import QapInstance
 
-INT32_MAX = np.iinfo(np.int32).max
 MATRIX = np.dtype(np.int32)
 # Threads the evaluation kernels aim at: lanes per move = this / moves, a power of two up to 32 and
 # n. Whole tabu steps on the H100 were fastest there (scripts/qap_lanes.py, reports/qap/lanes.txt).
@@ -24,7 +23,7 @@ def objective_dtype(instance: QapInstance) -> np.dtype:
     pass the bound on the way; the CUDA kernel sums in unsigned (wrapping) arithmetic, so the
     neighbor's cost is exact whenever it fits."""
     bound = int(np.abs(instance.a).sum(axis=(1, 2)).max()) * int(np.abs(instance.b).max())
-    return np.dtype(np.int32 if bound <= INT32_MAX else np.int64)
+    return integer_dtype(bound, instance.name)
 
 
 class Qap(Problem):

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.errors import InstanceError
-from mols.problems.flowshop.instance import bundled_instances_dir
+from mols.errors import InstanceError, reason
+from mols.memory import check_fits, nbytes
+from mols.problems.io import bundled_instances_dir, excerpt, find_bundled, read_text
 
 EDGE_WEIGHT_TYPES = ("EUC_2D", "ATT")
 _HEADER = re.compile(r"^\s*([A-Z_]+)\s*:\s*(.*?)\s*$")
@@ -32,15 +33,6 @@ class TspInstance:
         return int(self.xy.shape[0])
 
 
-def _read_lines(path: Path) -> list[str]:
-    try:
-        return path.read_text().splitlines()
-    except OSError as err:
-        raise InstanceError(path, f"cannot read the file: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise InstanceError(path, "not a text file") from None
-
-
 def _header(path: Path, lines: list[str], section: str) -> tuple[dict[str, str], int]:
     """The KEY : value lines before `section`, and the index of the section's first line."""
     keys: dict[str, str] = {}
@@ -49,7 +41,7 @@ def _header(path: Path, lines: list[str], section: str) -> tuple[dict[str, str],
             return keys, k + 1
         match = _HEADER.match(line)
         if not match:
-            raise InstanceError(path, f"expected 'KEY : value' or {section}, got {line.strip()[:60]!r}", k + 1)
+            raise InstanceError(path, f"expected 'KEY : value' or {section}, got {excerpt(line)}", k + 1)
         keys[match.group(1)] = match.group(2)
     raise InstanceError(path, f"no {section}")
 
@@ -57,41 +49,41 @@ def _header(path: Path, lines: list[str], section: str) -> tuple[dict[str, str],
 def _dimension(path: Path, keys: dict[str, str]) -> int:
     text = keys.get("DIMENSION")
     if text is None or not text.isdigit() or int(text) < 3:
-        raise InstanceError(path, f"DIMENSION must be an integer of at least 3, got {text!r}")
+        raise InstanceError(path, f"DIMENSION must be an integer of at least 3, got {excerpt(str(text))}")
     return int(text)
 
 
 def read_tsplib(path: str | Path) -> TspInstance:
     """A TSPLIB .tsp file with NODE_COORD_SECTION; InstanceError naming the file (and line) otherwise."""
     path = Path(path)
-    lines = _read_lines(path)
+    lines = read_text(path).splitlines()
     keys, start = _header(path, lines, "NODE_COORD_SECTION")
     if keys.get("TYPE", "TSP") != "TSP":
-        raise InstanceError(path, f"TYPE {keys['TYPE']!r} is not supported; only TSP")
+        raise InstanceError(path, f"TYPE {excerpt(keys['TYPE'])} is not supported; only TSP")
     kind = keys.get("EDGE_WEIGHT_TYPE")
     if kind not in EDGE_WEIGHT_TYPES:
-        raise InstanceError(path, f"EDGE_WEIGHT_TYPE {kind!r} is not supported; choose {' or '.join(EDGE_WEIGHT_TYPES)}")
+        given = f"EDGE_WEIGHT_TYPE {excerpt(kind)} is not supported" if kind else "no EDGE_WEIGHT_TYPE"
+        raise InstanceError(path, f"{given}; choose {' or '.join(EDGE_WEIGHT_TYPES)}")
     n = _dimension(path, keys)
-    xy = np.empty((n, 2))
-    count = 0
+    xy = []  # not made at DIMENSION's size first: a wrong DIMENSION may be huge
     for k in range(start, len(lines)):
         tokens = lines[k].split()
         if not tokens:
             continue
         if tokens == ["EOF"]:
             break
-        if count == n:
+        if len(xy) == n:
             raise InstanceError(path, f"more coordinates than DIMENSION {n}", k + 1)
         try:
             node, x, y = int(tokens[0]), float(tokens[1]), float(tokens[2])
         except (ValueError, IndexError):
-            raise InstanceError(path, f"expected 'id x y', got {lines[k].strip()[:60]!r}", k + 1) from None
-        if len(tokens) != 3 or node != count + 1 or not np.isfinite([x, y]).all():
-            raise InstanceError(path, f"expected 'id x y' with id {count + 1}, got {lines[k].strip()[:60]!r}", k + 1)
-        xy[count] = x, y
-        count += 1
-    if count != n:
-        raise InstanceError(path, f"{count} coordinates, but DIMENSION is {n}")
+            raise InstanceError(path, f"expected 'id x y', got {excerpt(lines[k])}", k + 1) from None
+        if len(tokens) != 3 or node != len(xy) + 1 or not np.isfinite([x, y]).all():
+            raise InstanceError(path, f"expected 'id x y' with id {len(xy) + 1}, got {excerpt(lines[k])}", k + 1)
+        xy.append((x, y))
+    if len(xy) != n:
+        raise InstanceError(path, f"{len(xy)} coordinates, but DIMENSION is {n}")
+    xy = np.array(xy, dtype=np.float64)
     xy.setflags(write=False)
     return TspInstance(keys.get("NAME", path.stem).strip() or path.stem, xy, kind)
 
@@ -99,7 +91,7 @@ def read_tsplib(path: str | Path) -> TspInstance:
 def read_tour(path: str | Path, n: int) -> np.ndarray:
     """The 0-based tour (n,) of a TSPLIB .tour file; InstanceError unless it is a permutation of n cities."""
     path = Path(path)
-    lines = _read_lines(path)
+    lines = read_text(path).splitlines()
     _, start = _header(path, lines, "TOUR_SECTION")
     nodes = []
     for k in range(start, len(lines)):
@@ -107,7 +99,7 @@ def read_tour(path: str | Path, n: int) -> np.ndarray:
             if token in ("-1", "EOF"):
                 break
             if not token.isdigit():
-                raise InstanceError(path, f"expected a city id, got {token!r}", k + 1)
+                raise InstanceError(path, f"expected a city id, got {excerpt(token)}", k + 1)
             nodes.append(int(token) - 1)
         else:
             continue
@@ -122,6 +114,7 @@ def random_instance(n: int, seed: int) -> TspInstance:
     """n cities with integer coordinates drawn uniformly in [0, RANDOM_SIDE)^2, EUC_2D."""
     if n < 3:
         raise InstanceError(f"random:{n}:{seed}", "a random instance needs at least 3 cities")
+    check_fits(2 * nbytes((n, 2), np.float64), f"random:{n}:{seed}: the coordinates of {n} cities")
     xy = np.random.default_rng(seed).integers(0, RANDOM_SIDE, size=(n, 2)).astype(np.float64)
     xy.setflags(write=False)
     return TspInstance(f"random{n}s{seed}", xy, "EUC_2D")
@@ -133,15 +126,11 @@ def tsp_dir() -> Path:
 
 def resolve_tsp(name_or_path: str) -> Path:
     """An existing path, else a bundled name such as kroA100 (./instances/tsp first)."""
-    given = Path(name_or_path)
-    if given.is_file():
-        return given
-    for root in (Path.cwd() / "instances" / "tsp", tsp_dir()):
-        for candidate in (name_or_path, f"{name_or_path}.tsp"):
-            if (root / candidate).is_file():
-                return root / candidate
-    raise InstanceError(name_or_path, "no such instance file; give a path, a bundled name such as kroA100, "
-                                      "or random:N:SEED")
+    found = find_bundled(name_or_path, ("tsp",), ("", ".tsp"))
+    if found is None:
+        raise InstanceError(name_or_path, "no such instance file; give a path, a bundled name such as kroA100, "
+                                          "or random:N:SEED")
+    return found
 
 
 def load_tsp(name: str) -> TspInstance:
@@ -172,7 +161,7 @@ def write_tsplib(instance: TspInstance, path: Path) -> None:
     try:
         path.write_text(text)
     except OSError as err:
-        raise InstanceError(path, f"cannot write: {err.strerror}") from None
+        raise InstanceError(path, f"cannot write: {reason(err)}") from None
 
 
 def optimal_lengths() -> dict[str, int]:

@@ -8,12 +8,11 @@ import numpy as np
 
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
-from mols.problems.base import Layout, Problem
+from mols.problems.base import INT32_MAX, Layout, Problem, integer_dtype
 from mols.problems.tsp.cpu import make_cpu_kernel
 from mols.problems.tsp.instance import TspInstance, TspPair
 from mols.problems.tsp.moves import fill_tour
 
-INT32_MAX = np.iinfo(np.int32).max
 KERNELS = {"swap": "tsp_swap", "2opt": "tsp_2opt"}
 
 
@@ -55,10 +54,10 @@ class Tsp(Problem):
         self.objectives = ("length",) if len(parts) == 1 else tuple(f"length_{part.name}" for part in parts)
         self.xy = np.stack([part.xy for part in parts])  # (n_obj, n, 2)
         self.n = parts[0].n
-        bound = self.n * max(max_distance(part.xy) for part in parts)
-        if max(max_distance(part.xy) for part in parts) > INT32_MAX // 2:
+        longest = max(max_distance(part.xy) for part in parts)
+        if longest > INT32_MAX // 2:
             raise MolsError(f"{instance.name}: coordinates too far apart for int32 distances")
-        self.dtype = np.dtype(np.int32 if bound <= INT32_MAX else np.int64)
+        self.dtype = integer_dtype(self.n * int(longest), instance.name)
 
     def kernel_name(self, nbh: Neighborhood) -> str:
         return KERNELS[nbh.name]

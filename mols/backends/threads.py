@@ -1,0 +1,121 @@
+"""How many cores a CPU evaluation uses: all of them, or one, whichever the last calls found faster.
+
+Numba's parallel regions pay only when a call has enough work, and on a loaded machine they can cost
+more than they save: every region waits for its slowest thread, and a thread whose core another
+process holds is late by a time slice. So by default the CPU backend measures both settings and uses
+the faster, and keeps checking the other one now and then, because the load can change during a run.
+
+A check runs the other setting for PROBE calls in a row (the median of them counts, so one call that
+does more work than usual, such as a full rebuild after a restart, does not mislead it). The next
+check waits until `patience` times the other setting's last time has been spent on the chosen one, so
+a check costs at most PROBE / patience of the time between checks, however slow the other setting is.
+Patience starts at PATIENCE and doubles, up to MAX_PATIENCE, each time a check confirms the choice; a
+change of choice sets it back. The first call of each setting is not counted (it compiles and starts
+the thread pool).
+
+OpenMP threads that wait for the next region spin before they sleep; libgomp's default (300,000
+spins, milliseconds) keeps cores busy between calls, which a loaded machine cannot spare. mols sets
+GOMP_SPINCOUNT to SPINS before the thread pool starts (mols/__init__.py), unless it is set already.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numba
+
+PROBE = 3  # calls per check of a setting
+PATIENCE, MAX_PATIENCE = 16, 512  # time on the chosen setting between two checks, in units of the other's time
+CUTOFF = 4  # a checked call this many times slower than the chosen setting's ends the check
+SPINS = "10000"  # GOMP_SPINCOUNT: `mols bench threads` measured it, against the default and a passive wait
+
+
+class ThreadChoice:
+    """Chooses between `most` threads and 1 for each call; `fixed` (a user's --threads) disables it."""
+
+    def __init__(self, most: int, fixed: int | None = None):
+        self.most = most
+        self.fixed = fixed if fixed is not None or most > 1 else 1
+        self.settings = (most, 1)
+        self.times: dict[int, list[float]] = {t: [] for t in self.settings}  # the last PROBE timed calls
+        self.seen: dict[int, int] = dict.fromkeys(self.settings, 0)  # calls made with each setting
+        self.chosen = most
+        self.probing: int | None = None  # the setting being checked, PROBE calls in a row
+        self.left = 0  # calls left in the check
+        self.spent = 0.0  # seconds on the chosen setting since the last check
+        self.patience = PATIENCE
+
+    def next(self) -> int:
+        """The number of threads for the next call."""
+        if self.fixed is not None:
+            return self.fixed
+        for t in self.settings:  # each setting is measured PROBE times (after one uncounted call) first
+            if self.seen[t] <= PROBE:
+                return t
+        if self.probing is None and self.spent >= self.patience * self._estimate(self._other()):
+            self.probing, self.left = self._other(), PROBE
+        return self.chosen if self.probing is None else self.probing
+
+    def record(self, threads: int, seconds: float) -> None:
+        """A call with `threads` threads took `seconds`. The choice changes only after a check (or after
+        the first measurements of both settings), when both settings' times are fresh."""
+        if self.fixed is not None:
+            return
+        self.seen[threads] += 1
+        if self.seen[threads] > 1:
+            self.times[threads] = (self.times[threads] + [seconds])[-PROBE:]
+        if self.probing == threads:
+            self.left -= 1
+            much_slower = seconds > CUTOFF * self._estimate(self.chosen) and self.times[self.chosen]
+            if self.left == 0 or much_slower:  # one call far slower settles it: no need for PROBE of them
+                self.probing = None
+                self._decide()
+        elif threads == self.chosen:
+            self.spent += seconds
+        if threads == self.settings[-1] and self.seen[threads] == PROBE + 1:  # the first measurements are done
+            self._decide()
+
+    def _decide(self) -> None:
+        best = min(self.settings, key=self._estimate)
+        self.patience = min(2 * self.patience, MAX_PATIENCE) if best == self.chosen else PATIENCE
+        self.chosen, self.spent = best, 0.0
+
+    def _estimate(self, threads: int) -> float:
+        return statistics.median(self.times[threads]) if self.times[threads] else 0.0
+
+    def _other(self) -> int:
+        return 1 if self.chosen == self.most else self.most
+
+
+class Cores:
+    """`with cores:` runs a call on the number of threads the choice gives. A call's time counts from
+    its start to the next call's start: with many threads, the host work between calls can be slower
+    too (threads that wait for the next region hold cores), and that is part of what they cost.
+
+    Numba's thread count is set only when it changes (each set costs about a microsecond, as much as
+    a tenth of a small call), and it is left as the last call set it."""
+
+    __slots__ = ("choice", "threads", "start")
+
+    def __init__(self, choice: ThreadChoice):
+        self.choice = choice
+        self.start = None
+
+    def __enter__(self) -> int:
+        now = time.perf_counter()
+        if self.start is not None:
+            self.choice.record(self.threads, now - self.start)
+        self.threads = self.choice.next()
+        if self.threads != _NUMBA_THREADS[0]:
+            numba.set_num_threads(self.threads)
+            _NUMBA_THREADS[0] = self.threads
+        self.start = now
+        return self.threads
+
+    def __exit__(self, kind, *exc) -> None:
+        if kind is not None:  # an interrupted call measures nothing
+            self.start = None
+
+
+_NUMBA_THREADS = [None]  # what Cores last set, for every evaluator of the process

@@ -1,0 +1,105 @@
+"""`mols bench threads`: the CPU backend's default (all cores, threads.py choosing) against --threads 1,
+on an idle machine and beside busy processes.
+
+Each run is a fresh process (`python -m mols.bench.threads CONFIG`), so that no thread pool or
+compiled code is shared between settings; the time reported is the search's wall time from its result
+(compilation and start-up excluded). Busy processes are plain Python loops, one core each. The two
+settings alternate, so that a change of the machine's state hits both alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+from collections.abc import Callable
+from contextlib import contextmanager
+from pathlib import Path
+
+import pandas as pd
+
+from mols.environment import environment
+from mols.errors import MolsError, reason
+from mols.markdown import markdown_list, markdown_table
+
+# (instance, RunConfig fields): the README's first command, and cases of each problem whose 1-thread run
+# takes about a second on a 2-core machine.
+CASES = {
+    "readme": ("050_10_01", {}),
+    "ta011-pls": ("ta011", {"iterations": 5000}),
+    "tai50a-its": ("tai50a", {"problem": "qap", "algorithm": "its", "iterations": 20000}),
+    "kroA100-tabu": ("kroA100", {"problem": "tsp", "algorithm": "tabu", "iterations": 10000}),
+    "100x20-tabu": ("100_20_01", {"algorithm": "tabu", "iterations": 300}),
+}
+SETTINGS = {"default": None, "threads 1": 1}
+
+
+def child_seconds(instance: str, fields: dict, threads: int | None) -> float:
+    """The search's wall time of one run in a fresh process."""
+    config = json.dumps({"instance": instance, "backend": "cpu", "threads": threads, **fields})
+    done = subprocess.run([sys.executable, "-m", "mols.bench.threads", config], capture_output=True, text=True)
+    if done.returncode:
+        raise MolsError(f"bench threads: the run {config} failed:\n{done.stderr[-2000:]}")
+    return float(done.stdout.split()[-1])
+
+
+@contextmanager
+def busy(count: int):
+    """`count` processes that keep one core each busy, for the block's duration."""
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+
+
+def run(cases: list[str], loads: list[int], repeats: int, on_row: Callable[[dict], None] = lambda row: None
+        ) -> pd.DataFrame:
+    rows = []
+    for load in loads:
+        with busy(load):
+            for case in cases:
+                instance, fields = CASES[case]
+                times = {name: [] for name in SETTINGS}
+                for _ in range(repeats):
+                    for name, threads in SETTINGS.items():
+                        times[name].append(child_seconds(instance, fields, threads))
+                row = {"case": case, "busy processes": load,
+                       **{f"{name} s": statistics.median(t) for name, t in times.items()}}
+                row["default / threads 1"] = row["default s"] / row["threads 1 s"]
+                rows.append(row)
+                on_row(row)
+    return pd.DataFrame(rows)
+
+
+def write_report(df: pd.DataFrame, folder: Path, repeats: int) -> Path:
+    shown = df.assign(**{col: df[col].map(lambda v: f"{v:.3f}") for col in ("default s", "threads 1 s")},
+                      **{"default / threads 1": df["default / threads 1"].map(lambda v: f"{v:.2f}")})
+    cases = "\n".join(f"- {name}: `{instance}` {fields or '(the README: mols run 050_10_01)'}"
+                      for name, (instance, fields) in CASES.items() if name in set(df["case"]))
+    env = {key: os.environ[key] for key in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "NUMBA_THREADING_LAYER")
+           if key in os.environ}
+    text = "\n\n".join([
+        "# CPU threads under load",
+        f"Made by `mols bench threads`. Median search wall time of {repeats} runs per cell, each in a fresh process "
+        "(compilation excluded); `default` is all cores with the backend choosing between them and 1 thread "
+        "(mols/backends/threads.py), `threads 1` is `--threads 1`. Busy processes are Python loops, one core each.",
+        markdown_list({**environment(), **env}), cases, markdown_table(shown.to_dict("records")),
+    ]) + "\n"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "threads.md").write_text(text)
+        df.to_csv(folder / "threads.csv", index=False)
+    except OSError as err:
+        raise MolsError(f"--output {folder}: {reason(err)}") from None
+    return folder / "threads.md"
+
+
+if __name__ == "__main__":  # one run, in the child process
+    from mols.search import RunConfig, solve
+
+    print(solve(RunConfig(**json.loads(sys.argv[1]))).wall_seconds)

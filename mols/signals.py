@@ -1,0 +1,63 @@
+"""Stopping a run cleanly on SIGINT (Ctrl-C), SIGTERM (`kill`, `timeout`, batch schedulers) and SIGHUP.
+
+While a `StopSignals` is active, these signals no longer kill the process. What they do depends on the
+phase of the run:
+
+- "setup" (loading the instance, compiling): the first signal raises KeyboardInterrupt at once; there
+  is nothing to save yet.
+- "search": the signal is noted and the search stops at its next iteration (it checks `requested`), so
+  that the archive is never left half-updated.
+- "write": the signal is only noted; the results are short to write and the write finishes.
+
+The first signal decides the exit code: 128 + its number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+PHASES = ("setup", "search", "write")
+
+
+class StopSignals:
+    """`ignore_after`: on exit, ignore these signals from then on instead of restoring the handlers, for a
+    process that ends right after (the `mols` command): a late second signal must not kill it while it
+    exits. (Python resets handlers to the default action as it finalizes, but leaves ignored signals
+    ignored.)"""
+
+    def __init__(self, phase: str = "setup", signals=SIGNALS, ignore_after: bool = False):
+        self.phase, self.signals, self.ignore_after = phase, signals, ignore_after
+        self.signum: int | None = None  # the first signal received
+        self._previous = {}
+
+    @property
+    def requested(self) -> bool:
+        return self.signum is not None
+
+    @property
+    def name(self) -> str | None:
+        return signal.Signals(self.signum).name if self.signum is not None else None
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum if self.signum is not None else 0
+
+    def __enter__(self) -> StopSignals:
+        if threading.current_thread() is threading.main_thread():  # handlers can only be set there
+            for signum in self.signals:
+                self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, signal.SIG_IGN if self.ignore_after else handler)
+        self._previous = {}
+
+    def _handle(self, signum: int, frame) -> None:
+        first = self.signum is None
+        if first:
+            self.signum = signum
+        if first and self.phase == "setup":
+            raise KeyboardInterrupt
