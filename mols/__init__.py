@@ -8,15 +8,16 @@ from mols.backends.threads import SPINS
 
 os.environ.setdefault("GOMP_SPINCOUNT", SPINS)  # before Numba's OpenMP pool starts: see mols/backends/threads.py
 
-from mols.backends import BACKENDS, prepare, resolve_backend  # noqa: E402
+from mols.backends import DEVICES, BackendSpec, prepare  # noqa: E402
 from mols.errors import BackendError, InstanceError, MolsError
-from mols.neighborhoods import NEIGHBORHOODS, get_neighborhood
-from mols.problems import PROBLEMS, check_permutation, load_problem
+from mols.neighborhoods import NEIGHBORHOODS, Neighborhood, get_neighborhood, position_moves
+from mols.problems import PROBLEMS, Problem, load_problem
 from mols.search import ALGORITHMS, RunConfig, SearchResult, solve
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ALGORITHMS", "BACKENDS", "NEIGHBORHOODS", "PROBLEMS", "BackendError", "InstanceError", "MolsError", "RunConfig",
-    "SearchResult", "check_permutation", "get_neighborhood", "load_problem", "prepare", "resolve_backend", "solve",
+    "ALGORITHMS", "DEVICES", "NEIGHBORHOODS", "PROBLEMS", "BackendError", "BackendSpec", "InstanceError", "MolsError",
+    "Neighborhood", "Problem", "RunConfig", "SearchResult", "get_neighborhood", "load_problem", "position_moves",
+    "prepare", "solve",
 ]

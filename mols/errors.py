@@ -26,3 +26,14 @@ class BackendError(MolsError):
 def reason(err: OSError) -> str:
     """Why an operating-system call failed, in words (some OSErrors carry no strerror)."""
     return err.strerror or str(err) or type(err).__name__
+
+
+EXCERPT = 60  # characters of a bad line or token that an error message quotes
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """text quoted for an error message, cut to `limit` characters (a junk line may be kilobytes long)."""
+    text = text.strip()
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"

@@ -26,6 +26,7 @@ import pandas as pd
 from filelock import FileLock, Timeout
 
 import mols
+from mols.encodings import Encoding
 from mols.environment import environment
 from mols.errors import MolsError, reason
 from mols.search import RunConfig, SearchResult
@@ -44,13 +45,13 @@ class RunContext:
     objectives: tuple[str, ...]
     device: str
     threads: int | None = None  # CPU cores the evaluation could use; None on the GPU
-    n_vars: int | None = None  # the size of a solution
+    encoding: Encoding | None = None  # how solutions are written (None: values separated by spaces)
 
     @classmethod
     def of(cls, search: Search) -> RunContext:
         evaluator = search.evaluator
         return cls(search.problem.instance_name, search.problem.objectives, evaluator.device,
-                   getattr(evaluator, "threads", None), search.problem.n)
+                   getattr(evaluator, "threads", None), search.problem.encoding)
 
 
 def folder_name(config: RunConfig) -> str:
@@ -74,13 +75,14 @@ def folder_name(config: RunConfig) -> str:
     return "-".join(parts)
 
 
-def front_frame(result: SearchResult, objectives: tuple[str, ...]) -> pd.DataFrame:
-    """The archive as a table sorted by objectives: one column per objective, then `solution`
-    (the permutation, space-separated)."""
+def front_frame(result: SearchResult, objectives: tuple[str, ...], encoding: Encoding | None = None) -> pd.DataFrame:
+    """The archive as a table sorted by objectives: one column per objective, then `solution` (as the
+    encoding writes it; a permutation's values separated by spaces)."""
     F, X = result.archive.F, result.archive.X
     order = np.lexsort(F.T[::-1]) if len(F) else np.arange(0)
     frame = pd.DataFrame(F[order], columns=list(objectives))
-    frame["solution"] = [" ".join(map(str, x)) for x in X[order]]
+    write = encoding.format if encoding is not None else (lambda x: " ".join(map(str, x.tolist())))
+    frame["solution"] = [write(x) for x in X[order]]
     return frame
 
 
@@ -91,7 +93,8 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
         "instance": context.instance,
         "algorithm": config.label,
         "objectives": list(context.objectives),
-        "n_vars": context.n_vars,
+        "encoding": context.encoding.name if context.encoding else None,
+        "n_vars": context.encoding.size if context.encoding else None,
         "status": result.status,
         "signal": result.signal,
         "error": result.error,
@@ -153,7 +156,7 @@ class ResultsFolder:
 
     def write(self, config: RunConfig, result: SearchResult, context: RunContext) -> None:
         """front.csv, then run.json, each renamed into place; an old run.json is removed first."""
-        front = front_frame(result, context.objectives).to_csv(index=False).encode()
+        front = front_frame(result, context.objectives, context.encoding).to_csv(index=False).encode()
         text = json.dumps(manifest(config, result, context, front), indent=2) + "\n"
         try:
             (self.path / MANIFEST).unlink(missing_ok=True)

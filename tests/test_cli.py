@@ -48,8 +48,8 @@ def test_evaluate_neighborhood_writes_csv(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["evaluate", "no_such_instance"], "no such instance"),
-    (["evaluate", "020_05_01", "--perm", "0 1 2"], "--perm"),
-    (["evaluate", "020_05_01", "--perm", "x y"], "--perm"),
+    (["evaluate", "020_05_01", "--perm", "0 1 2"], "--solution"),
+    (["evaluate", "020_05_01", "--solution", "x y"], "--solution"),
     (["evaluate", "020_05_01", "-n", "bogus"], "bogus"),
     (["evaluate", "020_05_01", "-b", "tpu"], "tpu"),
     (["evaluate"], "Missing argument"),

@@ -1,77 +1,73 @@
-"""A host Archive whose objective vectors are mirrored on the device, so that candidates evaluated
-there are filtered there (gpu_filter.py) and only the accepted ones come back.
-
-For a search, `filter_neighbors(x)` is one CUDA graph, captured once and replayed every iteration:
-x's state up, the evaluation kernel, the filter against the members, their update in place, and the
-result down. Python launches one graph and waits once, instead of launching a dozen kernels.
-"""
+"""A Pareto archive's objective vectors kept on the device: filtered there by the GPU filter
+(gpu_filter.py), updated in place, in the host Archive's member order."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from mols.archive.gpu_filter import DeviceArchive, Filtered
-from mols.archive.host import Archive
+from mols.archive.gpu_filter import CHUNK, ROWS_BACK, Filtered, GpuFilter
 from mols.backends.cuda import import_cupy
 
 
-class MirroredArchive(Archive):
-    """Archive with the same contract and member order; F also lives on the device (device.F).
-    With a GPU evaluator, filter_neighbors evaluates and filters a whole neighborhood in one graph."""
+class DeviceArchive:
+    """Members' objective vectors, kept on the device between batches in the host Archive's order:
+    the members that stay, then the accepted candidates. The device updates them in place; when the
+    accepted do not fit, the host doubles the capacity and appends them."""
 
-    def __init__(self, n_obj: int, n_var: int, dtype=np.int64, solution_dtype=np.int32, evaluator=None,
-                 capacity: int = 1024):
-        super().__init__(n_obj, n_var, dtype, solution_dtype)
-        self.device = DeviceArchive(n_obj, dtype, capacity)
-        self.evaluator = evaluator
-        self.stream = evaluator.stream if evaluator is not None else None
-        self._graph, self._graph_buffer = None, None  # the graph, and the device buffer it was captured for
+    def __init__(self, n_obj: int, dtype, capacity: int = 1024, chunk: int = CHUNK, rows_back: int = ROWS_BACK):
+        self.gpu_filter = GpuFilter(n_obj, dtype, chunk, rows_back)
+        self.buffer = import_cupy().empty((capacity, n_obj), dtype=dtype)  # a new array when it grows
+        self.size = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    @property
+    def F(self):
+        """(size, k) on the device: a view that the next update may overwrite."""
+        return self.buffer[:self.size]
 
     def clear(self) -> None:
-        super().clear()
-        self.device.clear()
+        self.size = 0
 
-    def add(self, F: np.ndarray, X: np.ndarray) -> np.ndarray:
-        """As Archive.add, for candidates on the host."""
-        result = self.filter(import_cupy().asarray(np.ascontiguousarray(F, dtype=self.F.dtype)))
-        self.commit(result, np.asarray(X)[result.ids])
-        return result.accepted(len(F))
+    def add(self, F, stream=None) -> Filtered:
+        """Filter candidates F (N, k) on the device against the members, then update the members."""
+        cupy = import_cupy()
+        if len(F) == 0:
+            return Filtered.nothing(self.gpu_filter.n_obj, self.gpu_filter.dtype, self.size)
+        stream = stream or cupy.cuda.get_current_stream()
+        self.gpu_filter.set_params(self.size)
+        self.enqueue_offer(self.gpu_filter.checked(F), stream)
+        return self.settle(self.gpu_filter.collect(F, self.size, stream), stream)
 
-    def filter(self, F_dev) -> Filtered:
-        """Step 1, on the device: the candidates F_dev (N, k) accepted, and the members they remove;
-        the device's copy of the members is updated already. Call commit next."""
-        return self.device.add(F_dev, self.stream)
+    def enqueue_offer(self, F, stream, then=None) -> None:
+        """On `stream`, no wait: candidates F (N, k) filtered against the members and the members
+        updated in place, then `then(removed)`; collect the result with `settle(gpu_filter.collect(...))`.
+        The filter's parameters (set_params) must be set before; a graph may capture this."""
+        self.gpu_filter.enqueue(F, self.buffer, len(self.buffer), stream, update=True, then=then)
 
-    def filter_neighbors(self, x: np.ndarray, f: np.ndarray | None = None) -> Filtered:
-        """Step 1 for the whole neighborhood of x, evaluated on the device; with f, only the neighbors
-        that dominate f are candidates. Call commit next."""
-        ev, device = self.evaluator, self.device
-        ev.stage(x)
-        device.filter.set_params(device.size, f)
-        if self._graph_buffer is not device.buffer:  # a buffer that grew gets a new graph
-            self._graph = capture(ev, device, lambda: enqueue_neighborhood(ev, device))
-            self._graph_buffer = device.buffer
-        self._graph.launch(ev.stream)
-        return device.settle(device.filter.collect(ev.F, device.size, ev.stream), ev.stream)
+    def capture(self, ev, enqueue):
+        """A graph of what enqueue() puts on the GPU evaluator's stream, for the buffers as they are: the
+        filter's scratch for a whole neighborhood is reserved first (nothing may allocate while capturing)."""
+        self.gpu_filter.reserve(ev.n_neighbors, len(self.buffer))
+        return ev.capture(enqueue)
 
-    def commit(self, result: Filtered, X_new: np.ndarray) -> None:
-        """Step 2, on the host: the same update, with the accepted candidates' solutions X_new."""
-        if len(result.ids):
-            self.replace(~result.removed, result.F, X_new)
-
-
-def capture(ev, device: DeviceArchive, enqueue):
-    """A CUDA graph of what enqueue() puts on the evaluator's stream, for the device archive's buffers as
-    they are (the filter's scratch is reserved first: nothing may be allocated while capturing)."""
-    device.filter.reserve(ev.n_neighbors, len(device.buffer))
-    ev.stream.begin_capture()
-    enqueue()
-    return ev.stream.end_capture()
+    def settle(self, result: Filtered, stream) -> Filtered:
+        """After an update on the device: the new size, and the accepted appended here if they did not fit."""
+        kept = self.size - int(result.removed.sum())
+        self.size = kept + len(result.ids)
+        if self.size > len(self.buffer):
+            cupy = import_cupy()
+            with stream:
+                grown = cupy.empty((_doubled(len(self.buffer), self.size), self.gpu_filter.n_obj), dtype=self.buffer.dtype)
+                grown[:kept] = self.buffer[:kept]
+                grown[kept:self.size].set(np.ascontiguousarray(result.F, dtype=grown.dtype), stream=stream)
+            self.buffer = grown
+        return result
 
 
-def enqueue_neighborhood(ev, device: DeviceArchive, then=None) -> None:
-    """On the evaluator's stream: the staged state up, the evaluation kernel, and the filter of its F
-    against the device archive with the archive's update (then `then(removed)`), the result down."""
-    ev._state.upload(ev.stream)
-    ev.launch()
-    device.filter.enqueue(ev.F, device.buffer, len(device.buffer), ev.stream, update=True, then=then)
+def _doubled(capacity: int, size: int) -> int:
+    capacity = max(capacity, 1)
+    while capacity < size:
+        capacity *= 2
+    return capacity

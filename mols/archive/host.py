@@ -96,6 +96,7 @@ class Archive:
     """
 
     def __init__(self, n_obj: int, n_var: int, dtype=np.int64, solution_dtype=np.int32):
+        """n_var values of solution_dtype per solution (Encoding.size and .dtype), objectives of dtype."""
         self.F = np.empty((0, n_obj), dtype=dtype)
         self.visited = np.empty(0, dtype=bool)
         self._pool = np.empty((0, n_var), dtype=solution_dtype)
@@ -127,12 +128,12 @@ class Archive:
         """Offer candidates F (N, k) with solutions X (N, n); returns which were accepted (N,).
         Members that an accepted candidate dominates leave the archive."""
         F = np.ascontiguousarray(F, dtype=self.F.dtype)
-        accepted, removed = self.filter(F)
+        accepted, removed = self.verdict(F)
         if accepted.any():
             self.replace(~removed, F[accepted], np.asarray(X)[accepted])
         return accepted
 
-    def filter(self, F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def verdict(self, F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """What `add` would do, leaving the archive as it is: (accepted (N,), removed (A,)), the
         candidates it accepts and the members they dominate. The GPU filter's host twin."""
         F = np.ascontiguousarray(F, dtype=self.F.dtype)
@@ -164,6 +165,6 @@ class Archive:
         slots, self._free = self._free[rest:], self._free[:rest]
         return slots
 
-    def unvisited(self) -> np.ndarray:
+    def unvisited_ids(self) -> np.ndarray:
         """Indices of the members not yet visited, in archive order."""
         return np.flatnonzero(~self.visited)

@@ -16,22 +16,19 @@ of positions (`nbh_segments`); PLS uses MirroredArchive for the others.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
 
-from mols.archive.device import capture, enqueue_neighborhood
-from mols.archive.gpu_filter import DeviceArchive, Filtered
+from mols.archive.device import DeviceArchive
+from mols.archive.gpu_filter import Filtered
 from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kernel_source
 from mols.backends.select import C_TYPES
 
 RESIDENT_CU = Path(__file__).with_name("resident.cu")
+_NOTHING = nullcontext()
 SCAN = 1024  # threads of every kernel; members go through them in tiles
-
-
-def resident_supported(nbh) -> bool:
-    """The neighborhood's CUDA header gives the runs (nbh_segments) resident.cu applies its moves with."""
-    return nbh.cuda_segments
 
 
 class ResidentArchive:
@@ -91,21 +88,23 @@ class ResidentArchive:
         _, x, f = self.out.host
         return x.copy(), f.copy()
 
-    def explore(self, x: np.ndarray, f: np.ndarray | None = None) -> Filtered:
+    def explore(self, x: np.ndarray, f: np.ndarray | None = None, key=None, profiler=None) -> Filtered:
         """Evaluate x's neighborhood, filter it (with f, only the neighbors that dominate f) and update the
-        archive, all on the device; the filter's result (ids, vectors, removed members)."""
-        ev, device = self.ev, self.device
-        ev.stage(x)
-        self.params.host[0][:] = x
-        device.filter.set_params(device.size, f)
-        self._pending = True
-        self._graph("explore").launch(ev.stream)
-        return self._settle()
+        archive, all on the device (the profiler counts it as evaluation); the filter's result (ids,
+        vectors, removed members). Position moves draw nothing: `key` is unused."""
+        with profiler.section("evaluation") if profiler is not None else _NOTHING:
+            ev, device = self.ev, self.device
+            ev.stage(x)
+            self.params.host[0][:] = x
+            device.gpu_filter.set_params(device.size, f)
+            self._pending = True
+            self._graph("explore").launch(ev.stream)
+            return self._settle()
 
     def _settle(self) -> Filtered:
         """Wait for the explore graph; the new size, and the buffers grown when the accepted did not fit."""
         device = self.device
-        result = device.filter.collect(self.ev.F, device.size, self.ev.stream)
+        result = device.gpu_filter.collect(self.ev.F, device.size, self.ev.stream)
         kept = device.size - int(result.removed.sum())
         device.settle(result, self.ev.stream)
         if len(device.buffer) > len(self.slot):
@@ -147,8 +146,8 @@ class ResidentArchive:
 
     def _graph(self, name: str):
         if self._graphs is None or self._graphs[2] is not self.device.buffer:
-            self._graphs = (capture(self.ev, self.device, self._enqueue_pick),
-                            capture(self.ev, self.device, self._enqueue_explore), self.device.buffer)
+            self._graphs = (self.device.capture(self.ev, self._enqueue_pick),
+                            self.device.capture(self.ev, self._enqueue_explore), self.device.buffer)
         return self._graphs[0 if name == "pick" else 1]
 
     def _enqueue_pick(self) -> None:
@@ -161,19 +160,21 @@ class ResidentArchive:
         self.out.download(stream)
 
     def _enqueue_explore(self) -> None:
-        self.params.upload(self.ev.stream)
-        enqueue_neighborhood(self.ev, self.device, then=self._members_update)
-        self.out.download(self.ev.stream)
+        ev = self.ev
+        self.params.upload(ev.stream)
+        ev.enqueue_evaluation()
+        self.device.enqueue_offer(ev.F, ev.stream, then=self._members_update)
+        self.out.download(ev.stream)
 
     def _members_update(self, removed) -> None:
         """After the vectors' update, in the same stream: solutions, flags and the free stack."""
-        m = self.device.filter.params.device[0]
+        m = self.device.gpu_filter.params.device[0]
         self._compact((1,), (self.scan,), (self.slot, self.visited, m, removed, self.free, self._counts))
         self._launch_append()
 
     def _launch_append(self) -> None:
         x, unvisited = self.params.device[0], self.out.device[0]
-        surv, acc, n_acc = self.device.filter.accepted_rows()
+        surv, acc, n_acc = self.device.gpu_filter.accepted_rows()
         with self.ev.stream:
             self._append((1,), (self.scan,), (self.X, self.slot, self.visited, x, surv, acc, n_acc,
                                          np.int64(len(self.slot)), self.free, self._counts, unvisited))

@@ -1,45 +1,37 @@
-"""Evaluation backends: `cpu` (Numba), `gpu` (CuPy) and `auto` (gpu when CuPy finds a device)."""
+"""Evaluation backends: `cpu` (Numba) and `gpu` (CuPy), chosen by a BackendSpec (`auto`: gpu where CuPy finds a device)."""
 
 from __future__ import annotations
 
 from mols.backends.base import Evaluator
-from mols.backends.cuda import gpu_available, import_cupy
+from mols.backends.cuda import gpu_available
+from mols.backends.spec import ARCHIVES, DEVICES, BackendSpec
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
-BACKENDS = ("auto", "cpu", "gpu")
 
-
-def resolve_backend(name: str) -> str:
-    """`cpu` or `gpu`; `auto` is `gpu` exactly when CuPy finds a CUDA device; `gpu` where there is
-    none is a BackendError."""
-    if name not in BACKENDS:
-        raise MolsError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
-    if name == "auto":
-        return "gpu" if gpu_available() else "cpu"
-    if name == "gpu":
-        import_cupy()
-    return name
-
-
-def prepare(problem: Problem, nbh: Neighborhood, backend: str = "auto", threads: int | None = None) -> Evaluator:
-    """An evaluator of `nbh` on `problem`; `threads` limits the CPU backend's cores."""
+def prepare(problem: Problem, nbh: Neighborhood, spec: BackendSpec | str = "auto") -> Evaluator:
+    """An evaluator of `nbh` on `problem`, made as `spec` says (a BackendSpec, or a device name: auto, cpu,
+    gpu). `gpu` where CuPy finds no device is a BackendError."""
+    spec = (spec if isinstance(spec, BackendSpec) else BackendSpec(spec)).resolved()
     check_supported(problem, nbh)
-    if resolve_backend(backend) == "gpu":
+    if spec.device == "gpu":
         from mols.backends.gpu import GpuEvaluator
 
-        return GpuEvaluator(problem, nbh)
+        return GpuEvaluator(problem, nbh, spec)
     from mols.backends.cpu import CpuEvaluator
 
-    return CpuEvaluator(problem, nbh, threads=threads)
+    return CpuEvaluator(problem, nbh, spec)
 
 
 def check_supported(problem: Problem, nbh: Neighborhood) -> None:
-    """MolsError unless the problem's kernels evaluate this neighborhood."""
+    """MolsError unless the problem's kernels evaluate this neighborhood of its solution kind."""
     if problem.neighborhoods is not None and nbh.name not in problem.neighborhoods:
         raise MolsError(f"the {problem.name} problem does not support the {nbh.name} neighborhood; "
                         f"choose {' or '.join(problem.neighborhoods)}")
+    if nbh.encoding != problem.encoding.name:
+        raise MolsError(f"the {nbh.name} neighborhood moves in {nbh.encoding} solutions; the {problem.name} problem's "
+                        f"are {problem.encoding.name}")
 
 
-__all__ = ["BACKENDS", "Evaluator", "check_supported", "gpu_available", "prepare", "resolve_backend"]
+__all__ = ["ARCHIVES", "DEVICES", "BackendSpec", "Evaluator", "check_supported", "gpu_available", "prepare"]

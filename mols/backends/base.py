@@ -1,4 +1,4 @@
-"""The evaluator protocol every backend implements."""
+"""The evaluator protocol every backend implements, and the kernels' state they share."""
 
 from __future__ import annotations
 
@@ -6,7 +6,29 @@ from typing import Protocol
 
 import numpy as np
 
+from mols.neighborhoods import Neighborhood
+from mols.problems.base import Layout, Problem
+
 Trail = tuple[np.ndarray, np.ndarray, np.ndarray]  # tabu steps: solutions visited (m, n), scores (m,), vectors (m, k)
+KEY = ((2,), np.dtype(np.uint64))  # a draw key (seed, counter), the last state array of a sampled neighborhood
+
+
+def state_layout(problem: Problem, nbh: Neighborhood) -> Layout:
+    """The arrays the kernels read after the problem's data: its state, then the draw key where the
+    neighborhood samples."""
+    return [*problem.state_layout(), *([KEY] if nbh.sampled else [])]
+
+
+def fill_state(problem: Problem, nbh: Neighborhood, x: np.ndarray, key: np.ndarray | None,
+               state: tuple[np.ndarray, ...]) -> None:
+    """Write x's state and the draw key (which a sampled neighborhood needs) into `state`."""
+    if nbh.sampled:
+        if key is None:
+            raise ValueError(f"the {nbh.name} neighborhood samples: each evaluation needs a draw key")
+        problem.fill_state(np.asarray(x), state[:-1])
+        state[-1][:] = key
+    else:
+        problem.fill_state(np.asarray(x), state)
 
 
 class Evaluator(Protocol):
@@ -14,15 +36,19 @@ class Evaluator(Protocol):
 
     Row t of F is the objective vector of neighbor id t. F is the evaluator's own buffer, which
     the next call overwrites (no allocation and no copy in the search loop): copy it to keep it.
+    A sampled neighborhood (Neighborhood.sampled) draws its neighbors with `key` (seed, counter).
     """
 
-    backend: str  # "cpu" or "gpu"
+    spec: object  # the BackendSpec it was made from (resolved: device cpu or gpu)
+    label: str  # how tables name it: cpu x16, cpu x1, gpu, ...
     device: str  # human-readable device name
     n_neighbors: int
+    chunk: int  # neighbors per kernel call
 
-    def evaluate(self, x: np.ndarray) -> np.ndarray: ...
+    def evaluate(self, x: np.ndarray, key: np.ndarray | None = None) -> np.ndarray: ...
 
-    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float) -> tuple[int, float, np.ndarray]:
+    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float,
+                      key: np.ndarray | None = None) -> tuple[int, float, np.ndarray]:
         """Evaluate the neighborhood of x and return (id, score, F[id]) of its best admissible
         neighbor by score c . F (rule in select.py: a forbidden id is admissible from step
         forbidden_until[id] on, or when its score is below threshold). The GPU backend selects on

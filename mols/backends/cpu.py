@@ -8,11 +8,14 @@ chunk (on all the evaluator's cores) and keeps the best, so that the whole F nev
 from __future__ import annotations
 
 import platform
+from dataclasses import replace
 
 import numba
 import numpy as np
 
+from mols.backends.base import fill_state, state_layout
 from mols.backends.select import best_admissible, best_pairs_parallel
+from mols.backends.spec import BackendSpec
 from mols.backends.threads import Cores, ThreadChoice
 from mols.errors import MolsError
 from mols.memory import host_array
@@ -37,22 +40,23 @@ def chunk_size(problem: Problem, n_neighbors: int, chunk_rows: int | None, defau
 
 
 class CpuEvaluator:
-    backend = "cpu"
-
-    def __init__(self, problem: Problem, nbh: Neighborhood, threads: int | None = None, chunk_rows: int | None = None):
+    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = BackendSpec("cpu")):
+        threads = spec.threads
         if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
             raise MolsError(f"--threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
-        self.problem = problem
+        self.problem, self.nbh = problem, nbh
         self.n_neighbors = nbh.n_neighbors(problem.n)
-        self.chunk = chunk_size(problem, self.n_neighbors, chunk_rows, CHUNK_ROWS)
+        self.chunk = chunk_size(problem, self.n_neighbors, spec.chunk_rows, CHUNK_ROWS)
         self.threads = threads or numba.config.NUMBA_NUM_THREADS  # the most it uses (threads.py chooses)
+        self.spec = replace(spec, device="cpu")
+        self.label = replace(self.spec, threads=self.threads).label  # e.g. cpu x16
         self._cores = Cores(ThreadChoice(numba.config.NUMBA_NUM_THREADS, threads))
         self.device = cpu_name()
-        self._kernel = problem.cpu_kernel(nbh)
+        self._kernel = problem.cpu_kernel(nbh, spec.incremental)
         self._data = problem.data()
         self.what = f"the {nbh.name} neighborhood of {problem.instance_name} ({self.n_neighbors:,} neighbors)"
         self._state = tuple(host_array(shape, dtype, f"a solution's state for {problem.instance_name}")
-                            for shape, dtype in problem.state_layout())
+                            for shape, dtype in state_layout(problem, nbh))
         self._F = None  # the whole F, made on the first evaluate()
         self._F_chunk = host_array((self.chunk, problem.n_obj), problem.dtype, f"F for {self.what}")
         self._forbidden = None  # tabu memory, made on the first forbid or selection
@@ -71,28 +75,29 @@ class CpuEvaluator:
         else:
             self._kernel(*self._data, *self._state, F)
 
-    def evaluate(self, x: np.ndarray) -> np.ndarray:
+    def evaluate(self, x: np.ndarray, key: np.ndarray | None = None) -> np.ndarray:
         if self._F is None:
             self._F = self._F_chunk if self.chunk == self.n_neighbors else host_array(
                 (self.n_neighbors, self.problem.n_obj), self.problem.dtype, f"F for {self.what}")
-        self.problem.fill_state(np.asarray(x), self._state)
+        fill_state(self.problem, self.nbh, x, key, self._state)
         with self._cores:
             for first in range(0, self.n_neighbors, self.chunk):
                 self._run(self._F[first:first + self.chunk], first)
         return self._F
 
-    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float):
+    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float,
+                      key: np.ndarray | None = None):
         c = np.asarray(c, dtype=np.float64)
         if not self.problem.chunkable:
-            F = self.evaluate(x)
+            F = self.evaluate(x, key)
             idx, score = best_admissible(F, c, self.forbidden_until, step, threshold)
             return int(idx), float(score), F[idx].copy()
-        return self._best_by_chunks(x, c, step, threshold)
+        return self._best_by_chunks(x, c, step, threshold, key)
 
-    def _best_by_chunks(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float):
+    def _best_by_chunks(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float, key: np.ndarray | None):
         """The same choice as best_admissible over the whole F: in each chunk the best admissible and
         the best move; strictly better ones replace earlier chunks' (ties go to the lowest id)."""
-        self.problem.fill_state(np.asarray(x), self._state)
+        fill_state(self.problem, self.nbh, x, key, self._state)
         best, fallback = (np.inf, -1, None), (np.inf, -1, None)  # (score, id, F row)
         for first in range(0, self.n_neighbors, self.chunk):
             F = self._F_chunk[:min(self.chunk, self.n_neighbors - first)]

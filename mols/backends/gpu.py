@@ -1,18 +1,29 @@
 """GPU backend: the problem's CUDA kernel generates every neighbor from its thread id and evaluates it.
 
-A neighborhood larger than `chunk_rows` (problems whose kernels take an id offset only) is evaluated
-chunk by chunk into one chunk-sized F on the device: `evaluate` copies each chunk out into the whole
-host F, and the device-side selection (gpu_select.py) reduces each chunk and combines their winners,
-so that F never goes to the host and never exists whole.
+A neighborhood larger than the spec's `chunk_rows` (problems whose kernels take an id offset only) is
+evaluated chunk by chunk into one chunk-sized F on the device: `evaluate` copies each chunk out into the
+whole host F, and the device-side selection (gpu_select.py) reduces each chunk and combines their
+winners, so that F never goes to the host and never exists whole.
+
+The evaluator's pipeline is public, for the device-side selection and walk (gpu_select.py,
+gpu_walk.py) and the device archives (mols/archive/): `stage` writes a solution's state into pinned
+host memory, `enqueue_upload`, `enqueue_launch` and `enqueue_evaluation` put the copy and the kernels
+on `stream`, the kernel writes `F` (chunk rows, n_obj) on the device, and `capture` makes a CUDA graph
+of what a function enqueues, to be replayed every iteration. `data` and `state` (PackedBuffers) are
+the kernels' arguments, `source` the compiled source (problem kernels after the neighborhood header).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
+from mols.backends.base import fill_state, state_layout
 from mols.backends.cpu import chunk_size
 from mols.backends.cuda import (PackedBuffers, compile_kernel, device_array, gpu_name, import_cupy, kernel_source,
                                 pinned_array)
+from mols.backends.spec import BackendSpec
 from mols.errors import BackendError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
@@ -25,25 +36,19 @@ class GpuEvaluator:
     """Problem data go to the device once. `evaluate` replays one CUDA graph: copy the solution's
     state arrays in (one pinned copy), run the kernel, copy F out into a pinned host array."""
 
-    backend = "gpu"
-
-    def __init__(self, problem: Problem, nbh: Neighborhood, block: int = BLOCK, chunk_rows: int | None = None,
-                 fused: bool = True, walk: bool = True):
+    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = BackendSpec("gpu"), block: int = BLOCK):
         cupy = import_cupy()
-
-        self.problem, self.nbh = problem, nbh
-        self.fused = fused  # select with the problem's selection kernel where it has one (no F)
-        self.walk = walk  # run tabu walks on the device where the problem has an apply kernel
+        self.problem, self.nbh, self.spec, self.label = problem, nbh, spec, spec.label
         self.n_neighbors = nbh.n_neighbors(problem.n)
-        self.chunk = chunk_size(problem, self.n_neighbors, chunk_rows, CHUNK_ROWS)
+        self.chunk = chunk_size(problem, self.n_neighbors, spec.chunk_rows, CHUNK_ROWS)
         self.firsts = range(0, self.n_neighbors, self.chunk)  # each launch's first move
         self.device = gpu_name()
         self.block = block
         self.defines = {**problem.cuda_defines(), "BLOCK": block}
-        self.source = kernel_source(self.defines, nbh.cuda_source(), problem.cuda_file.read_text())
+        self.source = kernel_source(self.defines, nbh.cuda_source(), problem.cuda_source(nbh))
         self._kernel = compile_kernel(self.source, problem.kernel_name(nbh))
-        self._data = tuple(cupy.asarray(a) for a in problem.data())
-        self._state = PackedBuffers(problem.state_layout())
+        self.data = tuple(cupy.asarray(a) for a in problem.data())
+        self.state = PackedBuffers(state_layout(problem, nbh))
         self.stream = cupy.cuda.Stream(non_blocking=True)
         self._uploaded = cupy.cuda.Event(disable_timing=True)
         self.what = f"the {nbh.name} neighborhood of {problem.instance_name} ({self.n_neighbors:,} neighbors)"
@@ -53,56 +58,74 @@ class GpuEvaluator:
         self._selection = None  # a DeviceSelection, made on first use
         self._walk = None  # a DeviceWalk, made on first use
 
-    def _capture_round_trip(self):
-        cupy = import_cupy()
-        self._F_host = pinned_array((self.n_neighbors, self.problem.n_obj), self.F.dtype, f"F for {self.what}")
-        self.stream.begin_capture()
-        self._state.upload(self.stream)
-        for first in self.firsts:
-            rows = self.launch(first)
-            cupy.cuda.runtime.memcpyAsync(
-                self._F_host[first:].ctypes.data, self.F.data.ptr, rows * self.F.strides[0],
-                cupy.cuda.runtime.memcpyDeviceToHost, self.stream.ptr,
-            )
-        return self.stream.end_capture()
+    def stage(self, x: np.ndarray, key: np.ndarray | None = None) -> None:
+        """Write x's state (and the draw key, for a sampled neighborhood) into the pinned buffer, once the
+        previous upload has left it."""
+        self._uploaded.synchronize()
+        fill_state(self.problem, self.nbh, x, key, self.state.host)
 
-    def launch(self, first: int = 0) -> int:
-        """Run the kernel on the state already on the device (no transfer), for moves first ..
-        first + rows - 1 into rows 0 .. rows - 1 of self.F; returns rows."""
+    def enqueue_upload(self) -> None:
+        """The staged state to the device, on the stream. Outside a graph, an event marks when the pinned
+        buffer is free again (stage waits for it); a graph's callers wait for the whole graph."""
+        self.state.upload(self.stream)
+        if not self.stream.is_capturing():
+            self._uploaded.record(self.stream)
+
+    def enqueue_launch(self, first: int = 0) -> int:
+        """The kernel on the state already on the device (no transfer), for moves first .. first + rows - 1
+        into rows 0 .. rows - 1 of F; returns rows."""
         rows = min(self.chunk, self.n_neighbors - first)
         grid = (-(-rows * self.problem.threads_per_move // self.block),)
         if self.problem.chunkable:
-            args = (*self._data, *self._state.device, self.F, np.int64(first + rows), np.int64(first))
+            args = (*self.data, *self.state.device, self.F, np.int64(first + rows), np.int64(first))
         else:
-            args = (*self._data, *self._state.device, self.F, np.int64(rows))
+            args = (*self.data, *self.state.device, self.F, np.int64(rows))
         with self.stream:
             self._kernel(grid, (self.block,), args)
         return rows
 
-    def stage(self, x: np.ndarray) -> None:
-        """Write x's state into the pinned buffer, once the previous upload has left it."""
-        self._uploaded.synchronize()
-        self.problem.fill_state(np.asarray(x), self._state.host)
+    def enqueue_evaluation(self) -> None:
+        """The staged state up and the whole neighborhood evaluated into F (one chunk: check whole_F)."""
+        self.whole_F()
+        self.enqueue_upload()
+        self.enqueue_launch()
 
-    def evaluate_device(self, x: np.ndarray):
-        """F stays on the device (self.F, overwritten by the next call) for a device-side reduction."""
+    def whole_F(self) -> None:
+        """BackendError unless the whole neighborhood fits in F at once."""
         if self.chunk < self.n_neighbors:
             raise BackendError(f"{self.n_neighbors} neighbors are evaluated in chunks of {self.chunk}: the whole F "
                                "never stays on the device; use evaluate() or best_weighted()")
-        self.stage(x)
-        self._state.upload(self.stream)
-        self._uploaded.record(self.stream)
-        self.launch()
+
+    def capture(self, enqueue: Callable[[], None]):
+        """A CUDA graph of what enqueue() puts on the stream (nothing may allocate meanwhile)."""
+        self.stream.begin_capture()
+        enqueue()
+        return self.stream.end_capture()
+
+    def evaluate_device(self, x: np.ndarray, key: np.ndarray | None = None):
+        """F stays on the device (self.F, overwritten by the next call) for a device-side reduction."""
+        self.whole_F()
+        self.stage(x, key)
+        self.enqueue_evaluation()
         return self.F
 
-    def evaluate(self, x: np.ndarray) -> np.ndarray:
+    def evaluate(self, x: np.ndarray, key: np.ndarray | None = None) -> np.ndarray:
         """F on the host, in a pinned array that the next call overwrites."""
         if self._graph is None:
-            self._graph = self._capture_round_trip()
-        self.stage(x)
+            self._F_host = pinned_array((self.n_neighbors, self.problem.n_obj), self.F.dtype, f"F for {self.what}")
+            self._graph = self.capture(self._enqueue_round_trip)
+        self.stage(x, key)
         self._graph.launch(self.stream)
         self.stream.synchronize()
         return self._F_host
+
+    def _enqueue_round_trip(self) -> None:
+        runtime = import_cupy().cuda.runtime
+        self.enqueue_upload()
+        for first in self.firsts:
+            rows = self.enqueue_launch(first)
+            runtime.memcpyAsync(self._F_host[first:].ctypes.data, self.F.data.ptr, rows * self.F.strides[0],
+                                runtime.memcpyDeviceToHost, self.stream.ptr)
 
     @property
     def selection(self):
@@ -112,14 +135,14 @@ class GpuEvaluator:
             self._selection = DeviceSelection(self)
         return self._selection
 
-    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float):
+    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float, key: np.ndarray | None = None):
         """Evaluate and select on the device (select.cu); only (id, score, F[id]) come back."""
-        return self.selection(x, c, step, threshold)
+        return self.selection(x, c, step, threshold, key)
 
     def device_walk(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int):
-        """The tabu walk on the device (gpu_walk.py), or None where the problem has no apply kernel
-        (or `walk` is off)."""
-        if not self.walk or self.problem.apply_kernel(self.nbh) is None:
+        """The tabu walk on the device (gpu_walk.py), or None where the problem has no apply kernel (or
+        the spec turns device walks off)."""
+        if not self.spec.device_walk or self.problem.apply_kernel(self.nbh) is None:
             return None
         if self._walk is None:
             from mols.backends.gpu_walk import DeviceWalk

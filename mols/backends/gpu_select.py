@@ -27,11 +27,11 @@ class DeviceSelection:
     def __init__(self, ev):
         cupy = import_cupy()
         k, dtype, n = ev.problem.n_obj, np.dtype(ev.problem.dtype), ev.n_neighbors
-        fused = ev.problem.selection_kernel(ev.nbh) if ev.fused else None
+        fused = ev.problem.selection_kernel(ev.nbh) if ev.spec.fused else None
         defines = {"N_OBJ": k, "FVAL": C_TYPES[dtype]}
         if fused:  # the problem's kernels after select.cu, in one module
             module = compile_module(kernel_source({**ev.defines, **defines}, ev.nbh.cuda_source(),
-                                                  SELECT_CU.read_text(), ev.problem.cuda_file.read_text()))
+                                                  SELECT_CU.read_text(), ev.problem.cuda_source(ev.nbh)))
         else:
             module = compile_module(kernel_source(defines, SELECT_CU.read_text()))
         self._fused = module.get_function(fused) if fused else None
@@ -51,16 +51,17 @@ class DeviceSelection:
         self._graph = self._capture()
 
     def _capture(self):
+        return self.ev.capture(self._enqueue_round_trip)
+
+    def _enqueue_round_trip(self) -> None:
         ev, stream = self.ev, self.ev.stream
         _, _, _, forbid_ids, forbid_until, n_forbids = self.params.device
-        stream.begin_capture()
-        ev._state.upload(stream)
+        ev.enqueue_upload()
         self.params.upload(stream)
         with stream:
             self._forbids((1,), (1,), (forbid_ids, forbid_until, n_forbids, self.forbidden_until))
         self.enqueue()
         self.result.download(stream)
-        return stream.end_capture()
 
     def enqueue(self) -> None:
         """Evaluation and selection on the evaluator's stream, from the state and parameters on the
@@ -76,10 +77,10 @@ class DeviceSelection:
             if self._fused is not None:
                 rows = min(ev.chunk, ev.n_neighbors - first)
                 with stream:
-                    self._fused((parts,), (SEL_BLOCK,), (*ev._data, *ev._state.device, np.int64(first + rows),
+                    self._fused((parts,), (SEL_BLOCK,), (*ev.data, *ev.state.device, np.int64(first + rows),
                                                          np.int64(first), *out))
             else:
-                rows = ev.launch(first)
+                rows = ev.enqueue_launch(first)
                 with stream:
                     self._partial((parts,), (SEL_BLOCK,), (ev.F, np.int64(rows), np.int64(first), *out))
             done += parts
@@ -100,13 +101,12 @@ class DeviceSelection:
         ev.stage(x)
         self._set(c, threshold, 0)
         self.allow_all()
-        ev._state.upload(ev.stream)
         self.params.upload(ev.stream)
-        ev._uploaded.record(ev.stream)
+        ev.enqueue_upload()
 
-    def __call__(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float):
+    def __call__(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float, key: np.ndarray | None = None):
         ev = self.ev
-        ev.stage(x)
+        ev.stage(x, key)
         self._set(c, threshold, step)
         self._graph.launch(ev.stream)
         ev.stream.synchronize()

@@ -4,7 +4,7 @@ Each step is the selection's kernels (gpu_select.py), walk_advance (walk.cu: the
 tabu, the aspiration threshold, the step counter, the trail) and the problem's apply kernel, which
 moves the state on the device (Problem.apply_kernel). A batch of steps is one CUDA graph; only its
 trail (the moves taken, their scores and objective vectors) comes back, and the host rebuilds the
-solutions visited from the moves (Neighborhood.walk). The choices are the host loop's, step for
+solutions visited from the moves (Neighborhood.path). The choices are the host loop's, step for
 step: the same kernels select on the same state, forbids and threshold.
 """
 
@@ -47,7 +47,7 @@ class DeviceWalk:
             self._graph(m).launch(self.ev.stream)
             self.ev.stream.synchronize()
             ids, scores, F = self.trail.host
-            X = self.ev.nbh.walk(x, ids[:m])
+            X = self.ev.nbh.path(x, ids[:m])
             x = X[-1]
             yield X, scores[:m], F[:m]
 
@@ -57,18 +57,19 @@ class DeviceWalk:
         return self._graphs[steps]
 
     def _capture(self, steps: int):
+        return self.ev.capture(lambda: self._enqueue_steps(steps))
+
+    def _enqueue_steps(self, steps: int) -> None:
         ev, sel, stream = self.ev, self.sel, self.ev.stream
         _, threshold, step, *_ = sel.params.device
         out_id, out_score, out_f = sel.result.device
         trail_id, trail_score, trail_f = self.trail.device
-        stream.begin_capture()
         for t in range(steps):
             sel.enqueue()
             with stream:
                 self._advance((1,), (1,), (out_id, out_score, out_f, threshold, step, self.tenure.device[0],
                                            sel.forbidden_until, np.int32(ev.problem.n), trail_id[t:],
                                            trail_score[t:], trail_f[t]))
-                self._apply((1,), (APPLY_BLOCK,), (*ev._state.device, out_id, out_f))
+                self._apply((1,), (APPLY_BLOCK,), (*ev.state.device, out_id, out_f))
         self.trail.download(stream)
-        return stream.end_capture()
 

@@ -105,7 +105,7 @@ def _pymoo(union: np.ndarray) -> np.ndarray:
 def _host_add(F: np.ndarray, A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     archive = Archive(A.shape[1], 1, dtype=A.dtype)
     archive.F = A
-    return archive.filter(F)
+    return archive.verdict(F)
 
 
 def _gpu_call(F: np.ndarray, A: np.ndarray):

@@ -38,3 +38,21 @@ def choose(text: str, choices, option: str) -> list[str]:
         raise MolsError(f"{option}: unknown {', '.join(unknown) or 'empty choice'}; choose from "
                         f"{', '.join(choices)} or all")
     return chosen
+
+
+def graph_seconds(gpu, enqueue: Callable[[], None], repeats: int, per: int = 1) -> float:
+    """Median device time of what enqueue() puts on the GPU evaluator's stream, divided by `per`: CUDA
+    events around replays of a graph of it (host launch overhead stays out), after one warm-up replay."""
+    import cupy
+
+    graph = gpu.capture(enqueue)
+    graph.launch(gpu.stream)
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    times = []
+    for _ in range(max(1, repeats)):
+        start.record(gpu.stream)
+        graph.launch(gpu.stream)
+        end.record(gpu.stream)
+        end.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, end) / 1e3 / per)
+    return statistics.median(times)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -10,9 +9,9 @@ import numba
 import numpy as np
 import pandas as pd
 
-from mols.backends import prepare
+from mols.backends import BackendSpec, prepare
 from mols.backends.cuda import gpu_available
-from mols.bench.common import FSP_SIZES, median_seconds
+from mols.bench.common import FSP_SIZES, graph_seconds, median_seconds
 from mols.environment import environment
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
@@ -32,7 +31,7 @@ def bench_row(size: str, nbh: Neighborhood, repeats: int, gpu_repeats: int, seed
     solutions = [problem.random_solution(rng) for _ in range(8)]  # rotate: no timing on one input
     row = {"size": size, "neighborhood": nbh.name, "neighbors": nbh.n_neighbors(problem.n)}
     for label, threads in (("cpu_1core", 1), ("cpu_all_cores", numba.config.NUMBA_NUM_THREADS)):
-        cpu = prepare(problem, nbh, "cpu", threads=threads)
+        cpu = prepare(problem, nbh, BackendSpec("cpu", threads=threads))
         row[f"{label}_s"] = median_seconds(lambda r, cpu=cpu: cpu.evaluate(solutions[r % 8]), repeats)
     if gpu_available():
         gpu = prepare(problem, nbh, "gpu")
@@ -43,25 +42,10 @@ def bench_row(size: str, nbh: Neighborhood, repeats: int, gpu_repeats: int, seed
 
 
 def kernel_seconds(gpu, x: np.ndarray, repeats: int, launches: int = 20) -> float:
-    """Median time of the kernel alone, on state already on the device: CUDA events around the
-    replay of a graph of `launches` back-to-back launches, so that host launch overhead stays out."""
-    import cupy
-
+    """Median time of the kernel alone, on state already on the device: a graph of `launches`
+    back-to-back launches (bench.common.graph_seconds)."""
     gpu.evaluate_device(x)
-    gpu.stream.begin_capture()
-    for _ in range(launches):
-        gpu.launch()
-    graph = gpu.stream.end_capture()
-    graph.launch(gpu.stream)  # warm-up
-    start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    times = []
-    for _ in range(max(1, repeats // launches)):
-        start.record(gpu.stream)
-        graph.launch(gpu.stream)
-        end.record(gpu.stream)
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end) / 1e3 / launches)
-    return statistics.median(times)
+    return graph_seconds(gpu, lambda: [gpu.enqueue_launch() for _ in range(launches)], repeats // launches, launches)
 
 
 def run(sizes: Iterable[str], neighborhoods: Iterable[Neighborhood], repeats: int = 5,

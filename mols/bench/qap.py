@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mols.backends import gpu_available, prepare
+from mols.backends import BackendSpec, gpu_available, prepare
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods import get_neighborhood
@@ -37,10 +37,10 @@ from mols.search.tabu import AggregatedTabu
 
 INSTANCES = ("tai12a", "tai15a", "tai17a", "tai20a", "tai25a", "tai30a", "tai35a", "tai40a", "tai50a", "tai60a",
              "tai64c", "tai80a", "tai100a", "tai150b", "tai256c")  # the paper's Table 1
-# backend name -> (evaluator backend, threads, Taillard's update on the CPU, tabu walk on the device)
-BACKENDS = {"cpu1": ("cpu", 1, True, False), "cpu": ("cpu", None, True, False),
-            "cpu1-plain": ("cpu", 1, False, False), "gpu": ("gpu", None, True, True),
-            "gpu-hostwalk": ("gpu", None, True, False)}
+# backend name -> its spec (the plain CPU evaluates every move in O(n): no Taillard update)
+BACKENDS = {"cpu1": BackendSpec("cpu", threads=1), "cpu": BackendSpec("cpu"),
+            "cpu1-plain": BackendSpec("cpu", threads=1, incremental=False), "gpu": BackendSpec("gpu"),
+            "gpu-hostwalk": BackendSpec("gpu", device_walk=False)}
 ITS_INSTANCES = ("tai50a", "tai100a")
 # The 2009 paper's Table 1, configuration 3 (Core 2 Quad and GTX 280, texture memory), in seconds.
 PAPER_SECONDS = {"tai12a": (0.1, 0.5), "tai15a": (0.2, 0.6), "tai17a": (0.3, 0.6), "tai20a": (0.4, 0.7),
@@ -51,15 +51,7 @@ SWAP = get_neighborhood("swap")
 
 
 def default_backends() -> list[str]:
-    return [b for b in BACKENDS if BACKENDS[b][0] != "gpu" or gpu_available()]
-
-
-def evaluator(problem: Qap, backend: str):
-    kind, threads, _, walk = BACKENDS[backend]
-    ev = prepare(problem, SWAP, kind, threads=threads)
-    if kind == "gpu":
-        ev.walk = walk
-    return ev
+    return [b for b in BACKENDS if BACKENDS[b].device != "gpu" or gpu_available()]
 
 
 def best_known() -> pd.Series:
@@ -84,11 +76,10 @@ def tabu_rows(instances: list[str], backends: list[str], iterations: int, plain_
     rows = []
     for name in instances:
         instance = read_qaplib(resolve_qap(name, "qap"))
+        problem = Qap(instance)
         for backend in backends:
-            taillard = BACKENDS[backend][2]
-            problem = Qap(instance, taillard=taillard)
-            ev = evaluator(problem, backend)
-            budget = iterations if taillard else min(iterations, plain_iterations)
+            ev = prepare(problem, SWAP, BACKENDS[backend])
+            budget = iterations if BACKENDS[backend].incremental else min(iterations, plain_iterations)
             seconds, costs = _runs(partial(AggregatedTabu, problem, SWAP, ev, budget), seeds)
             time = statistics.median(seconds)
             row = {"instance": name, "n": instance.n, "backend": backend, "device": ev.device,
@@ -109,8 +100,8 @@ def its_rows(iterations: dict[str, int], backends: list[str], seeds: int,
     rows = []
     for name, backend in ((name, backend) for name in iterations for backend in backends):
         problem = Qap(read_qaplib(resolve_qap(name, "qap")))
-        seconds, costs = _runs(partial(IteratedTabu, problem, SWAP, evaluator(problem, backend), iterations[name]),
-                               seeds)
+        seconds, costs = _runs(partial(IteratedTabu, problem, SWAP, prepare(problem, SWAP, BACKENDS[backend]),
+                                       iterations[name]), seeds)
         row = {"instance": name, "n": problem.n, "backend": backend, "iterations": iterations[name],
                "median_seconds": statistics.median(seconds), "max_seconds": max(seconds), "best_cost": min(costs),
                "worst_cost": max(costs), "best_known": int(bks[name]),

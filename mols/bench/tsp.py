@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mols.backends.cuda import gpu_available
-from mols.bench.common import median_seconds
+from mols.backends import BackendSpec, gpu_available, prepare
+from mols.bench.common import graph_seconds, median_seconds
 from mols.environment import environment
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
@@ -104,24 +104,9 @@ def paper_table(df: pd.DataFrame, iterations: int) -> list[dict]:
 
 def sweep_seconds(gpu, x: np.ndarray, repeats: int) -> float:
     """Median time of the evaluation kernels alone over the whole neighborhood (all chunks), on state
-    already on the device: CUDA events around graph replays of one sweep."""
-    import cupy
-
+    already on the device (bench.common.graph_seconds)."""
     gpu.best_weighted(x, np.ones(gpu.problem.n_obj), 0, -np.inf)  # state on the device
-    gpu.stream.begin_capture()
-    for first in gpu.firsts:
-        gpu.launch(first)
-    graph = gpu.stream.end_capture()
-    graph.launch(gpu.stream)
-    start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    times = []
-    for _ in range(repeats):
-        start.record(gpu.stream)
-        graph.launch(gpu.stream)
-        end.record(gpu.stream)
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end) / 1e3)
-    return statistics.median(times)
+    return graph_seconds(gpu, lambda: [gpu.enqueue_launch(first) for first in gpu.firsts], repeats)
 
 
 def rate_rows(instance: str, neighborhood: str, backends, iterations: int, cpu_moves: int, repeats: int) -> list[dict]:
@@ -141,7 +126,6 @@ def rate_rows(instance: str, neighborhood: str, backends, iterations: int, cpu_m
 def gpu_times(instance: str, neighborhood: str, repeats: int) -> dict[str, float]:
     """Seconds of one best_weighted call with the fused selection kernel and with evaluation into F
     then select_partial (rotating random tours), and of the evaluation kernels alone."""
-    from mols.backends.gpu import GpuEvaluator
     from mols.neighborhoods import get_neighborhood
     from mols.problems import load_problem
 
@@ -150,7 +134,7 @@ def gpu_times(instance: str, neighborhood: str, repeats: int) -> dict[str, float
     tours = [problem.random_solution(rng) for _ in range(4)]
     times = {}
     for key, fused in (("fused_call_moves_per_s", True), ("unfused_call_moves_per_s", False)):
-        gpu = GpuEvaluator(problem, nbh, fused=fused)
+        gpu = prepare(problem, nbh, BackendSpec("gpu", fused=fused))
         times[key] = median_seconds(lambda r, gpu=gpu: gpu.best_weighted(tours[r % 4], np.ones(1), r, -np.inf),
                                     repeats)
     times["kernel_moves_per_s"] = sweep_seconds(gpu, tours[0], repeats)

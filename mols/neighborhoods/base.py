@@ -1,9 +1,30 @@
-"""A neighborhood: a size plus a pure mapping between integer ids and moves, on host, Numba and CUDA."""
+"""A neighborhood: a size plus a pure mapping between integer ids and moves, on host, Numba and CUDA.
+
+A move is a small tuple of `arity` indices (a pair of positions for a swap, one bit for a flip, three
+cut points for 3-opt), decoded from its id. Sampled neighborhoods (points drawn around a real vector)
+also depend on a draw key (seed, counter): the same id and key give the same neighbor on every backend.
+
+The Numba functions are the mapping itself, callable from Python and from jitted kernels:
+
+- `size(n)`: the number of moves for a problem of size n;
+- `decode(id, n) -> (i, j, ...)`: the move's indices; `encode(i, j, ..., n) -> id` (-1: no such move),
+  where it exists;
+- `inverse_of(id, n)`: the move tabu search forbids after taking move id (the one that undoes it);
+- `apply_into(x, id, n, key, out)`: out = the neighbor of solution x by move id (key: (2,) uint64).
+
+`cuda_header` is their CUDA twin, prepended to the kernels that use the neighborhood. It defines
+NBH_ARITY, a `Move` struct, `nbh_decode(long long id, int n)`, `nbh_index(Move, int q)` (index q of
+the move) and `nbh_inverse(long long id, int n)`. Position moves on permutations (insertion, swap,
+2-opt) also have `first_changed(i, j)` (positions before it keep their element) and `source(i, j, k)`
+(the position of x whose element the neighbor puts at k), and where `cuda_segments` is true the header
+gives `nbh_first_changed` and `nbh_segments` (positions first_changed..n-1 as runs of x), which the
+flowshop kernel and the device-resident archive use.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -13,6 +34,104 @@ from numba import njit
 from mols.errors import MolsError
 
 HERE = Path(__file__).parent
+NO_KEYS = np.zeros((1, 2), dtype=np.uint64)  # the key of a neighborhood that draws nothing
+
+
+@dataclass(frozen=True, eq=False)
+class Neighborhood:
+    name: str
+    encoding: str  # the solution kind it moves in (Encoding.name)
+    arity: int  # indices in a move
+    size: Callable
+    decode: Callable
+    apply_into: Callable
+    inverse_of: Callable
+    cuda_header: str | Path  # the CUDA twin: its text, or the path of a .cuh file
+    encode: Callable | None = None
+    sampled: bool = False  # a neighbor depends on the draw key as well as on its move id
+    parts: int = 1  # solution values per unit of n (2 for a pair of permutations)
+    cuda_defines: dict = field(default_factory=dict)  # compile-time constants of the header
+    first_changed: Callable | None = None  # position moves only
+    source: Callable | None = None  # position moves only
+    cuda_segments: bool = False
+
+    def n_neighbors(self, n: int) -> int:
+        size = int(self.size(n))
+        if size < 1:
+            raise MolsError(f"the {self.name} neighborhood has no move for a problem of size {n}")
+        return size
+
+    def move(self, idx: int, n: int) -> tuple[int, ...]:
+        """The move with this id; raises MolsError for an id out of range."""
+        if not 0 <= idx < self.n_neighbors(n):
+            raise MolsError(f"neighbor id {idx} out of range [0, {self.size(n)}) for n={n}")
+        return tuple(int(v) for v in self.decode(idx, n))
+
+    def moves(self, ids: np.ndarray, n: int) -> np.ndarray:
+        """The moves with these (valid) ids, as rows of a new array (len(ids), arity)."""
+        return _decoded(self.decode, self.arity)(np.asarray(ids, dtype=np.int64), n)
+
+    def index(self, *move_and_n: int) -> int:
+        """The id of move (i, j, ...) for size n (the last argument); MolsError if it is no move here."""
+        *move, n = move_and_n
+        ok = self.encode is not None and all(0 <= v < n for v in move)
+        idx = int(self.encode(*move, n)) if ok else -1
+        if idx < 0:
+            raise MolsError(f"{tuple(move)} is not a {self.name} move for n={n}")
+        return idx
+
+    def inverse(self, idx: int, n: int) -> int:
+        """The id of the move tabu search forbids after move idx: the move that undoes it (idx itself
+        where that is the same move)."""
+        self.move(idx, n)  # checks the id
+        return int(self.inverse_of(idx, n))
+
+    def apply(self, x: np.ndarray, idx: int, key: np.ndarray | None = None) -> np.ndarray:
+        """The neighbor with this id, as a new array."""
+        self.move(idx, self.problem_size(x))  # checks the id
+        return self.apply_many(x, np.array([idx]), key)[0]
+
+    def apply_many(self, x: np.ndarray, ids: np.ndarray, key: np.ndarray | None = None) -> np.ndarray:
+        """The neighbors with these (valid) ids, drawn with `key` where the neighborhood samples, as rows
+        of a new array (len(ids), size)."""
+        x = np.asarray(x)
+        keys = NO_KEYS if key is None else np.asarray(key, dtype=np.uint64).reshape(1, 2)
+        return _moved(self.apply_into)(x, np.asarray(ids, dtype=np.int64), keys, self.problem_size(x), False)
+
+    def path(self, x: np.ndarray, ids: np.ndarray, keys: np.ndarray | None = None) -> np.ndarray:
+        """The solutions a walk visits when it takes these (valid) moves in turn from x (keys (m, 2): each
+        step's draw, where the neighborhood samples): row t is the solution after move t."""
+        x = np.asarray(x)
+        keys = NO_KEYS if keys is None else np.asarray(keys, dtype=np.uint64).reshape(-1, 2)
+        return _moved(self.apply_into)(x, np.asarray(ids, dtype=np.int64), keys, self.problem_size(x), True)
+
+    def problem_size(self, x: np.ndarray) -> int:
+        return len(x) // self.parts
+
+    def cuda_source(self) -> str:
+        """The CUDA header, with its #define lines."""
+        text = self.cuda_header.read_text() if isinstance(self.cuda_header, Path) else self.cuda_header
+        return "".join(f"#define {k} {v}\n" for k, v in self.cuda_defines.items()) + text
+
+
+def position_moves(name: str, size: Callable, decode: Callable, encode: Callable, first_changed: Callable,
+                   source: Callable, cuda_header: str | Path, cuda_segments: bool = True) -> Neighborhood:
+    """A neighborhood of moves on permutations given by two positions (i, j), whose neighbor puts at
+    position k the element at source(i, j, k) of x; its inverse is the move (j, i), or itself."""
+    @njit
+    def apply_into(x, idx, n, key, out):
+        i, j = decode(idx, n)
+        for k in range(n):
+            out[k] = x[source(i, j, k)]
+
+    @njit
+    def inverse_of(idx, n):
+        i, j = decode(idx, n)
+        back = encode(j, i, n)
+        return back if back >= 0 else idx
+
+    return Neighborhood(name, "permutation", 2, size, decode, apply_into, inverse_of, cuda_header, encode=encode,
+                        first_changed=first_changed, source=source, cuda_segments=cuda_segments)
 
 
 @njit(cache=True)
@@ -21,101 +140,29 @@ def first_of_pair(i, j):
     return min(i, j)
 
 
-@dataclass(frozen=True)
-class Neighborhood:
-    """Moves on permutations of length n, each move a pair (i, j) of positions.
-
-    The Numba functions are the mapping itself, callable from Python and from jitted kernels:
-    `size(n)`, `decode(id, n) -> (i, j)`, `encode(i, j, n) -> id` (-1 if (i, j) is no move),
-    `first_changed(i, j)` (the first position whose job differs from the current permutation)
-    and `source(i, j, k)` (the position in the current permutation of the job that the neighbor
-    puts at position k). `cuda_header` defines them for CUDA: `nbh_decode`, `nbh_first_changed`,
-    and `nbh_segments` (positions first_changed..n-1 as runs of the current permutation), which
-    describe the moves where `cuda_segments` is true (not for 2-opt, which borrows swap's header
-    for the ids alone).
-    """
-
-    name: str
-    size: Callable
-    decode: Callable
-    encode: Callable
-    first_changed: Callable
-    source: Callable
-    cuda_header: str
-    cuda_segments: bool = True
-
-    def n_neighbors(self, n: int) -> int:
-        if n < 2:
-            raise MolsError(f"the {self.name} neighborhood needs at least 2 elements, got n={n}")
-        return int(self.size(n))
-
-    def move(self, idx: int, n: int) -> tuple[int, int]:
-        """The move (i, j) with this id; raises MolsError for an id out of range."""
-        if not 0 <= idx < self.n_neighbors(n):
-            raise MolsError(f"neighbor id {idx} out of range [0, {self.size(n)}) for n={n}")
-        i, j = self.decode(idx, n)
-        return int(i), int(j)
-
-    def index(self, i: int, j: int, n: int) -> int:
-        """The id of move (i, j); raises MolsError if (i, j) is no move of this neighborhood."""
-        idx = int(self.encode(i, j, n)) if 0 <= i < n and 0 <= j < n else -1
-        if idx < 0:
-            raise MolsError(f"({i}, {j}) is not a {self.name} move for n={n}")
-        return idx
-
-    def moves(self, ids: np.ndarray, n: int) -> np.ndarray:
-        """The moves with these (valid) ids, as rows (i, j) of a new array (len(ids), 2)."""
-        return _decoded(self.decode)(np.asarray(ids, dtype=np.int64), n)
-
-    def apply(self, perm: np.ndarray, idx: int) -> np.ndarray:
-        """The neighbor with this id, as a new array."""
-        self.move(idx, len(perm))  # checks the id
-        return self.apply_many(perm, np.array([idx]))[0]
-
-    def apply_many(self, perm: np.ndarray, ids: np.ndarray) -> np.ndarray:
-        """The neighbors with these (valid) ids, as rows of a new array (len(ids), n)."""
-        return _moved(self.decode, self.source)(np.asarray(perm), np.asarray(ids, dtype=np.int64), False)
-
-    def walk(self, perm: np.ndarray, ids: np.ndarray) -> np.ndarray:
-        """The solutions a walk visits when it takes these (valid) moves in turn from perm: row t is
-        the solution after move t, as rows of a new array (len(ids), n)."""
-        return _moved(self.decode, self.source)(np.asarray(perm), np.asarray(ids, dtype=np.int64), True)
-
-    def inverse(self, idx: int, n: int) -> int:
-        """The id of the move that undoes move idx: (j, i) for (i, j), or idx itself where (j, i)
-        is the same neighbor or no move. Tabu search forbids it for a while."""
-        i, j = self.move(idx, n)
-        back = int(self.encode(j, i, n))
-        return back if back >= 0 else idx
-
-    def cuda_source(self) -> str:
-        return (HERE / self.cuda_header).read_text()
-
-
 @cache
-def _decoded(decode):
+def _decoded(decode, arity: int):
     @njit
     def decoded(ids, n):
-        out = np.empty((ids.shape[0], 2), dtype=np.int64)
+        out = np.empty((ids.shape[0], arity), dtype=np.int64)
         for r in range(ids.shape[0]):
-            out[r, 0], out[r, 1] = decode(ids[r], n)
+            move = decode(ids[r], n)
+            for q in range(arity):
+                out[r, q] = move[q]
         return out
 
     return decoded
 
 
 @cache
-def _moved(decode, source):
+def _moved(apply_into):
     @njit
-    def moved(perm, ids, chained):
-        """Row r: move ids[r] applied to perm, or (chained) to row r - 1."""
-        n = perm.shape[0]
-        out = np.empty((ids.shape[0], n), dtype=perm.dtype)
+    def moved(x, ids, keys, n, chained):
+        """Row r: move ids[r] applied to x, or (chained) to row r - 1, with key keys[r] (or keys[0])."""
+        out = np.empty((ids.shape[0], x.shape[0]), dtype=x.dtype)
         for r in range(ids.shape[0]):
-            base = out[r - 1] if chained and r > 0 else perm
-            i, j = decode(ids[r], n)
-            for k in range(n):
-                out[r, k] = base[source(i, j, k)]
+            base = out[r - 1] if chained and r > 0 else x
+            apply_into(base, ids[r], n, keys[r if keys.shape[0] > 1 else 0], out[r])
         return out
 
     return moved

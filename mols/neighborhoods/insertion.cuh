@@ -1,5 +1,7 @@
 // Insertion moves, the CUDA twin of insertion.py (same ids, same moves).
+#define NBH_ARITY 2
 struct Move { int i, j; };
+__device__ __forceinline__ int nbh_index(Move mv, int q) { return q == 0 ? mv.i : mv.j; }
 
 // Positions first_changed..n-1 of a neighbor, as NBH_SEGMENTS runs: within run g (positions up
 // to end[g], exclusive), the job at position k is the current permutation's job at k + offset[g].
@@ -36,4 +38,19 @@ __device__ __forceinline__ Segments nbh_segments(Move mv, int n) {
     }
     g.end[2] = n; g.offset[2] = 0;
     return g;
+}
+
+// The id of move (i, j), or -1 (insertion.encode).
+__device__ __forceinline__ long long nbh_encode(int i, int j, int n) {
+    if (i == j || i < 0 || j < 0 || i >= n || j >= n) return -1;
+    if (j == i - 1) { const int t = i; i = j; j = t; }  // backward adjacent: the forward move's neighbor
+    if (i < j) return nbh_group_start(i, n) + (j - i - 1);
+    return nbh_group_start(j, n) + (n - 1 - j) + (i - j - 2);
+}
+
+// The move that undoes move idx (Neighborhood.inverse): (j, i), or idx itself where that is the same move.
+__device__ __forceinline__ long long nbh_inverse(long long idx, int n) {
+    const Move mv = nbh_decode(idx, n);
+    const long long back = nbh_encode(mv.j, mv.i, n);
+    return back >= 0 ? back : idx;
 }

@@ -16,7 +16,7 @@ import math
 
 from numba import njit
 
-from mols.neighborhoods.base import Neighborhood, first_of_pair
+from mols.neighborhoods.base import HERE, first_of_pair, position_moves
 
 
 @njit(cache=True)
@@ -67,4 +67,4 @@ def source(i, j, k):
     return k
 
 
-INSERTION = Neighborhood("insertion", size, decode, encode, first_of_pair, source, "insertion.cuh")
+INSERTION = position_moves("insertion", size, decode, encode, first_of_pair, source, HERE / "insertion.cuh")

@@ -1,5 +1,7 @@
 // 2-exchange moves, the CUDA twin of swap.py (Propositions 1 and 2, corrected in integers).
+#define NBH_ARITY 2
 struct Move { int i, j; };
+__device__ __forceinline__ int nbh_index(Move mv, int q) { return q == 0 ? mv.i : mv.j; }
 
 // Positions first_changed..n-1 of a neighbor, as NBH_SEGMENTS runs: within run g (positions up
 // to end[g], exclusive), the job at position k is the current permutation's job at k + offset[g].

@@ -11,7 +11,7 @@ import math
 
 from numba import njit
 
-from mols.neighborhoods.base import Neighborhood, first_of_pair
+from mols.neighborhoods.base import HERE, first_of_pair, position_moves
 
 
 @njit(cache=True)
@@ -54,4 +54,4 @@ def source(i, j, k):
     return k
 
 
-SWAP = Neighborhood("swap", size, decode, encode, first_of_pair, source, "swap.cuh")
+SWAP = position_moves("swap", size, decode, encode, first_of_pair, source, HERE / "swap.cuh")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from mols.neighborhoods.base import Neighborhood, first_of_pair
+from mols.neighborhoods.base import HERE, first_of_pair, position_moves
 from mols.neighborhoods.swap import decode, encode, size
 
 
@@ -23,4 +23,4 @@ def source(i, j, k):
     return k
 
 
-TWO_OPT = Neighborhood("2opt", size, decode, encode, first_of_pair, source, "swap.cuh", cuda_segments=False)
+TWO_OPT = position_moves("2opt", size, decode, encode, first_of_pair, source, HERE / "swap.cuh", cuda_segments=False)

@@ -18,6 +18,7 @@ class ProblemEntry:
     load: Callable[[str], Problem]
     neighborhood: str
     published_front: Callable[[str], object] | None = None  # instance -> its exact Pareto front (P, k), or None
+    instances: Callable[[], tuple[str, list[str], list[list]]] | None = None  # its bundled instances, as a table
 
 
 def _load_flowshop(instance: str) -> Flowshop:
@@ -50,6 +51,24 @@ def _load_mqap(instance: str) -> Problem:
     return load_mqap(instance)
 
 
+def _flowshop_table():
+    from mols.problems.flowshop.instance import instance_table
+
+    return instance_table()
+
+
+def _tsp_table():
+    from mols.problems.tsp.instance import instance_table
+
+    return instance_table()
+
+
+def _qap_table(kind: str):
+    from mols.problems.qap.instance import instance_table
+
+    return instance_table(kind)
+
+
 def _published_mqap_front(instance: str):
     from mols.problems.qap import published_front
 
@@ -58,11 +77,11 @@ def _published_mqap_front(instance: str):
 
 # Adding a problem: its module (model, instance reader, Numba and CUDA kernels), its tests, and one entry here.
 PROBLEMS = {
-    "flowshop": ProblemEntry(_load_flowshop, "insertion"),
-    "tsp": ProblemEntry(_load_tsp, "2opt"),
-    "bitsp": ProblemEntry(_load_bitsp, "2opt"),
-    "qap": ProblemEntry(_load_qap, "swap"),
-    "mqap": ProblemEntry(_load_mqap, "swap", published_front=_published_mqap_front),
+    "flowshop": ProblemEntry(_load_flowshop, "insertion", instances=_flowshop_table),
+    "tsp": ProblemEntry(_load_tsp, "2opt", instances=_tsp_table),
+    "bitsp": ProblemEntry(_load_bitsp, "2opt"),  # pairs of the tsp instances
+    "qap": ProblemEntry(_load_qap, "swap", instances=lambda: _qap_table("qap")),
+    "mqap": ProblemEntry(_load_mqap, "swap", published_front=_published_mqap_front, instances=lambda: _qap_table("mqap")),
 }
 
 
@@ -85,15 +104,4 @@ def load_problem(name: str, instance: str) -> Problem:
     return problem_entry(name).load(instance)
 
 
-def check_permutation(x, n: int, what: str = "permutation"):
-    """x as an int32 array if it is a permutation of 0..n-1, else a MolsError naming `what`."""
-    import numpy as np
-
-    arr = np.asarray(x)
-    if arr.shape != (n,) or not np.issubdtype(arr.dtype, np.integer) or not np.array_equal(np.sort(arr), np.arange(n)):
-        raise MolsError(f"{what} must be a permutation of 0..{n - 1} ({n} distinct integers), got {arr.ravel()[:12].tolist()}")
-    return arr.astype(np.int32)
-
-
-__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "check_permutation", "load_problem", "problem_entry",
-           "published_front"]
+__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "load_problem", "problem_entry", "published_front"]

@@ -1,4 +1,4 @@
-"""What a problem gives mols: a reference evaluation and the pieces its neighborhood kernels need."""
+"""What a problem gives mols: its solution kind, a reference evaluation and the pieces its kernels need."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from mols.encodings import Encoding
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 
@@ -26,12 +27,25 @@ def integer_dtype(bound: int, what: str) -> np.dtype:
 
 
 class Problem(ABC):
-    """A permutation problem whose neighborhoods the backends evaluate whole.
+    """A problem whose neighborhoods the backends evaluate whole. Subclass it to bring your own.
 
-    Kernels (the Numba function from `cpu_kernel` and the CUDA kernel `cuda_kernel` in
-    `cuda_file`) all take the same arguments: `*data(), *state, F, ...` where `state` are arrays
-    laid out by `state_layout()` and filled for the current solution by `fill_state`, and
-    F (n_neighbors, n_obj) receives the objective vectors.
+    What a subclass sets: `name`, `objectives` (all minimised), `n` (the size the neighborhoods see),
+    `dtype` (of the objective values: int32, int64 or float64), `encoding` (its solution kind), and
+    `instance_name`'s source, `instance` (anything with a `.name`).
+
+    What it implements:
+    - `_evaluate(X)`: the reference evaluation of a batch X (B, encoding.size) -> F (B, n_obj), plain
+      and obviously right (NumPy); kernels are tested against it;
+    - `data()`: constant arrays, uploaded once per run; `state_layout()` and `fill_state(x, state)`:
+      the per-solution arrays the kernels read, and how to fill them for solution x;
+    - `cpu_kernel(nbh)`: a Numba function evaluating the whole neighborhood;
+    - for the GPU, `cuda_source(nbh)` (the CUDA source, by default the file `cuda_file`), `cuda_kernel`
+      (the kernel's name, or `kernel_name(nbh)`) and `cuda_defines()` (compile-time constants).
+
+    Kernels all take the same arguments: `*data(), *state, F` (Numba) or `*data(), *state, F, n_moves`
+    (CUDA), F (n_neighbors, n_obj) receiving the objective vectors; state ends with the draw key (2,)
+    uint64 when the neighborhood is sampled (Neighborhood.sampled). A problem whose kernels take an id
+    offset sets `chunkable` (then `(..., F, first)` in Numba, `(..., F, n_moves, first)` in CUDA).
     """
 
     name: str
@@ -39,27 +53,34 @@ class Problem(ABC):
     objectives: tuple[str, ...]
     n: int
     dtype: np.dtype
-    cuda_file: Path
-    cuda_kernel: str
+    encoding: Encoding
+    cuda_file: Path | None = None
+    cuda_kernel: str = ""
     neighborhoods: tuple[str, ...] | None = None  # the neighborhoods its kernels support; None: every one
-    chunkable: bool = False  # kernels take an id offset: (..., F, n_moves, first) on CUDA, (..., F, first) in Numba
+    chunkable: bool = False  # kernels take an id offset (see the class docstring)
     threads_per_move: int = 1  # CUDA threads that share a move in the evaluation kernels; grids hold that many per move
 
-    def kernel_name(self, nbh: Neighborhood) -> str:
-        """The CUDA kernel of `cuda_file` that evaluates `nbh`."""
-        return self.cuda_kernel
+    def evaluate(self, X) -> np.ndarray:
+        """Reference evaluation: one solution (size,) -> (n_obj,), or a batch (B, size) -> (B, n_obj), as dtype."""
+        X = np.asarray(X)
+        batch = X[None] if X.ndim == 1 else X
+        if batch.ndim != 2 or batch.shape[1] != self.encoding.size:
+            raise MolsError(f"{self.name}: expected solutions of {self.encoding.size} values, got an array of shape "
+                            f"{X.shape}")
+        F = np.asarray(self._evaluate(batch)).astype(self.dtype)
+        return F[0] if X.ndim == 1 else F
 
-    def selection_kernel(self, nbh: Neighborhood) -> str | None:
-        """A kernel of `cuda_file`, compiled after backends/select.cu, that evaluates `nbh` and does
-        select_partial's work in one pass without writing F: arguments (*data, *state, n_moves, first,
-        then select_partial's from c on). None: the kernel writes F, then select_partial reads it."""
-        return None
+    @abstractmethod
+    def _evaluate(self, X: np.ndarray) -> np.ndarray:
+        """The reference evaluation of a batch X (B, size) -> F (B, n_obj)."""
 
-    def apply_kernel(self, nbh: Neighborhood) -> str | None:
-        """A kernel of `cuda_file` that moves the state on the device to the neighbor chosen by the
-        selection (backends/gpu_walk.py): arguments (*state, move id, its objective vector), both on
-        the device; one block. With it a tabu walk runs on the device; None: the host applies each move."""
-        return None
+    def evaluate_one(self, x: np.ndarray) -> np.ndarray:
+        """The objective vector (n_obj,) of one solution, as the searches need it; a problem may
+        override this with a faster path, tested against `evaluate`."""
+        return self.evaluate(x)
+
+    def random_solution(self, rng: np.random.Generator) -> np.ndarray:
+        return self.encoding.random(rng)
 
     @property
     def n_obj(self) -> int:
@@ -69,18 +90,6 @@ class Problem(ABC):
     def instance_name(self) -> str:
         """The instance's name, as results folders and reports show it."""
         return self.instance.name
-
-    def random_solution(self, rng: np.random.Generator) -> np.ndarray:
-        return rng.permutation(self.n).astype(np.int32)
-
-    @abstractmethod
-    def evaluate(self, X: np.ndarray) -> np.ndarray:
-        """Reference full evaluation: X (B, n) or (n,) -> F (B, n_obj) or (n_obj,)."""
-
-    def evaluate_one(self, x: np.ndarray) -> np.ndarray:
-        """The objective vector (n_obj,) of one solution, as the searches need it; a problem may
-        override this with a faster path, tested against `evaluate`."""
-        return np.asarray(self.evaluate(x), dtype=self.dtype)
 
     @abstractmethod
     def data(self) -> tuple[np.ndarray, ...]:
@@ -95,9 +104,32 @@ class Problem(ABC):
         """Write the per-solution arrays for solution x into `state`."""
 
     @abstractmethod
-    def cpu_kernel(self, nbh: Neighborhood) -> Callable:
-        """A Numba function evaluating the whole neighborhood: (*data, *state, F) -> None."""
+    def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True) -> Callable:
+        """A Numba function evaluating the whole neighborhood: (*data, *state, F) -> None. `incremental`:
+        use the problem's update from the previous solution where it has one (QAP: Taillard's)."""
 
-    @abstractmethod
+    def cuda_source(self, nbh: Neighborhood) -> str:
+        """The CUDA source of the kernels for `nbh` (compiled after the neighborhood's header)."""
+        if self.cuda_file is None:
+            raise MolsError(f"the {self.name} problem has no CUDA kernel; use the cpu backend")
+        return self.cuda_file.read_text()
+
     def cuda_defines(self) -> dict[str, int | str]:
-        """Compile-time constants of the CUDA kernel, prepended as #define lines."""
+        """Compile-time constants of the CUDA kernels, prepended as #define lines."""
+        return {}
+
+    def kernel_name(self, nbh: Neighborhood) -> str:
+        """The CUDA kernel that evaluates `nbh`."""
+        return self.cuda_kernel
+
+    def selection_kernel(self, nbh: Neighborhood) -> str | None:
+        """A kernel, compiled after backends/select.cu, that evaluates `nbh` and does select_partial's
+        work in one pass without writing F: arguments (*data, *state, n_moves, first, then
+        select_partial's from c on). None: the kernel writes F, then select_partial reads it."""
+        return None
+
+    def apply_kernel(self, nbh: Neighborhood) -> str | None:
+        """A kernel that moves the state on the device to the neighbor chosen by the selection
+        (backends/gpu_walk.py): arguments (*state, move id, its objective vector), both on the device;
+        one block. With it a tabu walk runs on the device; None: the host applies each move."""
+        return None

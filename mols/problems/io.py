@@ -7,16 +7,6 @@ from pathlib import Path
 
 from mols.errors import InstanceError, reason
 
-EXCERPT = 60  # characters of a bad line or token that an error message quotes
-
-
-def excerpt(text: str, limit: int = EXCERPT) -> str:
-    """text quoted for an error message, cut to `limit` characters (a junk line may be kilobytes long)."""
-    text = text.strip()
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text)} characters)"
-
 
 def read_text(path: str | Path) -> str:
     """The file's text (UTF-8, a byte-order mark allowed), or an InstanceError if it is missing, a folder,

@@ -6,15 +6,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mols.backends import prepare
-from mols.backends.cuda import gpu_available
+from mols.backends import BackendSpec, prepare
 from mols.errors import MolsError
-from mols.neighborhoods import get_neighborhood
-from mols.problems import load_problem, problem_entry
+from mols.neighborhoods import Neighborhood, get_neighborhood
+from mols.problems import Problem, load_problem, problem_entry
 from mols.search.base import OnIteration, Search, SearchResult
 from mols.signals import StopSignals
 from mols.search.its import IteratedTabu
-from mols.search.pls import ARCHIVES, VARIANTS, ParetoLocalSearch
+from mols.search.pls import VARIANTS, ParetoLocalSearch
 from mols.search.tabu import DEFAULT_PARTITIONS, AggregatedTabu
 
 ALGORITHMS = ("pls", "tabu", "its")
@@ -63,40 +62,57 @@ class RunConfig:
                      if getattr(self, field) != default and self.algorithm not in algorithms]
         if misplaced:
             raise MolsError(f"-a {self.algorithm} does not take {', '.join(misplaced)}")
-        if self.algorithm == "pls" and self.archive is None:
-            gpu = self.backend == "gpu" or self.backend == "auto" and gpu_available()
-            object.__setattr__(self, "archive", "gpu" if gpu else "cpu")
+        spec = BackendSpec(self.backend, self.threads, self.archive).resolved()  # the one place auto is resolved
+        object.__setattr__(self, "backend", spec.device)
+        if self.algorithm == "pls":
+            object.__setattr__(self, "archive", spec.archive)
 
     @property
     def label(self) -> str:
         """e.g. pls-nondominated or tabu."""
         return f"pls-{self.variant}" if self.algorithm == "pls" else self.algorithm
 
+    @property
+    def spec(self) -> BackendSpec:
+        """The backend spec of the run (resolved already: cpu or gpu)."""
+        return BackendSpec(self.backend, self.threads, self.archive).resolved()
 
-def build_search(config: RunConfig, on_iteration: OnIteration | None = None) -> Search:
-    """Load the instance, prepare the evaluator and make the search (nothing runs yet)."""
-    problem = load_problem(config.problem, config.instance)
-    nbh = get_neighborhood(config.neighborhood)
-    evaluator = prepare(problem, nbh, config.backend, threads=config.threads)
+
+def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None = None,
+                 neighborhood: Neighborhood | str | None = None, **options) -> Search:
+    """Make the search (nothing runs yet): from a RunConfig, loading its instance; or on your own
+    Problem, with `neighborhood` (a Neighborhood, or a registered name) and RunConfig's fields as options."""
+    if isinstance(config, Problem):
+        problem = config
+        if neighborhood is None:
+            raise MolsError(f"give the neighborhood to search {problem.name} with (a Neighborhood, or a name)")
+        nbh = neighborhood if isinstance(neighborhood, Neighborhood) else get_neighborhood(neighborhood)
+        config = RunConfig(instance=problem.instance_name, problem=problem.name, neighborhood=nbh.name, **options)
+    else:
+        problem, nbh = load_problem(config.problem, config.instance), get_neighborhood(config.neighborhood)
+    evaluator = prepare(problem, nbh, config.spec)
     common = (problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration)
     if config.algorithm == "pls":
-        return ParetoLocalSearch(*common, variant=config.variant, archive=config.archive)
+        return ParetoLocalSearch(*common, variant=config.variant)
     if config.algorithm == "its":
         return IteratedTabu(*common, weights=config.weights, tenure=config.tenure, strength=config.strength,
                             run_length=config.run_length)
     return AggregatedTabu(*common, weights=config.weights, partitions=config.partitions, tenure=config.tenure)
 
 
-def solve(config: RunConfig, on_iteration: OnIteration | None = None, stop: StopSignals | None = None) -> SearchResult:
-    """Run one search. Bad input raises MolsError before it starts; once it runs, an interruption
-    or a failure still returns the archive found so far (see SearchResult.status). Without `stop`,
-    SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the search at its next iteration while it runs (called
-    from the main thread), and the result says which signal did."""
-    search = build_search(config, on_iteration)
+def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, stop: StopSignals | None = None,
+          neighborhood: Neighborhood | str | None = None, **options) -> SearchResult:
+    """Run one search: a RunConfig (a registered problem and instance), or your own Problem object with
+    `neighborhood` and RunConfig's fields as keywords (algorithm="tabu", iterations=..., seed=...,
+    backend=...). Bad input raises MolsError before it starts; once it runs, an interruption or a
+    failure still returns the archive found so far (see SearchResult.status). Without `stop`, SIGINT
+    (Ctrl-C), SIGTERM and SIGHUP stop the search at its next iteration while it runs (called from the
+    main thread), and the result says which signal did."""
+    search = build_search(config, on_iteration, neighborhood, **options)
     if stop is not None:
         return search.run(stop)
     with StopSignals(phase="search") as own:
         return search.run(own)
 
 
-__all__ = ["ALGORITHMS", "ARCHIVES", "DEFAULT_ITERATIONS", "VARIANTS", "RunConfig", "SearchResult", "build_search", "solve"]
+__all__ = ["ALGORITHMS", "DEFAULT_ITERATIONS", "VARIANTS", "RunConfig", "SearchResult", "build_search", "solve"]

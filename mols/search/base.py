@@ -55,6 +55,8 @@ class Search(ABC):
         self.iterations = 0
         self.starts = 0
         self.stop = None
+        self._draw_seed = int(rng.integers(2**63)) if nbh.sampled else None  # drawn only where something samples
+        self._draws = 0
 
     def run(self, stop=None) -> SearchResult:
         """Search until the budget is spent. A stop requested through `stop` (a mols.signals.StopSignals:
@@ -84,13 +86,22 @@ class Search(ABC):
     def _search(self) -> None: ...
 
     def new_archive(self) -> Archive:
-        return Archive(self.problem.n_obj, self.problem.n, dtype=self.problem.dtype)
+        return Archive(self.problem.n_obj, self.problem.encoding.size, self.problem.dtype, self.problem.encoding.dtype)
+
+    def draw_key(self) -> np.ndarray | None:
+        """The draw key (seed, counter) of the next evaluation, where the neighborhood samples: the same
+        seed gives the same draws, on every backend; None otherwise."""
+        if self._draw_seed is None:
+            return None
+        self._draws += 1
+        return np.array([self._draw_seed, self._draws], dtype=np.uint64)
 
     def warm_up(self) -> None:
         """Compile what the search calls (Numba functions, CUDA kernels) before the clock starts."""
-        x = np.arange(self.problem.n, dtype=np.int32)
-        F = self.evaluator.evaluate(x)
-        self.archive.add(F[:0], self.nbh.apply_many(x, np.arange(0)))
+        x = self.problem.encoding.initial()
+        key = self.draw_key()
+        F = self.evaluator.evaluate(x, key)
+        self.archive.add(F[:0], self.nbh.apply_many(x, np.arange(0), key))
         nondominated(F[:2])
         dominates(F[:2], F[0])
 

@@ -1,12 +1,13 @@
 """Iterated tabu search: tabu runs of a fixed length, each from the best solution of the run before
-perturbed by random swaps (a random walk over the runs' results), until the budget is spent. The
-archive keeps the best solution visited (with several objectives, the non-dominated ones).
+perturbed by random changes (Encoding.perturb: swaps for a permutation), a random walk over the runs'
+results, until the budget is spent. The archive keeps the best solution visited (with several
+objectives, the non-dominated ones).
 
 Each run is AggregatedTabu's run (tenure, aspiration and device-side selection) on one weight
 vector: the --weights given, or equal weights (with one objective, the objective itself). A run
 costs its length in neighborhood evaluations, so the budget is met exactly; the last run is
 shorter when the budget is not a multiple of the length. "Best" compares the weighted sum w . f.
-Defaults: tenure n / 2, n / 5 random swaps, runs of 10 n iterations.
+Defaults: tenure n / 2, n / 5 random changes, runs of 10 n iterations.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ RUN_LENGTH_PER_SIZE = 10  # default run length: 10 n iterations
 
 
 def default_strength(n: int) -> int:
-    """Random swaps per perturbation: a fifth of the size, at least 2."""
+    """Random changes per perturbation: a fifth of the size, at least 2."""
     return max(2, n // 5)
 
 
@@ -41,7 +42,7 @@ class IteratedTabu(AggregatedTabu):
         self.strength = default_strength(n) if strength is None else strength
         self.run_length = RUN_LENGTH_PER_SIZE * n if run_length is None else run_length
         if not 1 <= self.strength <= n:
-            raise MolsError(f"--strength must be in 1..{n} (random swaps per perturbation), got {self.strength}")
+            raise MolsError(f"--strength must be in 1..{n} (random changes per perturbation), got {self.strength}")
         if self.run_length < 1:
             raise MolsError(f"--run-length must be at least 1, got {self.run_length}")
 
@@ -59,9 +60,6 @@ class IteratedTabu(AggregatedTabu):
             start = self.perturb(x) if left else None
 
     def perturb(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """x after `strength` random swaps, and its objective vector."""
-        y = x.copy()
-        for _ in range(self.strength):
-            i, j = self.rng.choice(len(y), size=2, replace=False)
-            y[i], y[j] = y[j], y[i]
+        """x after `strength` random changes of its encoding (swaps for a permutation), and its vector."""
+        y = self.problem.encoding.perturb(x, self.rng, self.strength)
         return y, self.problem.evaluate_one(y)

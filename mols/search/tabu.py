@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 from numba import njit
@@ -66,15 +66,17 @@ def new_bests(scores: np.ndarray, best: float) -> tuple[np.ndarray, int]:
 
 
 def host_walk(ev, nbh: Neighborhood, x: np.ndarray, c: np.ndarray, threshold: float, steps: int,
-              tenure: int) -> Iterator[Trail]:
+              tenure: int, draw_key: Callable[[], np.ndarray | None] = lambda: None) -> Iterator[Trail]:
     """`steps` tabu steps from x, every move admissible at first, one step per batch: each moves to
     the best admissible neighbor and makes the move's inverse tabu for `tenure` steps; `threshold`
     (the aspiration level) falls to each step's score when it is lower. The device runs the same walk
-    in batches of steps (backends/gpu_walk.py)."""
+    in batches of steps (backends/gpu_walk.py). A sampled neighborhood draws each step's neighbors with
+    the key draw_key() gives."""
     ev.allow_all()
     for step in range(steps):
-        idx, score, f = ev.best_weighted(x, c, step, threshold)
-        x = nbh.apply_many(x, np.array([idx]))[0]
+        key = draw_key()
+        idx, score, f = ev.best_weighted(x, c, step, threshold, key)
+        x = nbh.apply_many(x, np.array([idx]), key)[0]
         ev.forbid(nbh.inverse(idx, len(x)), step + 1 + tenure)
         threshold = min(threshold, score)
         yield x[None], np.array([score]), f[None]
@@ -110,8 +112,8 @@ class AggregatedTabu(Search):
 
     def warm_up(self) -> None:
         super().warm_up()
-        x = np.arange(self.problem.n, dtype=np.int32)
-        self.evaluator.best_weighted(x, self.weights[0], 0, -np.inf)
+        x = self.problem.encoding.initial()
+        self.evaluator.best_weighted(x, self.weights[0], 0, -np.inf, self.draw_key())
         new_bests(np.zeros(1), 0.0)
         walk = self.evaluator.device_walk(x, self.weights[0], -np.inf, self.budget, self.tenure)
         if walk is not None:  # its kernels compiled, and the graph of a whole batch captured
@@ -133,7 +135,7 @@ class AggregatedTabu(Search):
         best_xf = x, f
         steps = budget - spent
         walk = ev.device_walk(x, c, best, steps, self.tenure) or host_walk(ev, self.nbh, x, c, best, steps,
-                                                                          self.tenure)
+                                                                          self.tenure, self.draw_key)
         for X, scores, F in self._timed(walk):
             new, last = new_bests(scores, best)
             if last >= 0:
@@ -159,6 +161,6 @@ class AggregatedTabu(Search):
         if self.problem.n_obj == 1:
             return w, 0
         with self.profiler.section("evaluation"):
-            F = self.evaluator.evaluate(x)
+            F = self.evaluator.evaluate(x, self.draw_key())
         self._count_iteration()
         return normalising_coefficients(w, F, f), 1

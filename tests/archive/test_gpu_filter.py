@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mols.archive import Archive, nondominated
-from mols.archive.gpu_filter import BLOCK, DeviceArchive, GpuFilter, filter_candidates
+from mols.archive.device import DeviceArchive
+from mols.archive.gpu_filter import BLOCK, GpuFilter, filter_candidates
 from mols.backends import prepare
 from mols.backends.cuda import import_cupy
 from mols.neighborhoods import NEIGHBORHOODS
@@ -26,7 +27,7 @@ def host_update(F: np.ndarray, A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(accepted (N,), removed (M,)) when a host Archive holding A is offered F."""
     archive = Archive(F.shape[1], 1, dtype=F.dtype)
     archive.F = A.copy()
-    return archive.filter(F)
+    return archive.verdict(F)
 
 
 @cache

@@ -143,14 +143,14 @@ def test_visited_flags():
     archive = Archive(2, 1)
     archive.add(np.array([[5, 1], [3, 3], [1, 5]]), np.array([[0], [1], [2]]))
     assert not archive.visited.any()
-    np.testing.assert_array_equal(archive.unvisited(), [0, 1, 2])
+    np.testing.assert_array_equal(archive.unvisited_ids(), [0, 1, 2])
     archive.visited[[0, 2]] = True  # (5, 1) and (1, 5) visited
-    np.testing.assert_array_equal(archive.unvisited(), [1])
+    np.testing.assert_array_equal(archive.unvisited_ids(), [1])
     # (0, 9) enters; (4, 0) enters and removes (5, 1); (3, 3) survives unvisited, (1, 5) survives visited
     archive.add(np.array([[0, 9], [4, 0]]), np.array([[3], [4]]))
     flags = {int(x[0]): bool(v) for x, v in zip(archive.X, archive.visited)}
     assert flags == {1: False, 2: True, 3: False, 4: False}
-    np.testing.assert_array_equal(archive.X[archive.unvisited(), 0], [1, 3, 4])
+    np.testing.assert_array_equal(archive.X[archive.unvisited_ids(), 0], [1, 3, 4])
 
 
 @settings(max_examples=50, deadline=None)

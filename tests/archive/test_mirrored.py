@@ -18,7 +18,7 @@ pytestmark = pytest.mark.gpu
 def test_same_members_order_and_acceptance_as_the_host_archive(rng, k, dtype):
     import cupy
 
-    from mols.archive.device import MirroredArchive
+    from mols.archive.mirrored import MirroredArchive
 
     host, mirrored = Archive(k, 4, dtype), MirroredArchive(k, 4, dtype)
     for step in range(60):
@@ -27,7 +27,7 @@ def test_same_members_order_and_acceptance_as_the_host_archive(rng, k, dtype):
         if step % 2:
             np.testing.assert_array_equal(mirrored.add(F, X), host.add(F, X))
         else:  # the two-step path PLS takes, with the candidates on the device
-            result = mirrored.filter(cupy.asarray(F))
+            result = mirrored.offer_device(cupy.asarray(F))
             mirrored.commit(result, X[result.ids])
             np.testing.assert_array_equal(result.ids, np.flatnonzero(host.add(F, X)))
         mirrored.visited[:] = host.visited[:] = rng.random(len(host)) < 0.5
@@ -38,15 +38,17 @@ def test_same_members_order_and_acceptance_as_the_host_archive(rng, k, dtype):
 
 @pytest.mark.parametrize("dominating", [False, True])
 def test_neighborhoods_filtered_in_one_graph_equal_the_host_archive(rng, dominating):
-    """filter_neighbors (evaluation, filter and update replayed as one CUDA graph) against the host path
-    PLS takes; a capacity of 2 makes the device buffer grow, and the graph be captured again, many times."""
-    from mols.archive.device import MirroredArchive
+    """MirroredStart.filter_neighbors (evaluation, filter and update replayed as one CUDA graph) against
+    the host path PLS takes; a capacity of 2 makes the device buffer grow, and the graph be captured
+    again, many times."""
+    from mols.archive.local import MirroredStart
 
     problem = Flowshop(random_instance(rng, 30, 5))
     nbh = NEIGHBORHOODS["insertion"]
     gpu, cpu = prepare(problem, nbh, "gpu"), prepare(problem, nbh, "cpu")
     host = Archive(problem.n_obj, problem.n, problem.dtype)
-    mirrored = MirroredArchive(problem.n_obj, problem.n, problem.dtype, evaluator=gpu, capacity=2)
+    start = MirroredStart(gpu, nbh, problem, capacity=2)
+    mirrored = start.archive
     for step in range(40):
         x = host.solution(int(rng.integers(len(host)))) if len(host) else problem.random_solution(rng)
         f = problem.evaluate_one(x)
@@ -54,7 +56,7 @@ def test_neighborhoods_filtered_in_one_graph_equal_the_host_archive(rng, dominat
         ids = np.flatnonzero(dominates(F, f)) if dominating else np.arange(len(F))
         ids = ids[nondominated(F[ids])]
         accepted = host.add(F[ids], nbh.apply_many(x, ids))
-        result = mirrored.filter_neighbors(x, f if dominating else None)
+        result = start.filter_neighbors(x, f if dominating else None)
         mirrored.commit(result, nbh.apply_many(x, result.ids))
         np.testing.assert_array_equal(result.ids, ids[accepted])
         for part in ("F", "X"):

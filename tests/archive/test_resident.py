@@ -42,7 +42,7 @@ def test_resident_archive_equals_the_host_archive(rng, name, dominating, scan):
         resident.clear()
         resident.start(x0, problem.evaluate_one(x0))
         for step in range(40):
-            unvisited = host.unvisited()
+            unvisited = host.unvisited_ids()
             assert resident.unvisited == unvisited.size
             if not unvisited.size:
                 break

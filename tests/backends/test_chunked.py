@@ -6,6 +6,7 @@ import numba
 import numpy as np
 import pytest
 
+from mols.backends import BackendSpec
 from mols.backends.cpu import CpuEvaluator
 from mols.backends.select import best_pairs, best_pairs_parallel
 from mols.errors import MolsError
@@ -28,7 +29,7 @@ def selection_cases(rng, n_neighbors, n=20):
 @pytest.mark.parametrize("chunk", [1, 7, 64, 189])
 def test_cpu_chunked_equals_unchunked(rng, name, chunk):
     problem, nbh = Tsp(random_instance(20, 1)), NEIGHBORHOODS[name]
-    whole, chunked = CpuEvaluator(problem, nbh), CpuEvaluator(problem, nbh, chunk_rows=chunk)
+    whole, chunked = CpuEvaluator(problem, nbh), CpuEvaluator(problem, nbh, BackendSpec("cpu", chunk_rows=chunk))
     assert chunked.chunk == min(chunk, whole.n_neighbors)
     x = problem.random_solution(rng)
     np.testing.assert_array_equal(chunked.evaluate(x), whole.evaluate(x))
@@ -42,7 +43,7 @@ def test_cpu_chunked_equals_unchunked(rng, name, chunk):
 
 def test_cpu_chunked_tabu_follows_the_same_path(rng):
     problem, nbh = Tsp(random_instance(25, 2)), NEIGHBORHOODS["2opt"]
-    runs = [AggregatedTabu(problem, nbh, CpuEvaluator(problem, nbh, chunk_rows=chunk), 40,
+    runs = [AggregatedTabu(problem, nbh, CpuEvaluator(problem, nbh, BackendSpec("cpu", chunk_rows=chunk)), 40,
                            np.random.default_rng(3)).run() for chunk in (None, 13)]
     np.testing.assert_array_equal(runs[0].archive.F, runs[1].archive.F)
     np.testing.assert_array_equal(runs[0].archive.X, runs[1].archive.X)
@@ -50,12 +51,12 @@ def test_cpu_chunked_tabu_follows_the_same_path(rng):
 
 def test_chunk_size_must_be_positive():
     with pytest.raises(MolsError, match="chunk size"):
-        CpuEvaluator(Tsp(random_instance(10, 0)), NEIGHBORHOODS["swap"], chunk_rows=0)
+        CpuEvaluator(Tsp(random_instance(10, 0)), NEIGHBORHOODS["swap"], BackendSpec("cpu", chunk_rows=0))
 
 
 def test_tabu_on_one_objective_never_asks_for_the_whole_f():
     problem, nbh = Tsp(random_instance(30, 4)), NEIGHBORHOODS["swap"]
-    evaluator = CpuEvaluator(problem, nbh, chunk_rows=50)  # best_weighted by chunks: no whole F
+    evaluator = CpuEvaluator(problem, nbh, BackendSpec("cpu", chunk_rows=50))  # best_weighted by chunks: no whole F
     search = AggregatedTabu(problem, nbh, evaluator, 20, np.random.default_rng(0))
     search.warm_up()
     evaluator.evaluate = None  # the search itself must select through best_weighted alone

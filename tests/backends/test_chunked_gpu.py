@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mols.backends import BackendSpec
 from mols.backends.cpu import CpuEvaluator
 from mols.backends.gpu import GpuEvaluator
 from mols.errors import BackendError
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.gpu
 @pytest.mark.parametrize("chunk", [1, 7, 300, None])
 def test_gpu_chunked_equals_cpu(rng, name, chunk, fused):
     problem, nbh = Tsp(random_instance(40, 1)), NEIGHBORHOODS[name]
-    cpu, gpu = CpuEvaluator(problem, nbh), GpuEvaluator(problem, nbh, chunk_rows=chunk, fused=fused)
+    cpu, gpu = CpuEvaluator(problem, nbh), GpuEvaluator(problem, nbh, BackendSpec("gpu", chunk_rows=chunk, fused=fused))
     x = problem.random_solution(rng)
     np.testing.assert_array_equal(gpu.evaluate(x), cpu.evaluate(x))
     c = np.array([1.0])
@@ -40,7 +41,7 @@ def test_gpu_chunked_equals_cpu(rng, name, chunk, fused):
 @pytest.mark.parametrize("fused", [True, False])
 def test_two_objectives_chunked(rng, fused):
     problem, nbh = load_problem("bitsp", "kroAB100"), NEIGHBORHOODS["2opt"]
-    cpu, gpu = CpuEvaluator(problem, nbh, chunk_rows=1000), GpuEvaluator(problem, nbh, chunk_rows=999, fused=fused)
+    cpu, gpu = CpuEvaluator(problem, nbh, BackendSpec("cpu", chunk_rows=1000)), GpuEvaluator(problem, nbh, BackendSpec("gpu", chunk_rows=999, fused=fused))
     x = problem.random_solution(rng)
     c = np.array([0.3, 0.7])
     np.testing.assert_array_equal(gpu.evaluate(x), cpu.evaluate(x))
@@ -51,7 +52,7 @@ def test_two_objectives_chunked(rng, fused):
 
 def test_chunked_f_never_stays_whole_on_the_device(rng):
     problem = Tsp(random_instance(30, 2))
-    gpu = GpuEvaluator(problem, NEIGHBORHOODS["swap"], chunk_rows=100)
+    gpu = GpuEvaluator(problem, NEIGHBORHOODS["swap"], BackendSpec("gpu", chunk_rows=100))
     with pytest.raises(BackendError, match="in chunks of 100"):
         gpu.evaluate_device(problem.random_solution(rng))
 
@@ -60,7 +61,7 @@ def test_chunked_f_never_stays_whole_on_the_device(rng):
 def test_gpu_tabu_equals_cpu_tabu(chunk, fused):
     problem, nbh = Tsp(random_instance(60, 5)), NEIGHBORHOODS["2opt"]
     runs = [AggregatedTabu(problem, nbh, ev, 60, np.random.default_rng(1)).run()
-            for ev in (CpuEvaluator(problem, nbh), GpuEvaluator(problem, nbh, chunk_rows=chunk, fused=fused))]
+            for ev in (CpuEvaluator(problem, nbh), GpuEvaluator(problem, nbh, BackendSpec("gpu", chunk_rows=chunk, fused=fused)))]
     np.testing.assert_array_equal(runs[0].archive.F, runs[1].archive.F)
     np.testing.assert_array_equal(runs[0].archive.X, runs[1].archive.X)
 
@@ -70,7 +71,7 @@ def test_gpu_tabu_equals_cpu_tabu(chunk, fused):
 def test_rl5915_selection_equals_cpu(rng, name, fused):
     """17.5 million neighbors in chunks on both backends: the same choice."""
     problem, nbh = load_problem("tsp", "rl5915"), NEIGHBORHOODS[name]
-    cpu, gpu = CpuEvaluator(problem, nbh), GpuEvaluator(problem, nbh, chunk_rows=5_000_000, fused=fused)
+    cpu, gpu = CpuEvaluator(problem, nbh), GpuEvaluator(problem, nbh, BackendSpec("gpu", chunk_rows=5_000_000, fused=fused))
     x = problem.random_solution(rng)
     forbidden = rng.choice(cpu.n_neighbors, 100, replace=False)
     for idx in forbidden:

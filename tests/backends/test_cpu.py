@@ -6,7 +6,7 @@ import numba
 import numpy as np
 import pytest
 
-from mols.backends import prepare, resolve_backend
+from mols.backends import BackendSpec, gpu_available, prepare
 from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import load_problem
@@ -44,7 +44,7 @@ def test_bundled_instance_one_core_equals_all_cores(rng, name):
     pb, nbh = load_problem("flowshop", "050_10_01"), NEIGHBORHOODS[name]
     x = pb.random_solution(rng)
     all_cores = prepare(pb, nbh, "cpu").evaluate(x).copy()
-    one_core = prepare(pb, nbh, "cpu", threads=1).evaluate(x)
+    one_core = prepare(pb, nbh, BackendSpec("cpu", threads=1)).evaluate(x)
     np.testing.assert_array_equal(one_core, all_cores)
     np.testing.assert_array_equal(all_cores, pb.evaluate(all_neighbors(nbh, x)))
 
@@ -52,18 +52,30 @@ def test_bundled_instance_one_core_equals_all_cores(rng, name):
 def test_threads_out_of_range():
     pb = load_problem("flowshop", "020_05_01")
     with pytest.raises(MolsError, match="--threads"):
-        prepare(pb, NEIGHBORHOODS["swap"], "cpu", threads=numba.config.NUMBA_NUM_THREADS + 1)
+        prepare(pb, NEIGHBORHOODS["swap"], BackendSpec("cpu", threads=numba.config.NUMBA_NUM_THREADS + 1))
 
 
-def test_backend_names():
-    assert resolve_backend("cpu") == "cpu"
-    assert resolve_backend("auto") in ("cpu", "gpu")
+def test_backend_specs_resolve_once():
+    assert BackendSpec("cpu").resolved().device == "cpu"
+    assert BackendSpec("auto").resolved().device == ("gpu" if gpu_available() else "cpu")
+    assert BackendSpec("auto").resolved().archive == BackendSpec("auto").resolved().device
     with pytest.raises(MolsError, match="unknown backend"):
-        resolve_backend("tpu")
+        BackendSpec("tpu")
+    with pytest.raises(MolsError, match="--archive gpu"):
+        BackendSpec("cpu", archive="gpu")
+
+
+def test_labels_name_what_differs():
+    assert [BackendSpec(*args, **kw).resolved().label for args, kw in (
+        (("cpu",), {}), (("cpu", 1), {}), (("cpu", 1), {"incremental": False}), (("gpu",), {}),
+        (("gpu",), {"archive": "cpu"}), (("gpu",), {"device_walk": False}))] == [
+        "cpu", "cpu x1", "cpu x1 plain", "gpu", "gpu+host archive", "gpu host walk"]
+    pb = load_problem("flowshop", "020_05_01")
+    assert prepare(pb, NEIGHBORHOODS["swap"], "cpu").label == f"cpu x{numba.config.NUMBA_NUM_THREADS}"
 
 
 def test_gpu_request_without_device_is_a_clear_error():
-    if resolve_backend("auto") == "gpu":
+    if gpu_available():
         pytest.skip("this machine has a GPU")
     with pytest.raises(MolsError, match="gpu"):
-        resolve_backend("gpu")
+        prepare(load_problem("flowshop", "020_05_01"), NEIGHBORHOODS["swap"], "gpu")

@@ -42,12 +42,12 @@ def test_walk_takes_the_moves_in_turn(rng, name, n):
     nbh = NEIGHBORHOODS[name]
     perm = rng.permutation(n).astype(np.int32)
     ids = rng.integers(nbh.n_neighbors(n), size=12)
-    visited, x = nbh.walk(perm, ids), perm
+    visited, x = nbh.path(perm, ids), perm
     assert visited.shape == (12, n) and visited.dtype == perm.dtype
     for t, idx in enumerate(ids):
         x = nbh.apply(x, int(idx))
         np.testing.assert_array_equal(visited[t], x)
-    assert nbh.walk(perm, np.arange(0)).shape == (0, n)
+    assert nbh.path(perm, np.arange(0)).shape == (0, n)
 
 
 @pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))

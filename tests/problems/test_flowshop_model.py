@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mols.errors import MolsError
-from mols.problems import check_permutation, load_problem
+from mols.problems import load_problem
 from mols.problems.flowshop.model import Flowshop
 from mols.problems.flowshop.state import add_max_row
 from tests.conftest import random_instance
@@ -82,12 +82,6 @@ def test_evaluate_one_equals_the_reference(rng, n, m, p_max):
 def test_objective_dtype_widens_when_int32_could_overflow(rng):
     assert Flowshop(random_instance(rng, 50, 5)).dtype == np.int32
     assert Flowshop(random_instance(rng, 50, 5, p_max=10**8)).dtype == np.int64
-
-
-@pytest.mark.parametrize("bad", [[0, 1], [0, 1, 1], [0, 1, 3], [[0, 1, 2]], [0.0, 1.0, 2.0]])
-def test_check_permutation_rejects(bad):
-    with pytest.raises(MolsError, match="permutation of 0..2"):
-        check_permutation(bad, 3)
 
 
 def test_unknown_problem():

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mols.backends import prepare
+from mols.backends import BackendSpec, prepare
 from mols.errors import InstanceError, MolsError
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
@@ -76,8 +76,7 @@ def test_deltas_equal_full_evaluation_over_a_sequence_of_moves(rng, symmetric, k
     update) with restarts (rebuilds)."""
     problem = random_qap(rng, 9, k, symmetric)
     assert problem.symmetric == symmetric
-    fresh = Qap(problem.instance, taillard=False)
-    incremental, plain = prepare(problem, SWAP, "cpu"), prepare(fresh, SWAP, "cpu")
+    incremental, plain = prepare(problem, SWAP, "cpu"), prepare(problem, SWAP, BackendSpec("cpu", incremental=False))
     x = problem.random_solution(rng)
     for step in range(25):
         expected = problem.evaluate(SWAP.apply_many(x, np.arange(SWAP.size(problem.n))))

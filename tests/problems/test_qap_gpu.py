@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mols.backends import BackendSpec
 from mols.backends import prepare
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
@@ -52,7 +53,7 @@ def test_lanes_sharing_a_move_give_the_cpus_costs_and_choice(rng, lanes, fused):
     n = 37
     problem = Qap(QapInstance("random", rng.integers(-50, 100, size=(2, n, n)), rng.integers(0, 1000, (n, n))))
     problem.lanes = lanes
-    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, fused=fused)
+    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, BackendSpec("gpu", fused=fused))
     c = rng.random(2)
     for _ in range(3):
         x = problem.random_solution(rng)
@@ -90,7 +91,7 @@ def test_gpu_selection_equals_cpu(rng, fused, instance):
     from mols.backends.gpu import GpuEvaluator
 
     problem = load_problem("mqap" if instance.startswith("KC") else "qap", instance)
-    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, fused=fused)
+    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, BackendSpec("gpu", fused=fused))
     c = rng.random(problem.n_obj) / 1e3
     x, best = problem.random_solution(rng), np.inf
     for step in range(20):
@@ -124,7 +125,7 @@ def test_device_walk_takes_the_host_walks_steps(rng, fused, instance):
         assert not problem.symmetric
     else:
         problem = load_problem("mqap" if instance.startswith("KC") else "qap", instance)
-    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, fused=fused)
+    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, BackendSpec("gpu", fused=fused))
     gpu._walk = DeviceWalk(gpu, batch=7)
     c, tenure = rng.random(problem.n_obj) / 1e3, problem.n // 4
     for _ in range(2):
@@ -136,5 +137,5 @@ def test_device_walk_takes_the_host_walks_steps(rng, fused, instance):
             np.testing.assert_array_equal(a, b)
         fresh = tuple(np.zeros(shape, dtype) for shape, dtype in problem.state_layout())
         problem.fill_state(got[0][-1], fresh)
-        for on_device, expected in zip(gpu._state.device, fresh):
+        for on_device, expected in zip(gpu.state.device, fresh):
             np.testing.assert_array_equal(on_device.get(), expected)

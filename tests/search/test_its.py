@@ -75,8 +75,8 @@ def test_single_objective_tabu_archive_holds_the_best_solution_visited():
     seen = []
     best_weighted = search.evaluator.best_weighted
 
-    def recording(x, c, step, threshold):
-        idx, score, f = best_weighted(x, c, step, threshold)
+    def recording(x, c, step, threshold, key=None):
+        idx, score, f = best_weighted(x, c, step, threshold, key)
         seen.append(int(f[0]))
         return idx, score, f
 

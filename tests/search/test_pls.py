@@ -71,31 +71,36 @@ def test_flat_instance_spends_its_budget_on_restarts():
 
 
 class Recording(ParetoLocalSearch):
-    """Records, for every neighborhood explored, the current vector and what was offered to the start's archive."""
+    """Records, for every neighborhood explored after the warm-up, the vector of the member explored
+    (checked against the reference evaluation) and what was offered to the start's archive."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.offers = []
-        self.exploring = False
+        self.offers, self.exploring, self.warm = [], False, False
+        pick, explore, add = self.local.pick, self.local.explore, self.local.archive.add
 
-    def new_local_archive(self):
-        local = super().new_local_archive()
-        add = local.add
+        def recording_pick(r):
+            x, f = pick(r)
+            np.testing.assert_array_equal(f, self.problem.evaluate(x))
+            if self.warm:
+                self.offers.append((f.copy(), []))
+            return x, f
+
+        def recording_explore(*args):
+            self.exploring = self.warm
+            explore(*args)
+            self.exploring = False
 
         def recording_add(F, X):
             if self.exploring:  # not a random start
                 self.offers[-1][1].append(np.array(F))
             return add(F, X)
 
-        local.add = recording_add
-        return local
+        self.local.pick, self.local.explore, self.local.archive.add = recording_pick, recording_explore, recording_add
 
-    def _explore(self, x, f, local):
-        np.testing.assert_array_equal(f, self.problem.evaluate(x))
-        self.offers.append((f.copy(), []))
-        self.exploring = True
-        super()._explore(x, f, local)
-        self.exploring = False
+    def warm_up(self):
+        super().warm_up()
+        self.warm = True
 
 
 def test_dominating_variant_only_archives_neighbors_that_dominate_the_current_solution(tiny):

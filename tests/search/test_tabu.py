@@ -111,21 +111,27 @@ def test_budget_is_split_evenly_over_the_weight_vectors(tiny, iterations, partit
     assert result.starts == len(expected)
 
 
-class Recording:
-    """An evaluator that records the solutions whose neighborhoods tabu search asks about, per run."""
+class Wrapped:
+    """An evaluator around another: what a subclass does not change, the inner one does."""
 
     def __init__(self, inner):
         self.inner = inner
-        self.backend, self.device, self.n_neighbors = inner.backend, inner.device, inner.n_neighbors
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+class Recording(Wrapped):
+    """An evaluator that records the solutions whose neighborhoods tabu search asks about, per run."""
+
+    def __init__(self, inner):
+        super().__init__(inner)
         self.runs: list[list[np.ndarray]] = []
 
-    def evaluate(self, x):
-        return self.inner.evaluate(x)
-
-    def best_weighted(self, x, c, step, threshold):
+    def best_weighted(self, x, c, step, threshold, key=None):
         if self.runs:  # not the warm-up
             self.runs[-1].append(np.array(x))
-        return self.inner.best_weighted(x, c, step, threshold)
+        return self.inner.best_weighted(x, c, step, threshold, key)
 
     def forbid(self, idx, until):
         self.inner.forbid(idx, until)
@@ -166,19 +172,15 @@ def test_tabu_memory_keeps_the_search_from_stepping_back(tiny, neighborhood):
     assert returns_to_previous(visited(tenure=100)) == 0
 
 
-class MoveLog:
+class MoveLog(Wrapped):
     """An evaluator that records each step's choice and each block the search sets."""
 
     def __init__(self, inner):
-        self.inner = inner
-        self.backend, self.device, self.n_neighbors = inner.backend, inner.device, inner.n_neighbors
+        super().__init__(inner)
         self.log = []
 
-    def evaluate(self, x):
-        return self.inner.evaluate(x)
-
-    def best_weighted(self, x, c, step, threshold):
-        idx, score, f = self.inner.best_weighted(x, c, step, threshold)
+    def best_weighted(self, x, c, step, threshold, key=None):
+        idx, score, f = self.inner.best_weighted(x, c, step, threshold, key)
         self.log.append(("step", step, idx, score, threshold))
         return idx, score, f
 
@@ -278,20 +280,14 @@ def test_interrupt_keeps_the_archive(tiny):
     check_archive(tiny, result.archive)
 
 
-class Batched:
+class Batched(Wrapped):
     """An evaluator whose walk comes in batches of `size` steps, as the device's does (gpu_walk.py):
     the host walk's steps, grouped."""
 
     def __init__(self, inner, nbh, size):
-        self.inner, self.nbh, self.size = inner, nbh, size
-        self.backend, self.device, self.n_neighbors = inner.backend, inner.device, inner.n_neighbors
+        super().__init__(inner)
+        self.nbh, self.size = nbh, size
         self.batches, self.seen = 0, []
-
-    def evaluate(self, x):
-        return self.inner.evaluate(x)
-
-    def best_weighted(self, x, c, step, threshold):
-        return self.inner.best_weighted(x, c, step, threshold)
 
     def device_walk(self, x, c, threshold, steps, tenure):
         steps = list(host_walk(self.inner, self.nbh, x, c, threshold, steps, tenure))

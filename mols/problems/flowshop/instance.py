@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.errors import InstanceError
-from mols.problems.io import excerpt, find_bundled, numbered_lines, read_text
+from mols.errors import InstanceError, excerpt
+from mols.problems.io import bundled_instances_dir, find_bundled, numbered_lines, read_text
 
 PARK_MILLER_MODULUS = 2**31 - 1
 """Modulus of Taillard's Park-Miller generator; u = state / PARK_MILLER_MODULUS."""
@@ -213,3 +213,11 @@ def _parse_taillard(lines: _Lines) -> FlowshopInstance:
     p = np.array([lines.ints(n, f"processing times for machine {i}") for i in range(m)], dtype=np.int64)
     lines.end(f"the last machine ({m - 1})")
     return FlowshopInstance(lines.path.stem, p, taillard_due_dates(seed, p), seed, "derived")
+
+
+def instance_table() -> tuple[str, list[str], list[list[str]]]:
+    """The bundled flowshop instances: (title, columns, rows), for `mols instances`."""
+    root = bundled_instances_dir() / "flowshop"
+    rows = [[inst.name, inst.n, inst.m, inst.due_dates, path.relative_to(root)]
+            for path in sorted(root.glob("*.txt")) + sorted(root.glob("*/*.txt")) for inst in [read_flowshop(path)]]
+    return f"flowshop instances (-p flowshop) under {root}", ["name", "jobs", "machines", "due dates", "file"], rows

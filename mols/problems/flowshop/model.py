@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mols.encodings import Permutation
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Layout, Problem, integer_dtype
 from mols.problems.flowshop.cpu import make_cpu_kernel
@@ -40,10 +41,9 @@ class Flowshop(Problem):
         self.dtype = objective_dtype(instance)
         self.q = cumulative_times(instance.p.T, self.dtype)  # (n + 1, m), see state.py
         self.due = instance.due.astype(self.dtype)
+        self.encoding = Permutation(self.n)
 
-    def evaluate(self, X: np.ndarray) -> np.ndarray:
-        X = np.asarray(X)
-        batch = np.atleast_2d(X)  # (B, n)
+    def _evaluate(self, batch: np.ndarray) -> np.ndarray:
         p, due = self.instance.p, self.instance.due
         done = np.zeros((self.m, len(batch)), dtype=np.int64)  # completion of the previous job
         tardiness = np.zeros(len(batch), dtype=np.int64)
@@ -57,8 +57,7 @@ class Flowshop(Problem):
             late = left - due[jobs]
             tardiness += np.maximum(late, 0)
             n_tardy += late > 0
-        F = np.stack([done[-1], tardiness, n_tardy], axis=1)  # (B, 3)
-        return F[0] if X.ndim == 1 else F
+        return np.stack([done[-1], tardiness, n_tardy], axis=1)  # (B, 3)
 
     def evaluate_one(self, x: np.ndarray) -> np.ndarray:
         """Through the kernels' state (Numba): eext[n] are the last position's offset values."""
@@ -81,7 +80,7 @@ class Flowshop(Problem):
         state[0][:] = x
         fill_state(self.q, self.due, *state)
 
-    def cpu_kernel(self, nbh: Neighborhood):
+    def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
         return make_cpu_kernel(nbh)
 
     def cuda_defines(self) -> dict[str, int | str]:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.errors import InstanceError
-from mols.problems.io import bundled_instances_dir, excerpt, find_bundled, numbered_lines, read_text
+from mols.errors import InstanceError, excerpt
+from mols.problems.io import bundled_instances_dir, find_bundled, numbered_lines, read_text
 
 _MAX_VALUE = 2**30 - 1  # entries and their differences fit int32, the kernels' matrix type
 _INTEGER = re.compile(r"[+-]?[0-9]+")
@@ -168,3 +168,14 @@ def _matrices(path: Path, values: list[int], lines: list[int], n: int, count: in
         raise InstanceError(path, f"expected {count} matrices of {n} x {n} = {expected} integers {after}, found "
                             f"{len(values)} ({found}): a matrix is short, not square, or missing", where)
     return list(np.array(values, dtype=np.int64).reshape(count, n, n))
+
+
+def instance_table(kind: str) -> tuple[str, list[str], list[list[str]]]:
+    """The bundled QAPLIB (kind qap) or Knowles-Corne (mqap) instances, and whether their published
+    solutions are there: (title, columns, rows), for `mols instances`."""
+    read, reference = (read_qaplib, ".sln") if kind == "qap" else (read_mqap, ".PO")
+    files = bundled_qap_files(kind)
+    rows = [[inst.name, inst.n, inst.k, "yes" if inst.symmetric else "no",
+             "yes" if path.with_suffix(reference).is_file() else "no"] for path in files for inst in [read(path)]]
+    return (f"{kind} instances (-p {kind}) under {files[0].parent if files else kind}",
+            ["name", "facilities", "objectives", "symmetric", f"{reference} file"], rows)

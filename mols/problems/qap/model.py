@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mols.encodings import Permutation
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Layout, Problem, integer_dtype
 from mols.problems.qap import cpu
@@ -29,8 +30,8 @@ def objective_dtype(instance: QapInstance) -> np.dtype:
 class Qap(Problem):
     """Place n facilities on n locations: p(i) is the location of facility i; all objectives minimised.
 
-    `taillard`: the CPU kernel keeps the previous deltas and updates them after one swap (cpu.py);
-    False evaluates every move in O(n), as the GPU does.
+    The CPU kernel's incremental update is Taillard's: it keeps the previous deltas and updates them
+    after one swap (cpu.py); without it, every move is evaluated in O(n), as the GPU does.
     """
 
     cuda_file = Path(__file__).with_name("qap.cu")
@@ -38,25 +39,22 @@ class Qap(Problem):
     neighborhoods = ("swap",)
     lanes = None  # threads per move; None: by the size (threads_per_move)
 
-    def __init__(self, instance: QapInstance, name: str = "qap", taillard: bool = True):
+    def __init__(self, instance: QapInstance, name: str = "qap"):
         self.instance = instance
         self.name = name
         self.n = instance.n
         self.objectives = ("cost",) if instance.k == 1 else tuple(f"cost_{o + 1}" for o in range(instance.k))
         self.dtype = objective_dtype(instance)
         self.symmetric = instance.symmetric
-        self.taillard = taillard
+        self.encoding = Permutation(self.n)
         self.A = np.ascontiguousarray(instance.a, dtype=MATRIX)
         self.AT = np.ascontiguousarray(instance.a.transpose(0, 2, 1), dtype=MATRIX)
         self.b = np.ascontiguousarray(instance.b, dtype=MATRIX)
         self._filled: dict[int, weakref.ref] = {}  # id -> the perm arrays of states fill_state has written
 
-    def evaluate(self, X: np.ndarray) -> np.ndarray:
-        X = np.asarray(X)
-        batch = np.atleast_2d(X).astype(np.intp)
+    def _evaluate(self, batch: np.ndarray) -> np.ndarray:
         a = self.instance.a
-        F = np.stack([np.einsum("kij,ij->k", a, self.instance.b[np.ix_(x, x)]) for x in batch])
-        return F[0] if X.ndim == 1 else F
+        return np.stack([np.einsum("kij,ij->k", a, self.instance.b[np.ix_(x, x)]) for x in batch.astype(np.intp)])
 
     def evaluate_one(self, x: np.ndarray) -> np.ndarray:
         """Through the kernels' state: O(k n^2) in Numba."""
@@ -85,8 +83,8 @@ class Qap(Problem):
             self._filled[key] = weakref.ref(perm, lambda _: self._filled.pop(key, None))
         cpu.fill_state(self.A, self.AT, self.b, np.asarray(x, dtype=np.int32), *state)
 
-    def cpu_kernel(self, nbh: Neighborhood):
-        return cpu.TaillardKernel(self.n, self.instance.k) if self.taillard else cpu.neighborhood
+    def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
+        return cpu.TaillardKernel(self.n, self.instance.k) if incremental else cpu.neighborhood
 
     def selection_kernel(self, nbh: Neighborhood) -> str:
         return "qap_neighborhood_select"

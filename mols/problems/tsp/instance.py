@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.errors import InstanceError, reason
+from mols.errors import InstanceError, excerpt, reason
 from mols.memory import check_fits, nbytes
-from mols.problems.io import bundled_instances_dir, excerpt, find_bundled, read_text
+from mols.problems.io import bundled_instances_dir, find_bundled, read_text
 
 EDGE_WEIGHT_TYPES = ("EUC_2D", "ATT")
 _HEADER = re.compile(r"^\s*([A-Z_]+)\s*:\s*(.*?)\s*$")
@@ -176,3 +176,13 @@ class TspPair:
 
     name: str
     parts: tuple[TspInstance, TspInstance]
+
+
+def instance_table() -> tuple[str, list[str], list[list[str]]]:
+    """The bundled TSPLIB instances and their optimal lengths: (title, columns, rows), for `mols instances`."""
+    optimum = optimal_lengths()
+    found = sorted(((read_tsplib(path), path) for path in tsp_dir().glob("*.tsp")), key=lambda p: p[0].n)
+    rows = [[inst.name, inst.n, inst.edge_weight_type, optimum.get(inst.name, ""),
+             "yes" if path.with_suffix(".opt.tour").is_file() else "no"] for inst, path in found]
+    return (f"tsp instances (-p tsp; -p bitsp pairs them: kroAB100 = kroA100 + kroB100) under {tsp_dir()}",
+            ["name", "cities", "distances", "optimal length", ".opt.tour file"], rows)

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.errors import MolsError
+from mols.encodings import Permutation
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import INT32_MAX, Layout, Problem, integer_dtype
 from mols.problems.tsp.cpu import make_cpu_kernel
@@ -58,6 +59,7 @@ class Tsp(Problem):
         if longest > INT32_MAX // 2:
             raise MolsError(f"{instance.name}: coordinates too far apart for int32 distances")
         self.dtype = integer_dtype(self.n * int(longest), instance.name)
+        self.encoding = Permutation(self.n)
 
     def kernel_name(self, nbh: Neighborhood) -> str:
         return KERNELS[nbh.name]
@@ -65,11 +67,8 @@ class Tsp(Problem):
     def selection_kernel(self, nbh: Neighborhood) -> str:
         return KERNELS[nbh.name] + "_select"
 
-    def evaluate(self, X: np.ndarray) -> np.ndarray:
-        X = np.asarray(X)
-        batch = np.atleast_2d(X)
-        F = np.stack([tour_lengths(xy, batch, self.att) for xy in self.xy], axis=1).astype(self.dtype)
-        return F[0] if X.ndim == 1 else F
+    def _evaluate(self, batch: np.ndarray) -> np.ndarray:
+        return np.stack([tour_lengths(xy, batch, self.att) for xy in self.xy], axis=1)
 
     def evaluate_one(self, x: np.ndarray) -> np.ndarray:
         """Through the kernels' state (Numba)."""
@@ -92,7 +91,7 @@ class Tsp(Problem):
         for o in range(self.n_obj):
             length[o] = fill_tour(self.xy[o], perm, txy[o], edge[o], self.att)
 
-    def cpu_kernel(self, nbh: Neighborhood):
+    def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
         return make_cpu_kernel(nbh.name, self.att)
 
     def cuda_defines(self) -> dict[str, int | str]:

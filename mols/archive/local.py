@@ -1,0 +1,106 @@
+"""A Pareto local search start's archive, wherever it is kept, behind one protocol.
+
+Each start of PLS-1 has its own archive, which steers it: the search draws r and explores the r-th
+unvisited member, until none is left. Three kinds keep it:
+
+- `HostStart` (the host, `--archive cpu`): the whole F comes back, the host filters it;
+- `MirroredStart` (vectors on the device): the evaluation, the GPU filter and the update of the
+  vectors are one CUDA graph; only the accepted neighbors come back, and the host makes their solutions;
+- `ResidentArchive` (mols/archive/resident.py: everything on the device, for position moves on
+  permutations): the device makes the accepted neighbors' solutions too; the host only draws r.
+
+The protocol: `start(x, f)` (x alone, unvisited), `unvisited` (how many members are), `pick(r)` (the
+r-th unvisited member, marked visited: its solution and vector), `explore(x, f, key, profiler)` (x's
+neighborhood evaluated and offered; with f, only the neighbors that dominate f: PLS-√), `members()`
+(F, X) and `len()`. All three give the same members in the same order, so the same seed gives the
+same front wherever the archive is. `explore` charges its parts to the profiler: the device's filter
+runs in the evaluation's graph, so it counts as evaluation; archiving is the host's work.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mols.archive.host import Archive, dominates, nondominated
+from mols.errors import MolsError
+
+
+class HostStart:
+    def __init__(self, evaluator, nbh, problem):
+        self.ev, self.nbh = evaluator, nbh
+        self.archive = Archive(problem.n_obj, problem.encoding.size, problem.dtype, problem.encoding.dtype)
+
+    def __len__(self) -> int:
+        return len(self.archive)
+
+    @property
+    def unvisited(self) -> int:
+        return int((~self.archive.visited).sum())
+
+    def start(self, x: np.ndarray, f: np.ndarray) -> None:
+        self.archive.clear()
+        self.archive.add(f[None], x[None])
+
+    def pick(self, r: int) -> tuple[np.ndarray, np.ndarray]:
+        member = int(self.archive.unvisited_ids()[r])
+        self.archive.visited[member] = True
+        return self.archive.solution(member), self.archive.F[member].copy()
+
+    def explore(self, x: np.ndarray, f: np.ndarray | None, key, profiler) -> None:
+        with profiler.section("evaluation"):
+            F = self.ev.evaluate(x, key)  # (n_neighbors, n_obj), the evaluator's buffer
+        with profiler.section("archiving"):
+            ids = np.flatnonzero(nondominated(F)) if f is None else np.flatnonzero(dominates(F, f))
+            if f is not None:
+                ids = ids[nondominated(F[ids])]
+            self.archive.add(F[ids], self.nbh.apply_many(x, ids, key))  # few survive: only they become solutions
+
+    def members(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.archive.members()
+
+
+class MirroredStart(HostStart):
+    """The members on the host, their vectors mirrored on the device (mirrored.py)."""
+
+    def __init__(self, evaluator, nbh, problem, capacity: int = 1024):
+        from mols.archive.mirrored import MirroredArchive
+
+        self.ev, self.nbh = evaluator, nbh
+        self.archive = MirroredArchive(problem.n_obj, problem.encoding.size, problem.dtype, problem.encoding.dtype,
+                                       evaluator.stream, capacity)
+        self._graph, self._graph_buffer = None, None  # the graph, and the device buffer it was captured for
+
+    def explore(self, x: np.ndarray, f: np.ndarray | None, key, profiler) -> None:
+        with profiler.section("evaluation"):
+            result = self.filter_neighbors(x, f, key)
+        with profiler.section("archiving"):
+            self.archive.commit(result, self.nbh.apply_many(x, result.ids, key))
+
+    def filter_neighbors(self, x: np.ndarray, f: np.ndarray | None = None, key=None):
+        """One CUDA graph, captured once and replayed: x's state up, the evaluation, the filter against the
+        members and their update on the device, the result down; then the result (Filtered)."""
+        ev, device = self.ev, self.archive.device
+        ev.stage(x, key)
+        device.gpu_filter.set_params(device.size, f)
+        if self._graph_buffer is not device.buffer:  # a buffer that grew gets a new graph
+            self._graph = device.capture(ev, lambda: (ev.enqueue_evaluation(), device.enqueue_offer(ev.F, ev.stream)))
+            self._graph_buffer = device.buffer
+        self._graph.launch(ev.stream)
+        return device.settle(device.gpu_filter.collect(ev.F, device.size, ev.stream), ev.stream)
+
+
+def start_archive(evaluator, nbh, problem):
+    """The start archive the evaluator's spec asks for: on the host, or on the device (resident where the
+    device can make the neighbors' solutions, mirrored otherwise)."""
+    if evaluator.spec.archive == "cpu":
+        return HostStart(evaluator, nbh, problem)
+    if evaluator.spec.device != "gpu":
+        raise MolsError("--archive gpu: choose cpu, or gpu with the gpu backend")
+    if evaluator.chunk < evaluator.n_neighbors:
+        raise MolsError(f"--archive gpu: {evaluator.n_neighbors} neighbors do not fit on the device at once; "
+                        "use --archive cpu")
+    if nbh.cuda_segments and problem.encoding.name == "permutation":
+        from mols.archive.resident import ResidentArchive
+
+        return ResidentArchive(evaluator, nbh)
+    return MirroredStart(evaluator, nbh, problem)

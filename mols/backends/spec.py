@@ -1,0 +1,54 @@
+"""The backend spec: every choice about where and how a neighborhood is evaluated, made once.
+
+The CLI, `RunConfig`, the benchmarks and the reports all build one `BackendSpec`, resolve it once
+(`auto` becomes `gpu` or `cpu`), hand it to `prepare(problem, nbh, spec)` and show its label.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mols.backends.cuda import gpu_available
+from mols.errors import MolsError
+
+DEVICES = ("auto", "cpu", "gpu")
+ARCHIVES = ("cpu", "gpu")
+
+
+@dataclass(frozen=True)
+class BackendSpec:
+    device: str = "auto"  # cpu (Numba), gpu (CuPy), or auto: gpu where CuPy finds a device
+    threads: int | None = None  # cpu: the number of cores; None: all, or one where that is faster (threads.py)
+    archive: str | None = None  # where Pareto local search archives: gpu (on the device) or cpu; None: the device's
+    fused: bool = True  # gpu: evaluation and selection in one kernel where the problem has one
+    device_walk: bool = True  # gpu: tabu steps run on the device where the problem can apply a move there
+    incremental: bool = True  # the problem's update from the previous solution where it has one (QAP: Taillard's)
+    chunk_rows: int | None = None  # moves per kernel call at most (problems whose kernels take an id offset)
+
+    def __post_init__(self):
+        if self.device not in DEVICES:
+            raise MolsError(f"unknown backend {self.device!r}; choose one of {', '.join(DEVICES)}")
+        if self.archive is not None and self.archive not in ARCHIVES:
+            raise MolsError(f"--archive {self.archive}: choose cpu, or gpu with the gpu backend")
+        if self.archive == "gpu" and self.device == "cpu":
+            raise MolsError("--archive gpu: choose cpu, or gpu with the gpu backend")
+        if self.threads is not None and self.threads < 1:
+            raise MolsError(f"--threads must be at least 1, got {self.threads}")
+
+    def resolved(self) -> BackendSpec:
+        """The same spec with `auto` made `gpu` exactly where CuPy finds a device, and the archive's place
+        made explicit. Asking for `gpu` where there is none is an error when the evaluator is made."""
+        device = ("gpu" if gpu_available() else "cpu") if self.device == "auto" else self.device
+        return replace(self, device=device, archive=self.archive or ("gpu" if device == "gpu" else "cpu"))
+
+    @property
+    def label(self) -> str:
+        """How tables name this backend: cpu, cpu x1 (a fixed number of cores), gpu, and what differs
+        from the defaults (gpu+host archive, gpu host walk, unfused, cpu x1 plain)."""
+        parts = [self.device + (f" x{self.threads}" if self.threads else "")]
+        if self.device == "gpu":
+            parts += [s for s, on in (("+host archive", self.archive == "cpu"), (" host walk", not self.device_walk),
+                                      (" unfused", not self.fused)) if on]
+        if not self.incremental:
+            parts.append(" plain")
+        return "".join(parts)

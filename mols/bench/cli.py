@@ -1,0 +1,226 @@
+"""`mols bench ...`: the benchmark commands, beside the benchmarks they run (cli.py adds them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import Progress
+
+from mols.bench.common import BENCH_OUT, FSP_SIZES, choose
+from mols.console import BENCH_OUTPUT, SeedsOpt, console, err_console, new_app, show_report, user_errors
+from mols.errors import MolsError
+from mols.neighborhoods import get_neighborhood
+from mols.search import DEFAULT_ITERATIONS
+from mols.signals import StopSignals
+
+bench_app = new_app(help="Benchmarks that reproduce the papers' tables on this machine.")
+EXIT_INTERRUPTED = 130
+BenchBackendsOpt = Annotated[str | None, typer.Option(help="Comma-separated: cpu1 (1 core), cpu (all cores), gpu "
+                                                      "(default: all three where there is a GPU).")]
+TabuIterationsOpt = Annotated[int, typer.Option("--iterations", "-i", min=1, help="Tabu iterations, as in the paper.")]
+
+
+@bench_app.command("neighborhood")
+@user_errors
+def bench_neighborhood(
+    sizes: Annotated[str, typer.Option(help="Comma-separated jobs x machines sizes.")] = "all",
+    neighborhood: Annotated[str | None, typer.Option(
+        "--neighborhood", "-n", help="Only this neighborhood, insertion or swap (default: both).")] = None,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed CPU runs per cell; the median is reported.")] = 5,
+    gpu_repeats: Annotated[int, typer.Option(min=1, help="Timed GPU runs per cell.")] = 200,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
+):
+    """Neighbors evaluated per second: CPU on 1 core and on all cores, GPU kernel alone and with transfers."""
+    from mols.bench import neighborhood as bench
+    from mols.problems.flowshop.model import Flowshop
+
+    chosen = choose(sizes, FSP_SIZES, "--sizes")
+    nbhs = [get_neighborhood(name) for name in choose(neighborhood or "all", Flowshop.neighborhoods, "--neighborhood")]
+    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task("benchmarking", total=len(chosen) * len(nbhs))
+        df = bench.run(chosen, nbhs, repeats, gpu_repeats, on_row=lambda row: progress.advance(task))
+    md, csv = bench.write_report(df, output)
+    show_report(md, csv)
+
+
+@bench_app.command("fsp")
+@user_errors
+def bench_fsp(
+    sizes: Annotated[str, typer.Option(help="Comma-separated jobs x machines sizes, or all.")] = "all",
+    algorithms: Annotated[str, typer.Option(help="Comma-separated: tabu, pls-dominating, pls-nondominated, "
+                                            "or all.")] = "all",
+    backends: BenchBackendsOpt = None,
+    iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="Budget of every run, as in "
+                                            "the paper.")] = DEFAULT_ITERATIONS,
+    quick: Annotated[bool, typer.Option("--quick", help="A quick run: 100 iterations.")] = False,
+    seeds: SeedsOpt = 1,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "fsp",
+    runs_only: Annotated[bool, typer.Option("--runs-only", help="Only the runs; the same command without "
+                                            "it builds the tables later (e.g. where pymoo is installed).")] = False,
+):
+    """The flowshop paper's Tables 2-5: tabu, PLS-√ and PLS-≠ on 1 core, all cores and the GPU.
+
+    Runs already in OUTPUT/runs with the same configuration are kept: after an interruption, the
+    same command resumes."""
+    from mols.bench import fsp
+
+    chosen_backends = choose(backends, fsp.BACKENDS, "--backends") if backends else fsp.default_backends()
+    cells = fsp.plan(output, choose(sizes, FSP_SIZES, "--sizes"), choose(algorithms, fsp.ALGORITHMS, "--algorithms"),
+                     chosen_backends, seeds, fsp.QUICK_ITERATIONS if quick else iterations)
+    with Progress(*Progress.get_default_columns(), console=console, disable=not console.is_terminal,
+                  transient=True) as progress:
+        overall = progress.add_task("benchmark runs", total=len(cells))
+
+        def on_start(cell):
+            progress.advance(overall)
+            task = progress.add_task(cell.folder.name, total=cell.config.iterations)
+            return lambda done, size: progress.update(task, completed=done)
+
+        with StopSignals(phase="search") as stop:
+            try:
+                ran = fsp.run(cells, on_start, stop)
+            except KeyboardInterrupt:
+                err_console.print(f"interrupted: finished runs are kept in {output / 'runs'}; the same command "
+                                  "resumes")
+                raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
+    console.print(f"ran {ran} of {len(cells)} runs (the rest were already done) in {output / 'runs'}")
+    if not runs_only:
+        from mols.bench import fsp_tables
+
+        md, _ = fsp_tables.write_tables(output, [cell.folder for cell in cells])
+        show_report(md)
+
+
+@bench_app.command("tsp")
+@user_errors
+def bench_tsp(
+    instances: Annotated[str, typer.Option(help="Comma-separated instances of the paper's table, or all, or "
+                                           "none.")] = "all",
+    rate_instances: Annotated[str, typer.Option(help="Comma-separated instances for the swap and 2-opt rates "
+                                                "(random:N:SEED makes one), or all, or none.")] = "all",
+    backends: BenchBackendsOpt = None,
+    iterations: TabuIterationsOpt = 10_000,
+    seeds: SeedsOpt = 3,
+    cpu_moves: Annotated[float, typer.Option(min=1, help="Neighbors a CPU run evaluates at most (fewer "
+                                             "iterations on large instances, extrapolated).")] = 2e8,
+    rate_iterations: Annotated[int, typer.Option(min=2, help="Tabu iterations per rate measurement.")] = 50,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "tsp",
+):
+    """The paper's TSP table (tabu search, swap, eil101 ... rl5915, CPU against GPU) and move rates."""
+    import pandas as pd
+
+    from mols.bench import tsp
+
+    chosen_backends = choose(backends, tsp.BACKENDS, "--backends") if backends else tsp.default_backends()
+    table_instances = [] if instances == "none" else choose(instances, tsp.TABLE_INSTANCES, "--instances")
+    rate_list = [] if rate_instances == "none" else (
+        list(tsp.RATE_INSTANCES) if rate_instances == "all" else [s.strip() for s in rate_instances.split(",")])
+    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task("tabu runs", total=len(table_instances) * len(chosen_backends) * seeds)
+        table = tsp.table_runs(table_instances, chosen_backends, iterations, seeds, int(cpu_moves),
+                               on_row=lambda row: progress.advance(task))
+        rates = [row for instance in rate_list for nbh in ("swap", "2opt")
+                 for row in tsp.rate_rows(instance, nbh, chosen_backends, rate_iterations, int(cpu_moves), 20)]
+    md = tsp.write_report(table, pd.DataFrame(rates), iterations, output)
+    show_report(md)
+
+
+@bench_app.command("qap")
+@user_errors
+def bench_qap(
+    instances: Annotated[str, typer.Option(help="Comma-separated QAPLIB instances, or all (the paper's tai12a "
+                                           "... tai256c).")] = "all",
+    backends: Annotated[str | None, typer.Option(help="Comma-separated: cpu1, cpu, cpu1-plain, gpu, "
+                                                 "gpu-hostwalk (default: all of them; no gpu without a device).")] = None,
+    iterations: TabuIterationsOpt = DEFAULT_ITERATIONS,
+    plain_iterations: Annotated[int | None, typer.Option(min=1, help="cpu1-plain (O(n^3) per iteration) runs at "
+                                                         "most this many; its full time is then estimated.")] = None,
+    seeds: SeedsOpt = 3,
+    its: Annotated[str, typer.Option(help="Iterated tabu search: comma-separated instance=iterations, or none."
+                                     )] = "tai50a=2000000,tai100a=1600000",
+    its_seeds: Annotated[int, typer.Option(min=1, help="ITS runs per instance.")] = 1,
+    its_backends: Annotated[str | None, typer.Option(help="ITS: comma-separated backends (default: gpu where "
+                                                     "there is one, and cpu).")] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "qap",
+):
+    """The QAP table of Luong et al. (tabu search, 10,000 iterations, CPU against GPU) with the best cost and
+    its gap to the best known; then iterated tabu search on tai50a and tai100a."""
+    from mols.bench import qap as bench
+    from mols.environment import environment
+
+    chosen = choose(instances, bench.INSTANCES, "--instances")
+    chosen_backends = choose(backends, bench.BACKENDS, "--backends") if backends else bench.default_backends()
+    its_budget = parse_its(its)
+    chosen_its = choose(its_backends, bench.BACKENDS, "--its-backends") if its_backends else [
+        b for b in bench.default_backends() if b in ("gpu", "cpu")]
+    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task("benchmarking", total=len(chosen) * len(chosen_backends) + len(its_budget) * len(
+            chosen_its))
+        advance = lambda row: progress.advance(task)
+        tabu = bench.tabu_rows(chosen, chosen_backends, iterations, plain_iterations or iterations, seeds, advance)
+        its_rows = bench.its_rows(its_budget, chosen_its, its_seeds, advance)
+    md = bench.write_report(tabu, its_rows, environment(), output)
+    show_report(md)
+
+
+def parse_its(text: str) -> dict[str, int]:
+    if text.strip() == "none":
+        return {}
+    try:
+        pairs = [item.split("=") for item in text.replace(" ", "").split(",") if item]
+        return {name: int(count) for name, count in pairs}
+    except ValueError:
+        raise MolsError(f"--its: expected instance=iterations pairs separated by commas, got {text!r}") from None
+
+
+@bench_app.command("archive")
+@user_errors
+def bench_archive(
+    ns: Annotated[str, typer.Option(help="Comma-separated numbers of candidates.")] = "1000,10000,40000,100000,1000000",
+    sizes: Annotated[str, typer.Option(help="Comma-separated archive sizes.")] = "10,100,1000,10000",
+    repeats: Annotated[int, typer.Option(min=1, help="Timed calls per case at most; the median is reported.")] = 100,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
+):
+    """The non-dominance filter alone: our GPU filter against moocore, pymoo, BoTorch and the host archive.
+
+    For whole runs with CPU and GPU archiving, see `mols bench fsp --backends gpu,gpu-hostarchive`."""
+    from mols.bench import archive as bench
+
+    n_counts, size_counts = parse_counts(ns, "--ns"), parse_counts(sizes, "--sizes")
+    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task("benchmarking", total=None)
+        df = bench.run(ns=n_counts, sizes=size_counts, repeats=repeats, on_row=lambda row: progress.advance(task))
+    md, csv = bench.write_report(df, output)
+    show_report(md, csv)
+
+
+@bench_app.command("threads")
+@user_errors
+def bench_threads(
+    cases: Annotated[str, typer.Option(help="Comma-separated cases, or all.")] = "all",
+    busy: Annotated[str, typer.Option(help="Comma-separated numbers of busy processes beside the runs.")] = "0,1",
+    repeats: Annotated[int, typer.Option(min=1, help="Runs per cell; the median is reported.")] = 3,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
+):
+    """The CPU backend's default against --threads 1, on an idle machine and beside busy processes."""
+    from mols.bench import threads as bench
+
+    chosen = choose(cases, bench.CASES, "--cases")
+    loads = [int(v) for v in busy.split(",")] if busy.replace(",", "").isdigit() else parse_counts(busy, "--busy")
+    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task("benchmarking", total=len(chosen) * len(loads))
+        df = bench.run(chosen, loads, repeats, on_row=lambda row: progress.advance(task))
+    md = bench.write_report(df, output, repeats)
+    show_report(md)
+
+
+def parse_counts(text: str, option: str) -> list[int]:
+    try:
+        counts = [int(tok) for tok in text.replace(",", " ").split()]
+    except ValueError:
+        raise MolsError(f"{option}: expected whole numbers separated by commas, got {text!r}") from None
+    if not counts or min(counts) < 1:
+        raise MolsError(f"{option}: expected positive whole numbers, got {text!r}")
+    return counts

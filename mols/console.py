@@ -1,0 +1,109 @@
+"""What the `mols` command's modules share (cli.py, mols/bench/cli.py): the consoles, the Typer group,
+user errors turned into one line and exit code 1, progress, and the options several commands take."""
+
+from __future__ import annotations
+
+import functools
+import time
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from typer.core import TyperGroup
+
+from mols.backends import DEVICES
+from mols.errors import MolsError
+
+console = Console(emoji=False)  # a ':name:' in a path or an instance name is text, not an emoji
+err_console = Console(stderr=True, emoji=False)
+# Typer may bundle its own click: take UsageError from the class Typer itself raises.
+USAGE_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+Backend = Enum("Backend", {name: name for name in DEVICES}, type=str)
+BackendOpt = Annotated[Backend, typer.Option("--backend", "-b", help="auto = gpu where CuPy finds a device.")]
+SeedsOpt = Annotated[int, typer.Option(min=1, help="Runs per cell (seeds 0, 1, ...); times are medians.")]
+BENCH_OUTPUT = "Report folder (default: under bench-out/, which git ignores; name reports/... to refresh those)."
+
+
+class MolsGroup(TyperGroup):
+    """Our contract: every input error, a bad option included, exits with code 1 (click's usage
+    errors exit with 2)."""
+
+    def make_context(self, *args, **kwargs):
+        with _usage_exits_1():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with _usage_exits_1():
+            return super().invoke(ctx)
+
+
+@contextmanager
+def _usage_exits_1():
+    try:
+        yield
+    except USAGE_ERROR as err:
+        err.exit_code = 1
+        raise
+
+
+def new_app(**options) -> typer.Typer:
+    return typer.Typer(cls=MolsGroup, rich_markup_mode="rich", no_args_is_help=True, add_completion=False,
+                       context_settings={"help_option_names": ["-h", "--help"]}, **options)
+
+
+def user_errors(fn):
+    """Turn the mols error family into a one-line message and exit code 1, without a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except MolsError as err:
+            err_console.print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
+            raise typer.Exit(1) from None
+        except MemoryError:  # the sizes mols can foresee are refused earlier, with their estimate
+            err_console.print("[bold red]error:[/] out of memory; choose a smaller instance or neighborhood",
+                              highlight=False)
+            raise typer.Exit(1) from None
+
+    return wrapper
+
+
+class LogProgress:
+    """Progress as lines on stderr where the output is no terminal (a log, a batch job): the first
+    iteration, then one line every `every` seconds, and the last."""
+
+    def __init__(self, total: int, every: float = 10.0):
+        self.total, self.every, self.last = total, every, None
+
+    def __call__(self, done: int, size: int) -> None:
+        now = time.monotonic()
+        if self.last is None or now - self.last >= self.every or done >= self.total:
+            err_console.print(f"mols: {done}/{self.total} iterations, archive {size}", highlight=False)
+            self.last = now
+
+
+def show_table(title: str, columns: list[str], rows: list[list[str]]) -> None:
+    table = Table(title=title)
+    for col in columns:
+        table.add_column(col, justify="right")
+    for row in rows:
+        table.add_row(*map(str, row))
+    console.print(table)
+
+
+def show_frame(frame, title: str) -> None:
+    show_table(title, [str(c) for c in frame.columns],
+               [[f"{v:.4g}" if isinstance(v, float) else str(v) for v in row] for row in frame.itertuples(index=False)])
+
+
+def show_report(md: Path, *others: Path) -> None:
+    """A benchmark's Markdown report, printed, and where it and the other files are."""
+    console.print(md.read_text(), highlight=False)
+    console.print(f"wrote {', '.join(map(str, (md, *others)))}", highlight=False)
