@@ -51,6 +51,7 @@ class GpuEvaluator:
         self.state = PackedBuffers(state_layout(problem, nbh))
         self.stream = cupy.cuda.Stream(non_blocking=True)
         self._uploaded = cupy.cuda.Event(disable_timing=True)
+        self._capturing = False  # inside capture(): no event is recorded (a graph's callers wait for it)
         self.what = f"the {nbh.name} neighborhood of {problem.instance_name} ({self.n_neighbors:,} neighbors)"
         self.F = device_array((self.chunk, problem.n_obj), problem.dtype, f"F for {self.what}")
         self._F_host = None  # the whole F in pinned host memory, and the graph filling it: on first evaluate()
@@ -68,7 +69,7 @@ class GpuEvaluator:
         """The staged state to the device, on the stream. Outside a graph, an event marks when the pinned
         buffer is free again (stage waits for it); a graph's callers wait for the whole graph."""
         self.state.upload(self.stream)
-        if not self.stream.is_capturing():
+        if not self._capturing:
             self._uploaded.record(self.stream)
 
     def enqueue_launch(self, first: int = 0) -> int:
@@ -98,9 +99,14 @@ class GpuEvaluator:
 
     def capture(self, enqueue: Callable[[], None]):
         """A CUDA graph of what enqueue() puts on the stream (nothing may allocate meanwhile)."""
+        self._capturing = True
         self.stream.begin_capture()
-        enqueue()
-        return self.stream.end_capture()
+        try:
+            enqueue()
+        finally:
+            graph = self.stream.end_capture()
+            self._capturing = False
+        return graph
 
     def evaluate_device(self, x: np.ndarray, key: np.ndarray | None = None):
         """F stays on the device (self.F, overwritten by the next call) for a device-side reduction."""

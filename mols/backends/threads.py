@@ -14,8 +14,12 @@ change of choice sets it back. The first call of each setting is not counted (it
 the thread pool).
 
 OpenMP threads that wait for the next region spin before they sleep; libgomp's default (300,000
-spins, milliseconds) keeps cores busy between calls, which a loaded machine cannot spare. mols sets
-GOMP_SPINCOUNT to SPINS before the thread pool starts (mols/__init__.py), unless it is set already.
+spins, milliseconds) keeps cores busy between calls, which a loaded machine cannot spare, and makes the
+one-thread calls that follow parallel ones look slower than they are. mols sets GOMP_SPINCOUNT to SPINS
+before the thread pool starts (mols/__init__.py), unless it is set already. (Timing from one call's
+start to the next's, host work included, was tried too: the host's archive work varies from one
+iteration to the next, and the choice followed that noise: PLS on 050_10_01, 2,000 iterations on 2
+cores, 1.72 s against 1.31 s timing the calls alone.)
 """
 
 from __future__ import annotations
@@ -89,9 +93,7 @@ class ThreadChoice:
 
 
 class Cores:
-    """`with cores:` runs a call on the number of threads the choice gives. A call's time counts from
-    its start to the next call's start: with many threads, the host work between calls can be slower
-    too (threads that wait for the next region hold cores), and that is part of what they cost.
+    """`with cores:` runs a call on the number of threads the choice gives, and records its time.
 
     Numba's thread count is set only when it changes (each set costs about a microsecond, as much as
     a tenth of a small call), and it is left as the last call set it."""
@@ -100,22 +102,18 @@ class Cores:
 
     def __init__(self, choice: ThreadChoice):
         self.choice = choice
-        self.start = None
 
     def __enter__(self) -> int:
-        now = time.perf_counter()
-        if self.start is not None:
-            self.choice.record(self.threads, now - self.start)
         self.threads = self.choice.next()
         if self.threads != _NUMBA_THREADS[0]:
             numba.set_num_threads(self.threads)
             _NUMBA_THREADS[0] = self.threads
-        self.start = now
+        self.start = time.perf_counter()
         return self.threads
 
     def __exit__(self, kind, *exc) -> None:
-        if kind is not None:  # an interrupted call measures nothing
-            self.start = None
+        if kind is None:  # an interrupted call measures nothing
+            self.choice.record(self.threads, time.perf_counter() - self.start)
 
 
 _NUMBA_THREADS = [None]  # what Cores last set, for every evaluator of the process

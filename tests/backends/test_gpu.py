@@ -23,12 +23,13 @@ def test_cuda_decode_equals_numba_decode(name, n):
     nbh = NEIGHBORHOODS[name]
     n_moves = nbh.n_neighbors(n)
     ids = np.unique(np.r_[0:min(n_moves, 5000), np.linspace(0, n_moves - 1, 5000).astype(np.int64)])
-    kernel = compile_kernel(kernel_source({}, nbh.cuda_source(), _decode_all_source()), "decode_all")
-    out = cupy.full((n_moves, 2), -1, dtype=cupy.int32)
-    kernel((-(-n_moves // 256),), (256,), (np.int32(n), np.int64(n_moves), out))
-    got = out.get()[ids]
-    expected = np.array([nbh.decode(int(t), n) for t in ids])
-    np.testing.assert_array_equal(got, expected)
+    source = kernel_source({}, nbh.cuda_source(), _decode_all_source())
+    out = cupy.full((n_moves, nbh.arity), -1, dtype=cupy.int32)
+    compile_kernel(source, "decode_all")((-(-n_moves // 256),), (256,), (np.int32(n), np.int64(n_moves), out))
+    np.testing.assert_array_equal(out.get()[ids], nbh.moves(ids, n))
+    inverse = cupy.full(n_moves, -1, dtype=cupy.int64)
+    compile_kernel(source, "inverse_all")((-(-n_moves // 256),), (256,), (np.int32(n), np.int64(n_moves), inverse))
+    np.testing.assert_array_equal(inverse.get()[ids], [nbh.inverse(int(t), n) for t in ids])
 
 
 @pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))

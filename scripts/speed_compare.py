@@ -1,0 +1,126 @@
+"""Before and after, side by side in one run: the figures a change must keep, measured with an earlier
+source tree (BASE, e.g. `git worktree add /tmp/base <commit>`) and the current one, in fresh processes
+that alternate (base, current, base, current, ...), medians of the repeats.
+
+    python scripts/speed_compare.py BASE --repeats 3 --out reports/refactor
+
+This parent imports nothing of mols (mols sets GOMP_SPINCOUNT for its processes, and each tree must
+run with its own settings). With a GPU it measures the GPU figures and the CPU ones; without, the CPU
+ones only. Writes OUT/speed.md and OUT/speed.csv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import platform
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+CHILD = r'''
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import mols
+from mols.backends.cuda import gpu_available
+from mols.bench.common import median_seconds
+from mols.bench.neighborhood import bench_row
+from mols.neighborhoods import get_neighborhood
+from mols.search import RunConfig, solve
+
+out, gpu = {}, gpu_available()
+
+def run(key, **fields):
+    solve(RunConfig(**{**fields, "iterations": 20}))  # compiles, warms up
+    result = solve(RunConfig(**fields))
+    out[key] = result.wall_seconds
+    return result
+
+if gpu:
+    for name, fields in (("tabu", {"algorithm": "tabu"}), ("PLS-√", {"variant": "dominating"}),
+                         ("PLS-≠", {"variant": "nondominated"})):
+        run(f"flowshop 200_20_01 {name}, 10,000 it. (s)", instance="200_20_01", backend="gpu", iterations=10000, **fields)
+    for name in ("tai100a", "tai256c"):
+        run(f"QAP {name} tabu, 10,000 it. (s)", instance=name, problem="qap", algorithm="tabu", backend="gpu",
+            iterations=10000)
+    r = run("TSP rl5915 swap tabu (ms per it.)", instance="rl5915", problem="tsp", algorithm="tabu",
+            neighborhood="swap", backend="gpu", iterations=2000)
+    out["TSP rl5915 swap tabu (ms per it.)"] = 1e3 * r.wall_seconds / r.iterations
+    r = run("TSP 2-opt random:15000:1 tabu (G moves/s)", instance="random:15000:1", problem="tsp", algorithm="tabu",
+            backend="gpu", iterations=60)
+    out["TSP 2-opt random:15000:1 tabu (G moves/s)"] = r.iterations * r.n_neighbors / r.wall_seconds / 1e9
+    row = bench_row("200x20", get_neighborhood("insertion"), 3, 400)
+    out["insertion 200x20, GPU with transfers (us)"] = 1e6 * row["gpu_total_s"]
+    out["insertion 200x20, GPU kernel alone (us)"] = 1e6 * row["gpu_kernel_s"]
+    from mols.bench.archive import _gpu_call, around, plane_archive
+    rng = np.random.default_rng(0)
+    A = plane_archive(rng, 3, 2000)
+    call = _gpu_call(around(rng, A, 40000), A)
+    out["filter 40,000 x 2,000, 3 objectives (ms)"] = 1e3 * median_seconds(call, 200, warmup=5)
+for size in ("20x10", "50x10", "100x20", "200x20"):
+    row = bench_row(size, get_neighborhood("insertion"), 5, 2)
+    out[f"insertion {size}, CPU all cores (ms)"] = 1e3 * row["cpu_all_cores_s"]
+    out[f"insertion {size}, CPU 1 core (ms)"] = 1e3 * row["cpu_1core_s"]
+run("CPU tai50a ITS, 20,000 it. (s)", instance="tai50a", problem="qap", algorithm="its", backend="cpu", iterations=20000)
+run("CPU 050_10_01 PLS, 2,000 it. (s)", instance="050_10_01", backend="cpu", iterations=2000)
+print(json.dumps(out))
+'''
+HIGHER_IS_BETTER = ("G moves/s",)
+
+
+def measure(tree: Path) -> dict:
+    done = subprocess.run([sys.executable, "-c", CHILD, str(tree)], capture_output=True, text=True, cwd=tree)
+    if done.returncode:
+        raise SystemExit(f"the run with {tree} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("base", type=Path)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=Path("bench-out/refactor"))
+    args = parser.parse_args()
+    trees = {"before": args.base.resolve(), "after": Path(__file__).resolve().parents[1]}
+    runs = {name: [] for name in trees}
+    for r in range(args.repeats):
+        for name, tree in trees.items():
+            runs[name].append(measure(tree))
+            print(f"repeat {r + 1}, {name}: done", flush=True)
+    rows = []
+    for key in runs["after"][0]:
+        before = statistics.median(m[key] for m in runs["before"])
+        after = statistics.median(m[key] for m in runs["after"])
+        better = after / before if any(h in key for h in HIGHER_IS_BETTER) else before / after
+        rows.append({"figure": key, "before": before, "after": after, "after is faster by": better})
+    write(rows, args)
+
+
+def write(rows: list[dict], args) -> None:
+    args.out.mkdir(parents=True, exist_ok=True)
+    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
+                         text=True).stdout.strip() if Path("/usr/bin/nvidia-smi").exists() else "none"
+    lines = ["# Before and after, in one run", "",
+             f"`python scripts/speed_compare.py {args.base} --repeats {args.repeats}`: medians of {args.repeats} fresh "
+             "processes per tree, alternating. `after is faster by` > 1: faster now (< 1: slower).", "",
+             f"- date: {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M UTC}", f"- gpu: {gpu or 'none'}",
+             f"- cpu: {platform.machine()}, {platform_cores()} logical cores", f"- python: {platform.python_version()}",
+             "", "| figure | before | after | after is faster by |", "|---|---|---|---|"]
+    lines += [f"| {r['figure']} | {r['before']:.4g} | {r['after']:.4g} | {r['after is faster by']:.3f} |" for r in rows]
+    (args.out / "speed.md").write_text("\n".join(lines) + "\n")
+    (args.out / "speed.csv").write_text("figure,before,after,after_is_faster_by\n" + "".join(
+        f"\"{r['figure']}\",{r['before']},{r['after']},{r['after is faster by']}\n" for r in rows))
+    print("\n".join(lines))
+
+
+def platform_cores() -> int:
+    import os
+
+    return os.cpu_count() or 0
+
+
+if __name__ == "__main__":
+    main()
