@@ -12,10 +12,18 @@ import typer
 from rich.progress import Progress, TextColumn
 
 import mols
-from mols.bench.cli import bench_app
-from mols.console import (BackendOpt, LogProgress, console, err_console, new_app, show_frame, show_table,
-                          user_errors)
 from mols.backends import ARCHIVES
+from mols.bench.cli import bench_app
+from mols.console import (
+    BackendOpt,
+    LogProgress,
+    console,
+    err_console,
+    new_app,
+    show_frame,
+    show_table,
+    user_errors,
+)
 from mols.errors import MolsError, reason
 from mols.problems.io import read_text
 from mols.results import FRONT, MANIFEST, RESULTS, ResultsFolder, RunContext, folder_name

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import Progress
 from rich.table import Table
 from typer.core import TyperGroup
 
@@ -87,6 +88,14 @@ class LogProgress:
         if self.last is None or now - self.last >= self.every or done >= self.total:
             err_console.print(f"mols: {done}/{self.total} iterations, archive {size}", highlight=False)
             self.last = now
+
+
+@contextmanager
+def advancing(total: int | None, label: str = "benchmarking"):
+    """A progress bar on a terminal (none elsewhere); the block gets its advance(row) callback."""
+    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task(label, total=total)
+        yield lambda *done: progress.advance(task)
 
 
 def show_table(title: str, columns: list[str], rows: list[list[str]]) -> None:

@@ -32,11 +32,11 @@ for block in (64, 128, 256):
 
 ev = GpuEvaluator(problem, nbh)
 ev.evaluate(x)
-st = ev._state
+st = ev.state
 print("fill_state      us", host_time(lambda: problem.fill_state(x, st.host)))
 print("upload+sync     us", host_time(lambda: (st.upload(ev.stream), ev.stream.synchronize())))
-print("launch+sync     us", host_time(lambda: (ev.launch(), ev.stream.synchronize())))
-print("launch only     us", host_time(lambda: ev.launch(), reps=50))
+print("launch+sync     us", host_time(lambda: (ev.enqueue_launch(), ev.stream.synchronize())))
+print("launch only     us", host_time(lambda: ev.enqueue_launch(), reps=50))
 ev.stream.synchronize()
 out = cupyx.empty_pinned(ev.F.shape, dtype=ev.F.dtype)
 print("D2H+sync        us", host_time(lambda: (ev.F.get(stream=ev.stream, out=out), ev.stream.synchronize())))

@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from mols.backends.gpu import GpuEvaluator
+from mols.backends import BackendSpec, prepare
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
 from mols.search.tabu import AggregatedTabu
@@ -17,7 +17,7 @@ SWAP = get_neighborhood("swap")
 def per_step(instance: str, lanes: int, fused: bool, steps: int = 5000) -> tuple[float, list[int]]:
     problem = load_problem("qap", instance)
     problem.lanes = lanes
-    ev = GpuEvaluator(problem, SWAP, fused=fused)
+    ev = prepare(problem, SWAP, BackendSpec("gpu", fused=fused))
     walls, costs = [], []
     for seed in range(3):
         result = AggregatedTabu(problem, SWAP, ev, steps, np.random.default_rng(seed)).run()

@@ -5,18 +5,16 @@ import sys
 
 import numpy as np
 
-from mols.backends.gpu_walk import DeviceWalk
-from mols.search import RunConfig, build_search
+from mols.backends import BackendSpec, prepare
+from mols.neighborhoods import get_neighborhood
+from mols.problems import load_problem
+from mols.search.tabu import AggregatedTabu
 
 
 def wall(instance: str, batch: int | None, seed: int, iterations: int = 10000) -> tuple[float, int]:
-    search = build_search(RunConfig(instance, problem="qap", algorithm="tabu", backend="gpu",
-                                    iterations=iterations, seed=seed))
-    if batch is None:
-        search.evaluator.walk = False  # the host walk
-    else:
-        search.evaluator._walk = DeviceWalk(search.evaluator, batch=batch)
-    result = search.run()
+    problem, nbh = load_problem("qap", instance), get_neighborhood("swap")
+    spec = BackendSpec("gpu", device_walk=False) if batch is None else BackendSpec("gpu", walk_batch=batch)
+    result = AggregatedTabu(problem, nbh, prepare(problem, nbh, spec), iterations, np.random.default_rng(seed)).run()
     assert result.status == "completed", result.error
     return result.wall_seconds, int(result.archive.F[0, 0])
 

@@ -21,8 +21,15 @@ import numpy as np
 
 from mols.backends.base import fill_state, state_layout
 from mols.backends.cpu import chunk_size
-from mols.backends.cuda import (PackedBuffers, compile_kernel, device_array, gpu_name, import_cupy, kernel_source,
-                                pinned_array)
+from mols.backends.cuda import (
+    PackedBuffers,
+    compile_kernel,
+    device_array,
+    gpu_name,
+    import_cupy,
+    kernel_source,
+    pinned_array,
+)
 from mols.backends.spec import BackendSpec
 from mols.errors import BackendError
 from mols.neighborhoods import Neighborhood
@@ -153,7 +160,7 @@ class GpuEvaluator:
         if self._walk is None:
             from mols.backends.gpu_walk import DeviceWalk
 
-            self._walk = DeviceWalk(self)
+            self._walk = DeviceWalk(self, self.spec.walk_batch)
         return self._walk(x, c, threshold, steps, tenure)
 
     def forbid(self, idx: int, until: int) -> None:

@@ -20,12 +20,11 @@ from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, ke
 from mols.backends.select import C_TYPES
 
 WALK_CU = Path(__file__).with_name("walk.cu")
-BATCH = 64  # steps per CUDA graph, and per trail brought back
 APPLY_BLOCK = 256
 
 
 class DeviceWalk:
-    def __init__(self, ev, batch: int = BATCH):
+    def __init__(self, ev, batch: int):
         self.ev, self.sel, self.batch = ev, ev.selection, batch
         problem, k = ev.problem, ev.problem.n_obj
         defines = {"N_OBJ": k, "FVAL": C_TYPES[np.dtype(problem.dtype)]}

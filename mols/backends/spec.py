@@ -22,6 +22,7 @@ class BackendSpec:
     archive: str | None = None  # where Pareto local search archives: gpu (on the device) or cpu; None: the device's
     fused: bool = True  # gpu: evaluation and selection in one kernel where the problem has one
     device_walk: bool = True  # gpu: tabu steps run on the device where the problem can apply a move there
+    walk_batch: int = 64  # gpu: tabu steps per CUDA graph of a device walk (and per trail brought back)
     incremental: bool = True  # the problem's update from the previous solution where it has one (QAP: Taillard's)
     chunk_rows: int | None = None  # moves per kernel call at most (problems whose kernels take an id offset)
 

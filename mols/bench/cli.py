@@ -9,7 +9,16 @@ import typer
 from rich.progress import Progress
 
 from mols.bench.common import BENCH_OUT, FSP_SIZES, choose
-from mols.console import BENCH_OUTPUT, SeedsOpt, console, err_console, new_app, show_report, user_errors
+from mols.console import (
+    BENCH_OUTPUT,
+    SeedsOpt,
+    advancing,
+    console,
+    err_console,
+    new_app,
+    show_report,
+    user_errors,
+)
 from mols.errors import MolsError
 from mols.neighborhoods import get_neighborhood
 from mols.search import DEFAULT_ITERATIONS
@@ -38,9 +47,8 @@ def bench_neighborhood(
 
     chosen = choose(sizes, FSP_SIZES, "--sizes")
     nbhs = [get_neighborhood(name) for name in choose(neighborhood or "all", Flowshop.neighborhoods, "--neighborhood")]
-    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
-        task = progress.add_task("benchmarking", total=len(chosen) * len(nbhs))
-        df = bench.run(chosen, nbhs, repeats, gpu_repeats, on_row=lambda row: progress.advance(task))
+    with advancing(len(chosen) * len(nbhs)) as advance:
+        df = bench.run(chosen, nbhs, repeats, gpu_repeats, on_row=advance)
     md, csv = bench.write_report(df, output)
     show_report(md, csv)
 
@@ -117,10 +125,9 @@ def bench_tsp(
     table_instances = [] if instances == "none" else choose(instances, tsp.TABLE_INSTANCES, "--instances")
     rate_list = [] if rate_instances == "none" else (
         list(tsp.RATE_INSTANCES) if rate_instances == "all" else [s.strip() for s in rate_instances.split(",")])
-    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
-        task = progress.add_task("tabu runs", total=len(table_instances) * len(chosen_backends) * seeds)
+    with advancing(len(table_instances) * len(chosen_backends) * seeds, "tabu runs") as advance:
         table = tsp.table_runs(table_instances, chosen_backends, iterations, seeds, int(cpu_moves),
-                               on_row=lambda row: progress.advance(task))
+                               on_row=advance)
         rates = [row for instance in rate_list for nbh in ("swap", "2opt")
                  for row in tsp.rate_rows(instance, nbh, chosen_backends, rate_iterations, int(cpu_moves), 20)]
     md = tsp.write_report(table, pd.DataFrame(rates), iterations, output)
@@ -155,10 +162,7 @@ def bench_qap(
     its_budget = parse_its(its)
     chosen_its = choose(its_backends, bench.BACKENDS, "--its-backends") if its_backends else [
         b for b in bench.default_backends() if b in ("gpu", "cpu")]
-    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
-        task = progress.add_task("benchmarking", total=len(chosen) * len(chosen_backends) + len(its_budget) * len(
-            chosen_its))
-        advance = lambda row: progress.advance(task)
+    with advancing(len(chosen) * len(chosen_backends) + len(its_budget) * len(chosen_its)) as advance:
         tabu = bench.tabu_rows(chosen, chosen_backends, iterations, plain_iterations or iterations, seeds, advance)
         its_rows = bench.its_rows(its_budget, chosen_its, its_seeds, advance)
     md = bench.write_report(tabu, its_rows, environment(), output)
@@ -189,9 +193,8 @@ def bench_archive(
     from mols.bench import archive as bench
 
     n_counts, size_counts = parse_counts(ns, "--ns"), parse_counts(sizes, "--sizes")
-    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
-        task = progress.add_task("benchmarking", total=None)
-        df = bench.run(ns=n_counts, sizes=size_counts, repeats=repeats, on_row=lambda row: progress.advance(task))
+    with advancing(None) as advance:
+        df = bench.run(ns=n_counts, sizes=size_counts, repeats=repeats, on_row=advance)
     md, csv = bench.write_report(df, output)
     show_report(md, csv)
 
@@ -209,9 +212,8 @@ def bench_threads(
 
     chosen = choose(cases, bench.CASES, "--cases")
     loads = [int(v) for v in busy.split(",")] if busy.replace(",", "").isdigit() else parse_counts(busy, "--busy")
-    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
-        task = progress.add_task("benchmarking", total=len(chosen) * len(loads))
-        df = bench.run(chosen, loads, repeats, on_row=lambda row: progress.advance(task))
+    with advancing(len(chosen) * len(loads)) as advance:
+        df = bench.run(chosen, loads, repeats, on_row=advance)
     md = bench.write_report(df, output, repeats)
     show_report(md)
 

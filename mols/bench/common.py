@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import statistics
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 from mols.errors import MolsError
 

@@ -36,6 +36,14 @@ def numbered_lines(text: str, first: int = 1) -> Iterator[tuple[int, str]]:
     return enumerate(text.split("\n"), start=first)
 
 
+def token_lines(text: str, first: int = 1) -> Iterator[tuple[int, list[str]]]:
+    """(line number, whitespace-separated tokens) for every non-blank line of text, numbered from `first`."""
+    for number, line in numbered_lines(text, first):
+        tokens = line.split()
+        if tokens:
+            yield number, tokens
+
+
 def bundled_instances_dir() -> Path:
     """The repository's instances/ folder (next to the mols/ package)."""
     return Path(__file__).resolve().parents[2] / "instances"

@@ -11,10 +11,10 @@ from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood, get_neighborhood
 from mols.problems import Problem, load_problem, problem_entry
 from mols.search.base import OnIteration, Search, SearchResult
-from mols.signals import StopSignals
 from mols.search.its import IteratedTabu
 from mols.search.pls import VARIANTS, ParetoLocalSearch
 from mols.search.tabu import DEFAULT_PARTITIONS, AggregatedTabu
+from mols.signals import StopSignals
 
 ALGORITHMS = ("pls", "tabu", "its")
 DEFAULT_ITERATIONS = 10_000  # neighborhood evaluations, as in the flowshop paper

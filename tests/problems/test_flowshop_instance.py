@@ -9,7 +9,12 @@ import numpy as np
 import pytest
 
 from mols.errors import InstanceError
-from mols.problems.flowshop.instance import read_flowshop, resolve_instance, taillard_due_dates, taillard_uniforms
+from mols.problems.flowshop.instance import (
+    read_flowshop,
+    resolve_instance,
+    taillard_due_dates,
+    taillard_uniforms,
+)
 from mols.problems.io import bundled_instances_dir
 
 FLOWSHOP = bundled_instances_dir() / "flowshop"

@@ -11,7 +11,14 @@ from mols.backends import BackendSpec, prepare
 from mols.errors import InstanceError, MolsError
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
-from mols.problems.qap.instance import QapInstance, read_mqap, read_pareto_set, read_qaplib, read_solution, resolve_qap
+from mols.problems.qap.instance import (
+    QapInstance,
+    read_mqap,
+    read_pareto_set,
+    read_qaplib,
+    read_solution,
+    resolve_qap,
+)
 from mols.problems.qap.model import Qap
 
 SWAP = get_neighborhood("swap")

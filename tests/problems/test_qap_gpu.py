@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mols.backends import BackendSpec
-from mols.backends import prepare
+from mols.backends import BackendSpec, prepare
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
 from mols.problems.qap.instance import QapInstance
@@ -48,12 +47,10 @@ def test_gpu_equals_cpu_on_random_instances(rng, symmetric, k):
 def test_lanes_sharing_a_move_give_the_cpus_costs_and_choice(rng, lanes, fused):
     """Several threads per move (LANES), on a size no lane count divides and with a last warp past the
     end: F and the device-side selection equal the CPU's."""
-    from mols.backends.gpu import GpuEvaluator
-
     n = 37
     problem = Qap(QapInstance("random", rng.integers(-50, 100, size=(2, n, n)), rng.integers(0, 1000, (n, n))))
     problem.lanes = lanes
-    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, BackendSpec("gpu", fused=fused))
+    cpu, gpu = prepare(problem, SWAP, "cpu"), prepare(problem, SWAP, BackendSpec("gpu", fused=fused))
     c = rng.random(2)
     for _ in range(3):
         x = problem.random_solution(rng)
@@ -88,10 +85,8 @@ def test_tabu_same_on_both_backends(problem, instance, algorithm):
 def test_gpu_selection_equals_cpu(rng, fused, instance):
     """best_weighted with forbids and aspiration: the fused kernel (qap_neighborhood_select) and
     the F-writing kernel with select.cu pick the CPU's move, score and costs."""
-    from mols.backends.gpu import GpuEvaluator
-
     problem = load_problem("mqap" if instance.startswith("KC") else "qap", instance)
-    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, BackendSpec("gpu", fused=fused))
+    cpu, gpu = prepare(problem, SWAP, "cpu"), prepare(problem, SWAP, BackendSpec("gpu", fused=fused))
     c = rng.random(problem.n_obj) / 1e3
     x, best = problem.random_solution(rng), np.inf
     for step in range(20):
@@ -115,8 +110,6 @@ def test_device_walk_takes_the_host_walks_steps(rng, fused, instance):
     """Two tabu walks run on the device (batches of 7 steps, the last one shorter) visit the solutions
     that the host walk visits on the CPU, with the same scores and costs. After each, the state on the
     device (moved by qap_apply) is the last solution's state built from scratch."""
-    from mols.backends.gpu import GpuEvaluator
-    from mols.backends.gpu_walk import DeviceWalk
     from mols.search.tabu import host_walk
 
     if instance == "asymmetric":
@@ -125,8 +118,7 @@ def test_device_walk_takes_the_host_walks_steps(rng, fused, instance):
         assert not problem.symmetric
     else:
         problem = load_problem("mqap" if instance.startswith("KC") else "qap", instance)
-    cpu, gpu = prepare(problem, SWAP, "cpu"), GpuEvaluator(problem, SWAP, BackendSpec("gpu", fused=fused))
-    gpu._walk = DeviceWalk(gpu, batch=7)
+    cpu, gpu = prepare(problem, SWAP, "cpu"), prepare(problem, SWAP, BackendSpec("gpu", fused=fused, walk_batch=7))
     c, tenure = rng.random(problem.n_obj) / 1e3, problem.n // 4
     for _ in range(2):
         x = problem.random_solution(rng)

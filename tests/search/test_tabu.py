@@ -14,7 +14,13 @@ from mols.problems import load_problem, problem_entry
 from mols.problems.flowshop.model import Flowshop
 from mols.search import RunConfig, build_search, solve
 from mols.search.its import IteratedTabu
-from mols.search.tabu import AggregatedTabu, check_weights, host_walk, normalising_coefficients, simplex_lattice
+from mols.search.tabu import (
+    AggregatedTabu,
+    check_weights,
+    host_walk,
+    normalising_coefficients,
+    simplex_lattice,
+)
 from tests.search.conftest import check_archive
 
 

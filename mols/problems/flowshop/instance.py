@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.errors import InstanceError, excerpt
-from mols.problems.io import bundled_instances_dir, find_bundled, numbered_lines, read_text
+from mols.problems.io import bundled_instances_dir, find_bundled, read_text, token_lines
 
 PARK_MILLER_MODULUS = 2**31 - 1
 """Modulus of Taillard's Park-Miller generator; u = state / PARK_MILLER_MODULUS."""
@@ -120,20 +120,12 @@ def resolve_instance(name_or_path: str) -> Path:
     return found
 
 
-def _tokenize(text: str) -> Iterator[tuple[int, list[str]]]:
-    """(1-based line number, whitespace-separated tokens) for every non-blank line."""
-    for number, line in numbered_lines(text):
-        tokens = line.split()
-        if tokens:
-            yield number, tokens
-
-
 class _Lines:
     """A cursor over a file's non-blank lines that raises line-numbered InstanceErrors."""
 
     def __init__(self, path: Path, text: str):
         self.path = path
-        self._lines = list(_tokenize(text))
+        self._lines = list(token_lines(text))
         self._next = 0
         self.number = 0  # line number of the line last taken
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.errors import InstanceError, excerpt
-from mols.problems.io import bundled_instances_dir, find_bundled, numbered_lines, read_text
+from mols.problems.io import bundled_instances_dir, find_bundled, read_text, token_lines
 
 _MAX_VALUE = 2**30 - 1  # entries and their differences fit int32, the kernels' matrix type
 _INTEGER = re.compile(r"[+-]?[0-9]+")
@@ -121,13 +121,12 @@ def read_pareto_set(path: str | os.PathLike[str], n: int, k: int) -> tuple[np.nd
     Returns the permutations X (P, n), 0-based, and their objectives F (P, k)."""
     path = Path(path)
     rows = []
-    for number, line in numbered_lines(read_text(path)):
-        if line.split():
-            values = _line_integers(path, line, number)
-            if len(values) != n + k:
-                raise InstanceError(path, f"expected {n} positions and {k} objectives, found {len(values)} "
-                                    "numbers", number)
-            rows.append(values)
+    for number, tokens in token_lines(read_text(path)):
+        values = _line_integers(path, tokens, number)
+        if len(values) != n + k:
+            raise InstanceError(path, f"expected {n} positions and {k} objectives, found {len(values)} numbers",
+                                number)
+        rows.append(values)
     table = np.array(rows, dtype=np.int64).reshape(-1, n + k)
     return (table[:, :n] - 1).astype(np.int32), table[:, n:]
 
@@ -135,16 +134,16 @@ def read_pareto_set(path: str | os.PathLike[str], n: int, k: int) -> tuple[np.nd
 def _integers(path: Path, text: str, first_line: int = 1) -> tuple[list[int], list[int]]:
     """Every whitespace-separated integer of text and the line each is on."""
     values, lines = [], []
-    for number, line in numbered_lines(text, first_line):
-        row = _line_integers(path, line, number)
+    for number, tokens in token_lines(text, first_line):
+        row = _line_integers(path, tokens, number)
         values += row
         lines += [number] * len(row)
     return values, lines
 
 
-def _line_integers(path: Path, line: str, number: int) -> list[int]:
+def _line_integers(path: Path, tokens: list[str], number: int) -> list[int]:
     row = []
-    for token in line.split():
+    for token in tokens:
         if not _INTEGER.fullmatch(token):
             raise InstanceError(path, f"expected integers, found {excerpt(token)}", number)
         if len(token.lstrip("+-0")) > len(str(_MAX_VALUE)) or abs(int(token)) > _MAX_VALUE:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.errors import MolsError
 from mols.encodings import Permutation
+from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import INT32_MAX, Layout, Problem, integer_dtype
 from mols.problems.tsp.cpu import make_cpu_kernel
