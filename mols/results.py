@@ -46,12 +46,13 @@ class RunContext:
     device: str
     threads: int | None = None  # CPU cores the evaluation could use; None on the GPU
     encoding: Encoding | None = None  # how solutions are written (None: values separated by spaces)
+    backend: str | None = None  # the evaluator's label: cpu x16, gpu, gpu+host archive, ...
 
     @classmethod
     def of(cls, search: Search) -> RunContext:
         evaluator = search.evaluator
         return cls(search.problem.instance_name, search.problem.objectives, evaluator.device,
-                   getattr(evaluator, "threads", None), search.problem.encoding)
+                   getattr(evaluator, "threads", None), search.problem.encoding, evaluator.label)
 
 
 def folder_name(config: RunConfig) -> str:
@@ -98,6 +99,7 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
         "status": result.status,
         "signal": result.signal,
         "error": result.error,
+        "backend": context.backend,
         "device": context.device,
         "threads": context.threads,
         "environment": environment(),

@@ -51,6 +51,8 @@ def test_front_csv_and_run_json(tmp_path, finished):
     assert run["evaluated_neighbors"] == 15 * run["neighbors_per_iteration"] == 15 * 190
     assert run["starts"] == result.starts
     assert run["device"] == search.evaluator.device and run["threads"] == search.evaluator.threads
+    assert run["backend"] == search.evaluator.label == f"cpu x{search.evaluator.threads}"
+    assert run["encoding"] == "permutation" and run["n_vars"] == 20
     assert run["instance"] == "020_05_01"
     assert {"python", "numpy", "numba", "gpu"} <= set(run["environment"])
 

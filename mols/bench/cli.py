@@ -211,18 +211,18 @@ def bench_threads(
     from mols.bench import threads as bench
 
     chosen = choose(cases, bench.CASES, "--cases")
-    loads = [int(v) for v in busy.split(",")] if busy.replace(",", "").isdigit() else parse_counts(busy, "--busy")
+    loads = parse_counts(busy, "--busy", least=0)
     with advancing(len(chosen) * len(loads)) as advance:
         df = bench.run(chosen, loads, repeats, on_row=advance)
     md = bench.write_report(df, output, repeats)
     show_report(md)
 
 
-def parse_counts(text: str, option: str) -> list[int]:
+def parse_counts(text: str, option: str, least: int = 1) -> list[int]:
     try:
         counts = [int(tok) for tok in text.replace(",", " ").split()]
     except ValueError:
         raise MolsError(f"{option}: expected whole numbers separated by commas, got {text!r}") from None
-    if not counts or min(counts) < 1:
-        raise MolsError(f"{option}: expected positive whole numbers, got {text!r}")
+    if not counts or min(counts) < least:
+        raise MolsError(f"{option}: expected whole numbers of at least {least}, got {text!r}")
     return counts

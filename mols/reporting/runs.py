@@ -39,7 +39,10 @@ class Run:
 
     @property
     def backend(self) -> str:
-        """gpu (gpu+host archive where PLS filtered on the host), or cpu xT for T cores."""
+        """The backend's label (BackendSpec.label: gpu, gpu+host archive, cpu xT for T cores); derived
+        from the configuration for folders written before run.json recorded it."""
+        if self.manifest.get("backend"):
+            return self.manifest["backend"]
         config, threads = self.manifest["config"], self.manifest.get("threads")
         if config["backend"] == "gpu" and config.get("archive") == "cpu" and config["algorithm"] == "pls":
             return "gpu+host archive"
