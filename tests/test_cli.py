@@ -87,7 +87,7 @@ def test_instances_lists_bundled_files():
 
 def test_run_writes_front_and_manifest(tmp_path):
     out = tmp_path / "run"
-    result = run("run", "020_05_01", "-b", "cpu", "-i", "30", "-o", str(out))
+    result = run("run", "020_05_01", "-b", "cpu", "-i", "30", "--output", str(out))  # spelt as every command spells it
     assert result.exit_code == 0, result.output
     front = pd.read_csv(out / "front.csv")
     assert list(front.columns) == ["makespan", "total_tardiness", "n_tardy", "solution"] and len(front) > 0
