@@ -26,6 +26,7 @@ import pandas as pd
 from filelock import FileLock, Timeout
 
 import mols
+from mols.backends import BackendSpec
 from mols.encodings import Encoding
 from mols.environment import environment
 from mols.errors import MolsError, reason
@@ -69,7 +70,7 @@ def folder_name(config: RunConfig) -> str:
     options = {"p": config.partitions if config.partitions != DEFAULT_PARTITIONS else None, "t": config.tenure,
                "k": config.strength, "r": config.run_length}
     parts += [f"{key}{value}" for key, value in options.items() if value is not None]
-    if config.algorithm == "pls" and config.archive != ("gpu" if config.backend == "gpu" else "cpu"):
+    if config.algorithm == "pls" and config.archive != BackendSpec(config.backend).resolved().archive:
         parts.append(f"{config.archive}archive")
     parts.append(config.backend + (str(config.threads) if config.threads else ""))
     parts.append(f"s{config.seed}")

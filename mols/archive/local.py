@@ -26,9 +26,12 @@ from mols.errors import MolsError
 
 
 class HostStart:
-    def __init__(self, evaluator, nbh, problem):
+    def __init__(self, evaluator, nbh, problem, capacity: int = 1024):
         self.ev, self.nbh = evaluator, nbh
-        self.archive = Archive(problem.n_obj, problem.encoding.size, problem.dtype, problem.encoding.dtype)
+        self.archive = self.new_archive(problem, capacity)
+
+    def new_archive(self, problem, capacity: int) -> Archive:
+        return Archive(problem.n_obj, problem.encoding.size, problem.dtype, problem.encoding.dtype)
 
     def __len__(self) -> int:
         return len(self.archive)
@@ -63,12 +66,14 @@ class MirroredStart(HostStart):
     """The members on the host, their vectors mirrored on the device (mirrored.py)."""
 
     def __init__(self, evaluator, nbh, problem, capacity: int = 1024):
+        super().__init__(evaluator, nbh, problem, capacity)
+        self._graph, self._graph_buffer = None, None  # the graph, and the device buffer it was captured for
+
+    def new_archive(self, problem, capacity: int) -> Archive:
         from mols.archive.mirrored import MirroredArchive
 
-        self.ev, self.nbh = evaluator, nbh
-        self.archive = MirroredArchive(problem.n_obj, problem.encoding.size, problem.dtype, problem.encoding.dtype,
-                                       evaluator.stream, capacity)
-        self._graph, self._graph_buffer = None, None  # the graph, and the device buffer it was captured for
+        return MirroredArchive(problem.n_obj, problem.encoding.size, problem.dtype, problem.encoding.dtype,
+                               self.ev.stream, capacity)
 
     def explore(self, x: np.ndarray, f: np.ndarray | None, key, profiler) -> None:
         with profiler.section("evaluation"):
@@ -92,10 +97,8 @@ class MirroredStart(HostStart):
 def start_archive(evaluator, nbh, problem):
     """The start archive the evaluator's spec asks for: on the host, or on the device (resident where the
     device can make the neighbors' solutions, mirrored otherwise)."""
-    if evaluator.spec.archive == "cpu":
+    if evaluator.spec.archive == "cpu":  # (BackendSpec refuses archive gpu on the cpu device)
         return HostStart(evaluator, nbh, problem)
-    if evaluator.spec.device != "gpu":
-        raise MolsError("--archive gpu: choose cpu, or gpu with the gpu backend")
     if evaluator.chunk < evaluator.n_neighbors:
         raise MolsError(f"--archive gpu: {evaluator.n_neighbors} neighbors do not fit on the device at once; "
                         "use --archive cpu")

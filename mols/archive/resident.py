@@ -16,7 +16,6 @@ of positions (`nbh_segments`); PLS uses MirroredArchive for the others.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +26,6 @@ from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kerne
 from mols.backends.select import C_TYPES
 
 RESIDENT_CU = Path(__file__).with_name("resident.cu")
-_NOTHING = nullcontext()
 SCAN = 1024  # threads of every kernel; members go through them in tiles
 
 
@@ -88,11 +86,11 @@ class ResidentArchive:
         _, x, f = self.out.host
         return x.copy(), f.copy()
 
-    def explore(self, x: np.ndarray, f: np.ndarray | None = None, key=None, profiler=None) -> Filtered:
+    def explore(self, x: np.ndarray, f: np.ndarray | None, key, profiler) -> Filtered:
         """Evaluate x's neighborhood, filter it (with f, only the neighbors that dominate f) and update the
         archive, all on the device (the profiler counts it as evaluation); the filter's result (ids,
         vectors, removed members). Position moves draw nothing: `key` is unused."""
-        with profiler.section("evaluation") if profiler is not None else _NOTHING:
+        with profiler.section("evaluation"):
             ev, device = self.ev, self.device
             ev.stage(x)
             self.params.host[0][:] = x

@@ -13,6 +13,11 @@ Trail = tuple[np.ndarray, np.ndarray, np.ndarray]  # tabu steps: solutions visit
 KEY = ((2,), np.dtype(np.uint64))  # a draw key (seed, counter), the last state array of a sampled neighborhood
 
 
+def describe(problem: Problem, nbh: Neighborhood, n_neighbors: int) -> str:
+    """What an evaluator evaluates, for messages about the memory it needs."""
+    return f"the {nbh.name} neighborhood of {problem.instance_name} ({n_neighbors:,} neighbors)"
+
+
 def state_layout(problem: Problem, nbh: Neighborhood) -> Layout:
     """The arrays the kernels read after the problem's data: its state, then the draw key where the
     neighborhood samples."""

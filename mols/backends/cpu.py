@@ -13,7 +13,7 @@ from dataclasses import replace
 import numba
 import numpy as np
 
-from mols.backends.base import fill_state, state_layout
+from mols.backends.base import describe, fill_state, state_layout
 from mols.backends.select import best_admissible, best_pairs_parallel
 from mols.backends.spec import BackendSpec
 from mols.backends.threads import Cores, ThreadChoice
@@ -54,7 +54,7 @@ class CpuEvaluator:
         self.device = cpu_name()
         self._kernel = problem.cpu_kernel(nbh, spec.incremental)
         self._data = problem.data()
-        self.what = f"the {nbh.name} neighborhood of {problem.instance_name} ({self.n_neighbors:,} neighbors)"
+        self.what = describe(problem, nbh, self.n_neighbors)
         self._state = tuple(host_array(shape, dtype, f"a solution's state for {problem.instance_name}")
                             for shape, dtype in state_layout(problem, nbh))
         self._F = None  # the whole F, made on the first evaluate()

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from mols.backends.base import fill_state, state_layout
+from mols.backends.base import describe, fill_state, state_layout
 from mols.backends.cpu import chunk_size
 from mols.backends.cuda import (
     PackedBuffers,
@@ -59,7 +59,7 @@ class GpuEvaluator:
         self.stream = cupy.cuda.Stream(non_blocking=True)
         self._uploaded = cupy.cuda.Event(disable_timing=True)
         self._capturing = False  # inside capture(): no event is recorded (a graph's callers wait for it)
-        self.what = f"the {nbh.name} neighborhood of {problem.instance_name} ({self.n_neighbors:,} neighbors)"
+        self.what = describe(problem, nbh, self.n_neighbors)
         self.F = device_array((self.chunk, problem.n_obj), problem.dtype, f"F for {self.what}")
         self._F_host = None  # the whole F in pinned host memory, and the graph filling it: on first evaluate()
         self._graph = None

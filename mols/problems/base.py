@@ -31,7 +31,7 @@ class Problem(ABC):
 
     What a subclass sets: `name`, `objectives` (all minimised), `n` (the size the neighborhoods see),
     `dtype` (of the objective values: int32, int64 or float64), `encoding` (its solution kind), and
-    `instance_name`'s source, `instance` (anything with a `.name`).
+    `instance` (anything with a `.name`, which results folders show as the instance's name).
 
     What it implements:
     - `_evaluate(X)`: the reference evaluation of a batch X (B, encoding.size) -> F (B, n_obj), plain

@@ -47,7 +47,7 @@ class RunConfig:
     tenure: int | None = None  # tabu and its; None: the problem size n (its: n / 2)
     threads: int | None = None  # cpu backend only; None: all cores
     archive: str | None = None  # pls: where neighbors are filtered, cpu or gpu; None: gpu on the gpu backend
-    strength: int | None = None  # its only: random swaps per perturbation; None: max(2, n // 5)
+    strength: int | None = None  # its only: random changes per perturbation; None: max(2, n // 5)
     run_length: int | None = None  # its only: iterations per tabu run; None: 10 n
 
     def __post_init__(self):

@@ -9,6 +9,7 @@ from mols.archive import Archive, dominates, nondominated
 from mols.backends import prepare
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems.flowshop.model import Flowshop
+from mols.search.profiler import Profiler
 from tests.conftest import random_instance
 
 pytestmark = pytest.mark.gpu
@@ -52,7 +53,7 @@ def test_resident_archive_equals_the_host_archive(rng, name, dominating, scan):
             x, f = resident.pick(r)
             np.testing.assert_array_equal(x, host.solution(member))
             np.testing.assert_array_equal(f, host.F[member])
-            result = resident.explore(x, f if dominating else None)
+            result = resident.explore(x, f if dominating else None, None, Profiler())
             np.testing.assert_array_equal(result.ids, host_offer(host, cpu, nbh, x, f, dominating))
             F, X = resident.members()
             np.testing.assert_array_equal(F, host.F)
