@@ -25,6 +25,7 @@ from mols.console import (
     user_errors,
 )
 from mols.errors import MolsError, reason
+from mols.neighborhoods import NAMES
 from mols.problems.io import read_text
 from mols.results import FRONT, MANIFEST, RESULTS, ResultsFolder, RunContext, folder_name
 from mols.search import ALGORITHMS, DEFAULT_ITERATIONS, VARIANTS, RunConfig, build_search
@@ -34,7 +35,7 @@ from mols.signals import StopSignals
 app = new_app()
 app.add_typer(bench_app, name="bench")
 
-NeighborhoodName = Enum("NeighborhoodName", {name: name for name in mols.NEIGHBORHOODS}, type=str)
+NeighborhoodName = Enum("NeighborhoodName", {name: name for name in NAMES}, type=str)
 ProblemName = Enum("ProblemName", {name: name for name in mols.PROBLEMS}, type=str)
 InstanceArg = Annotated[str, typer.Argument(help="Instance file, or a bundled name such as 020_10_01 or ta011.")]
 ProblemOpt = Annotated[ProblemName, typer.Option("--problem", "-p", help="Problem type.")]
@@ -77,6 +78,8 @@ def evaluate(
     neighborhood: Annotated[NeighborhoodName | None, typer.Option(
         "--neighborhood", "-n", help="Evaluate this whole neighborhood instead of the solution alone.")] = None,
     backend: BackendOpt = "auto",
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="A sampled neighborhood (crowns) is drawn "
+                                      "with the key (SEED, 1): the same seed, the same neighbors.")] = 0,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the result as CSV here.")] = None,
 ):
     """Evaluate a solution of an instance, or its whole neighborhood, and print or write the result."""
@@ -88,11 +91,12 @@ def evaluate(
         _show_or_write(_frame(pb, F, {"solution": [pb.encoding.format(x)]}), output,
                        f"{pb.name} instance {pb.instance_name} (size {pb.n})")
         return
-    nbh = mols.get_neighborhood(neighborhood.value)
+    nbh = pb.neighborhood(neighborhood.value)
     evaluator = mols.prepare(pb, nbh, spec)
-    evaluator.evaluate(x)  # warm-up: compilation stays out of the time below
+    key = np.array([seed, 1], dtype=np.uint64) if nbh.sampled else None
+    evaluator.evaluate(x, key)  # warm-up: compilation stays out of the time below
     start = time.perf_counter()
-    F = evaluator.evaluate(x)
+    F = evaluator.evaluate(x, key)
     seconds = time.perf_counter() - start
     moves = nbh.moves(np.arange(len(F)), pb.n)
     names = "ijkl" if nbh.arity <= 4 else [f"m{q}" for q in range(nbh.arity)]
@@ -134,7 +138,8 @@ def run(
     instance: InstanceArg,
     problem: ProblemOpt = ProblemName.flowshop,
     algorithm: Annotated[Algorithm, typer.Option("--algorithm", "-a", help="pls: Pareto local search (PLS-1); "
-                                                 "tabu: aggregated tabu search; its: iterated tabu search.")
+                                                 "tabu: aggregated tabu search; its: iterated tabu search; hc: hill "
+                                                 "climbing (best improvement, restarts); ils: iterated local search.")
                          ] = Algorithm.pls,
     variant: Annotated[Variant, typer.Option(help="PLS: which neighbors enter the archive (dominating = PLS-√, "
                                              "nondominated = PLS-≠).")] = Variant.nondominated,
@@ -144,16 +149,19 @@ def run(
     iterations: Annotated[int, typer.Option("--iterations", "-i", min=1,
                                             help="Budget: whole-neighborhood evaluations.")] = DEFAULT_ITERATIONS,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of every random choice.")] = 0,
-    weights: Annotated[str | None, typer.Option(help="Tabu: one weight vector, e.g. '0.5,0.3,0.2' "
-                                                "(default: a lattice of vectors, see --partitions).")] = None,
+    weights: Annotated[str | None, typer.Option(help="Tabu, ITS, HC, ILS: one weight vector, e.g. '0.5,0.3,0.2' "
+                                                "(default: tabu a lattice of vectors, see --partitions; the others "
+                                                "equal weights).")] = None,
     partitions: Annotated[int, typer.Option(min=1, help="Tabu: weight vectors i/P summing to 1.")] = DEFAULT_PARTITIONS,
     tenure: Annotated[int | None, typer.Option(min=0, help="Tabu: iterations a move's inverse stays tabu "
                                                "(default: the problem size n; ITS: n / 2).")] = None,
     threads: Annotated[int | None, typer.Option(min=1, help="CPU backend: cores to use (default: all).")] = None,
     archive: Annotated[ArchiveWhere | None, typer.Option(help="PLS: filter neighbors on the host (cpu) or the "
                                                          "device (gpu; the default on the gpu backend).")] = None,
-    strength: Annotated[int | None, typer.Option(min=1, help="ITS: random swaps per perturbation "
-                                                 "(default: n / 5, at least 2).")] = None,
+    strength: Annotated[int | None, typer.Option(min=1, help="ITS, ILS: random changes per perturbation "
+                                                 "(swaps, bit flips, new values; default: n / 5, at least 2).")] = None,
+    target: Annotated[float | None, typer.Option(help="One objective: stop when a solution this good is found "
+                                                 "(default: the problem's; the PPP stops at 0, a solution).")] = None,
     run_length: Annotated[int | None, typer.Option(min=1, help="ITS: iterations per tabu run (default: 10 n).")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Results folder (default: results/ and a "
                                                 "name unique to the configuration, see the README).")] = None,
@@ -168,7 +176,7 @@ def run(
                        neighborhood=neighborhood and neighborhood.value, backend=backend.value,
                        iterations=iterations, seed=seed, weights=parse_weights(weights), partitions=partitions,
                        tenure=tenure, threads=threads, archive=archive.value if archive else None,
-                       strength=strength, run_length=run_length)
+                       strength=strength, run_length=run_length, target=target)
     folder = output or RESULTS / folder_name(config)
     with StopSignals(ignore_after=_WHOLE_PROCESS["yes"]) as stop, ResultsFolder(folder, overwrite) as out:
         with Progress(*Progress.get_default_columns(), TextColumn("archive {task.fields[archive]}"),
@@ -207,6 +215,10 @@ def show_run(result, folder: Path) -> None:
     status = f"{result.status} by {result.signal}" if result.signal else result.status
     console.print(f"{status}: {result.iterations} neighborhood evaluations ({result.starts} starts), "
                   f"{len(result.archive)} solutions in the archive, {result.wall_seconds:.2f} s", highlight=False)
+    if result.target is not None:
+        reached = result.reached
+        console.print(f"target {result.target:g} " + (f"reached after {reached.iteration} iterations "
+                      f"({reached.seconds:.3f} s)" if reached else "not reached"), highlight=False)
     show_table("time profile", ["part", "seconds", "%"],
                [[part, f"{cost['seconds']:.3f}", f"{cost['percent']:.1f}"] for part, cost in result.profile.items()])
     console.print(f"wrote {folder / FRONT} and {folder / MANIFEST}", highlight=False)
@@ -219,6 +231,30 @@ def instances(problem: Annotated[ProblemName | None, typer.Option("--problem", "
     for name, entry in mols.PROBLEMS.items():
         if entry.instances is not None and (problem is None or problem.value == name):
             show_table(*entry.instances())
+
+
+generate_app = new_app(help="Instances made from a seed, written to a file that a run can read again.")
+app.add_typer(generate_app, name="generate")
+
+
+@generate_app.command("ppp")
+@user_errors
+def generate_ppp(
+    m: Annotated[int, typer.Argument(min=1, help="Rows of A (equations).")],
+    n: Annotated[int, typer.Argument(min=1, help="Columns of A (bits of the secret).")],
+    seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Seed of the draw (default: that of "
+                                             "the bundled names, so 73 73 writes the instance 73-73).")] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="The instance file to write.")] = Path("ppp.txt"),
+):
+    """A permuted perceptron instance with a planted solution (format: instances/ppp/SOURCE.md)."""
+    from mols.problems.ppp import generate, write_ppp
+    from mols.problems.ppp.instance import DEFAULT_SEED
+
+    seed = DEFAULT_SEED if seed is None else seed
+    instance = generate(m, n, seed)
+    write_ppp(instance, output)
+    console.print(f"wrote {instance.name} ({m} x {n}, seed {seed}, planted solution included) to {output}",
+                  highlight=False)
 
 
 @app.command()

@@ -59,7 +59,7 @@ class RunContext:
 def folder_name(config: RunConfig) -> str:
     """The default results folder's name, unique to the configuration: instance, problem (unless the
     flowshop), algorithm, neighborhood, budget, the options given (weights w, partitions p, tenure t,
-    strength k, run length r, archive), backend (cpuT with T threads) and seed, e.g.
+    strength k, run length r, target goal, archive), backend (cpuT with T threads) and seed, e.g.
     200_20_01-tabu-insertion-i10000-w0.6_0.3_0.1-t50-gpu-s0. `config.backend` is resolved (cpu or gpu)."""
     parts = [re.sub(r"[^A-Za-z0-9._-]+", "_", Path(config.instance).stem)]
     if config.problem != "flowshop":
@@ -68,7 +68,8 @@ def folder_name(config: RunConfig) -> str:
     if config.weights is not None:
         parts.append("w" + "_".join(f"{w:g}" for w in config.weights))
     options = {"p": config.partitions if config.partitions != DEFAULT_PARTITIONS else None, "t": config.tenure,
-               "k": config.strength, "r": config.run_length}
+               "k": config.strength, "r": config.run_length,
+               "goal": None if config.target is None else f"{config.target:g}"}
     parts += [f"{key}{value}" for key, value in options.items() if value is not None]
     if config.algorithm == "pls" and config.archive != BackendSpec(config.backend).resolved().archive:
         parts.append(f"{config.archive}archive")
@@ -110,9 +111,19 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
         "neighbors_per_iteration": result.n_neighbors,
         "evaluated_neighbors": result.evaluated_neighbors,
         "starts": result.starts,
+        "target": target_record(result),
         "archive_size": len(result.archive),
         "front": {"file": FRONT, "rows": len(result.archive), "sha256": hashlib.sha256(front).hexdigest()},
     }
+
+
+def target_record(result: SearchResult) -> dict | None:
+    """Whether and when the run reached its target (None: it had none)."""
+    if result.target is None:
+        return None
+    reached = result.reached
+    return {"value": result.target, "reached": reached is not None,
+            "iteration": reached.iteration if reached else None, "seconds": reached.seconds if reached else None}
 
 
 class ResultsFolder:

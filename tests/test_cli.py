@@ -108,6 +108,18 @@ def test_run_tabu_with_weights(tmp_path):
     assert manifest["iterations"] == 20 and manifest["starts"] == 1
 
 
+def test_run_to_a_target_records_when_it_was_reached(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("run", "tai12a", "-p", "qap", "-b", "cpu", "-a", "hc", "-i", "500", "--target", "250000")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "results" / "tai12a-qap-hc-swap-i500-goal250000-cpu-s0"
+    manifest = json.loads((folder / "run.json").read_text())
+    target = manifest["target"]
+    assert target["value"] == 250000 and target["reached"] and target["iteration"] == manifest["iterations"] < 500
+    assert pd.read_csv(folder / "front.csv")["cost"].min() <= 250000
+    assert f"target 250000 reached after {target['iteration']} iterations" in result.output
+
+
 def test_run_default_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("run", "020_05_01", "-b", "cpu", "-i", "5", "-s", "4")
@@ -135,6 +147,7 @@ def test_default_folders_differ_with_the_configuration(tmp_path, monkeypatch):
     (["run", "020_05_01", "-b", "cpu", "-a", "sa"], "sa"),
     (["run", "020_05_01", "-b", "cpu", "--variant", "both"], "both"),
     (["run", "020_05_01", "-b", "cpu", "-a", "tabu", "--tenure", "-1"], "--tenure"),
+    (["run", "020_05_01", "-b", "cpu", "-a", "tabu", "--target", "3"], "--target: the flowshop problem has 3"),
 ])
 def test_run_bad_input_exits_1_without_traceback(tmp_path, args, message):
     result = run(*args, "-o", str(tmp_path / "out"))

@@ -226,3 +226,62 @@ def parse_counts(text: str, option: str, least: int = 1) -> list[int]:
     if not counts or min(counts) < least:
         raise MolsError(f"{option}: expected whole numbers of at least {least}, got {text!r}")
     return counts
+
+
+@bench_app.command("ppp")
+@user_errors
+def bench_ppp(
+    neighborhoods: Annotated[str, typer.Option(help="Comma-separated: hamming1, hamming2, hamming3 (the papers' "
+                                               "Tables 3 and 4 and the appendix), or all.")] = "all",
+    sizes: Annotated[str | None, typer.Option(help="Comma-separated sizes M-N timed (default: the papers' nine, "
+                                              "hamming3 up to 201-217).")] = None,
+    backends: BenchBackendsOpt = None,
+    iterations: TabuIterationsOpt = 1000,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed runs per cell; the median is reported.")] = 3,
+    cpu_moves: Annotated[float, typer.Option(min=1, help="Neighbors a timed CPU run evaluates at most (fewer "
+                                             "iterations on large instances, extrapolated).")] = 2e7,
+    runs: Annotated[int, typer.Option(min=0, help="Tabu runs per instance for the success rate (0: none).")] = 30,
+    run_iterations: Annotated[int, typer.Option(min=1, help="Budget of each success run.")] = 10_000,
+    success_sizes: Annotated[str | None, typer.Option(help="Comma-separated sizes whose success rate is "
+                                                      "measured (default: 73-73, 81-81, 101-117).")] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "ppp",
+):
+    """The PPP tables of Luong et al.: tabu search with Hamming 1, 2 and 3 on 1 core, all cores and the GPU,
+    and how many of `runs` seeded runs find a solution."""
+    from mols.bench import ppp as bench
+
+    nbhs = choose(neighborhoods, tuple(bench.SIZES), "--neighborhoods")
+    chosen_backends = choose(backends, bench.BACKENDS, "--backends") if backends else bench.default_backends()
+    timed = {nbh: tuple(choose(sizes, bench.SIZES[nbh], "--sizes")) if sizes else bench.SIZES[nbh] for nbh in nbhs}
+    success = {nbh: tuple(choose(success_sizes, bench.PAPER_SIZES, "--success-sizes")) if success_sizes
+               else bench.SUCCESS_SIZES[nbh] for nbh in nbhs}
+    with advancing(len(bench.cells(timed, success if runs else {})), "PPP cells") as advance:
+        df = bench.run(timed, chosen_backends, iterations, int(cpu_moves), repeats, success_sizes=success, runs=runs,
+                       run_iterations=run_iterations, on_row=advance)
+    show_report(*bench.write_report(df, output))
+
+
+@bench_app.command("weierstrass")
+@user_errors
+def bench_weierstrass(
+    dimensions: Annotated[str, typer.Option(help="Comma-separated dimensions, or all (1 ... 10, Table 5).")] = "all",
+    precisions: Annotated[str, typer.Option(help="Comma-separated: float32 (the paper's), float64, or all.")
+                          ] = "all",
+    backends: BenchBackendsOpt = None,
+    iterations: TabuIterationsOpt = 10_000,
+    cpu_iterations: Annotated[int, typer.Option(min=1, help="CPU runs are this long at most (their 10,000-"
+                                                "iteration time is then estimated).")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Tabu runs (seeds) per cell.")] = 3,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "weierstrass",
+):
+    """Table 5 of Luong et al.: tabu search on the Weierstrass function with 10,000 crowns neighbors, dimensions
+    1 ... 10, float32 and float64, on 1 core, all cores and the GPU, with the best value reached."""
+    from mols.bench import weierstrass as bench
+    from mols.problems.weierstrass.instance import PRECISIONS, TABLE_DIMENSIONS
+
+    dims = [int(d) for d in choose(dimensions, [str(d) for d in TABLE_DIMENSIONS], "--dimensions")]
+    chosen_precisions = choose(precisions, PRECISIONS, "--precisions")
+    chosen_backends = choose(backends, bench.BACKENDS, "--backends") if backends else bench.default_backends()
+    with advancing(len(dims) * len(chosen_precisions) * len(chosen_backends), "Weierstrass cells") as advance:
+        df = bench.run(dims, chosen_precisions, chosen_backends, iterations, cpu_iterations, repeats, on_row=advance)
+    show_report(*bench.write_report(df, output))

@@ -18,6 +18,15 @@ FSP_SIZES = {
 }
 
 
+MIN_CPU_ITERATIONS = 3
+
+
+def cpu_budget(iterations: int, n_neighbors: int, cpu_moves: int) -> int:
+    """Iterations a CPU benchmark run makes: `iterations`, or fewer where they would pass `cpu_moves` neighbors
+    (its time is then extrapolated), at least MIN_CPU_ITERATIONS."""
+    return max(MIN_CPU_ITERATIONS, min(iterations, cpu_moves // n_neighbors))
+
+
 def median_seconds(fn: Callable[[int], object], repeats: int, warmup: int = 2) -> float:
     """Median wall time of fn(r) over `repeats` calls, after `warmup` untimed calls."""
     for r in range(warmup):
@@ -56,3 +65,18 @@ def graph_seconds(gpu, enqueue: Callable[[], None], repeats: int, per: int = 1) 
         end.synchronize()
         times.append(cupy.cuda.get_elapsed_time(start, end) / 1e3 / per)
     return statistics.median(times)
+
+
+def write_report_files(df, folder: Path, stem: str, render: Callable[[object, dict], str]) -> tuple[Path, Path]:
+    """folder/STEM.md (render(df, environment())) and folder/STEM.csv (every column); MolsError naming --output
+    where the folder cannot be written."""
+    from mols.environment import environment
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        csv, md = folder / f"{stem}.csv", folder / f"{stem}.md"
+        df.to_csv(csv, index=False)
+        md.write_text(render(df, environment()))
+    except OSError as err:
+        raise MolsError(f"--output {folder}: {err.strerror}") from None
+    return md, csv

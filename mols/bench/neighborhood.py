@@ -11,9 +11,7 @@ import pandas as pd
 
 from mols.backends import BackendSpec, prepare
 from mols.backends.cuda import gpu_available
-from mols.bench.common import FSP_SIZES, graph_seconds, median_seconds
-from mols.environment import environment
-from mols.errors import MolsError
+from mols.bench.common import FSP_SIZES, graph_seconds, median_seconds, write_report_files
 from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods import Neighborhood
 from mols.problems.flowshop.instance import read_flowshop, resolve_instance
@@ -41,10 +39,10 @@ def bench_row(size: str, nbh: Neighborhood, repeats: int, gpu_repeats: int, seed
     return row
 
 
-def kernel_seconds(gpu, x: np.ndarray, repeats: int, launches: int = 20) -> float:
-    """Median time of the kernel alone, on state already on the device: a graph of `launches`
-    back-to-back launches (bench.common.graph_seconds)."""
-    gpu.evaluate_device(x)
+def kernel_seconds(gpu, x: np.ndarray, repeats: int, launches: int = 20, key: np.ndarray | None = None) -> float:
+    """Median time of the kernel alone, on state already on the device (x's, with the draw key of a sampled
+    neighborhood): a graph of `launches` back-to-back launches (bench.common.graph_seconds)."""
+    gpu.evaluate_device(x, key)
     return graph_seconds(gpu, lambda: [gpu.enqueue_launch() for _ in range(launches)], repeats // launches, launches)
 
 
@@ -70,15 +68,7 @@ def with_rates(df: pd.DataFrame) -> pd.DataFrame:
 
 def write_report(df: pd.DataFrame, folder: Path) -> tuple[Path, Path]:
     """reports/neighborhood.md (environment and table) and reports/neighborhood.csv (all columns)."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        csv = folder / "neighborhood.csv"
-        df.to_csv(csv, index=False)
-        md = folder / "neighborhood.md"
-        md.write_text(render_markdown(df, environment()))
-    except OSError as err:
-        raise MolsError(f"--output {folder}: {err.strerror}") from None
-    return md, csv
+    return write_report_files(df, folder, "neighborhood", render_markdown)
 
 
 def render_markdown(df: pd.DataFrame, env: dict[str, str]) -> str:

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from mols.backends import BackendSpec, gpu_available, prepare
-from mols.bench.common import graph_seconds, median_seconds
+from mols.bench.common import cpu_budget, graph_seconds, median_seconds
 from mols.environment import environment
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
@@ -36,7 +36,6 @@ BACKENDS = {"cpu1": {"backend": "cpu", "threads": 1}, "cpu": {"backend": "cpu"},
 PAPER_M2050_S = {"eil101": 0.4, "d198": 0.8, "pcb442": 3.5, "rat783": 11, "d1291": 43, "pr2392": 161,
                  "fnl4461": 616, "rl5915": 837}
 PAPER_ITERATIONS = 10_000
-MIN_CPU_ITERATIONS = 3
 
 
 def default_backends() -> list[str]:
@@ -70,10 +69,6 @@ def table_runs(instances, backends, iterations: int, seeds: int, cpu_moves: int,
 
 def city_count(instance: str) -> int:
     return load_tsp(instance).n
-
-
-def cpu_budget(iterations: int, n_neighbors: int, cpu_moves: int) -> int:
-    return max(MIN_CPU_ITERATIONS, min(iterations, cpu_moves // n_neighbors))
 
 
 def paper_table(df: pd.DataFrame, iterations: int) -> list[dict]:

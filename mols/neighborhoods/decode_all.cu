@@ -1,14 +1,16 @@
-// Writes every move of the neighborhood (prepended header) as NBH_ARITY indices, to test the mapping.
-extern "C" __global__ void decode_all(int n, long long n_moves, int* __restrict__ out) {
+// Decodes the given move ids (prepended header) as NBH_ARITY indices each, to test the mapping.
+extern "C" __global__ void decode_all(int n, const long long* __restrict__ ids, long long count,
+                                      int* __restrict__ out) {
     long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= n_moves) return;
-    Move mv = nbh_decode(t, n);
+    if (t >= count) return;
+    Move mv = nbh_decode(ids[t], n);
     for (int q = 0; q < NBH_ARITY; ++q) out[NBH_ARITY * t + q] = nbh_index(mv, q);
 }
 
-// Writes the inverse (the tabu attribute) of every move, to test nbh_inverse against Neighborhood.inverse.
-extern "C" __global__ void inverse_all(int n, long long n_moves, long long* __restrict__ out) {
+// The inverse (the tabu attribute) of each given move, to test nbh_inverse against Neighborhood.inverse.
+extern "C" __global__ void inverse_all(int n, const long long* __restrict__ ids, long long count,
+                                       long long* __restrict__ out) {
     long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= n_moves) return;
-    out[t] = nbh_inverse(t, n);
+    if (t >= count) return;
+    out[t] = nbh_inverse(ids[t], n);
 }

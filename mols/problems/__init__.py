@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -25,63 +26,26 @@ def _load_flowshop(instance: str) -> Flowshop:
     return Flowshop(read_flowshop(resolve_instance(instance)))
 
 
-def _load_tsp(instance: str) -> Problem:
-    from mols.problems.tsp.instance import load_tsp
-    from mols.problems.tsp.model import Tsp
+def _lazy(module: str, attr: str, *args) -> Callable:
+    """A function that imports mols.problems.<module> only when called and calls its `attr` with args."""
+    def call(*more):
+        return getattr(importlib.import_module(f"mols.problems.{module}"), attr)(*args, *more)
 
-    return Tsp(load_tsp(instance))
-
-
-def _load_bitsp(instance: str) -> Problem:
-    from mols.problems.tsp.instance import TspPair, load_pair
-    from mols.problems.tsp.model import Tsp
-
-    return Tsp(TspPair(instance, load_pair(instance)))
-
-
-def _load_qap(instance: str) -> Problem:
-    from mols.problems.qap import load_qap
-
-    return load_qap(instance)
-
-
-def _load_mqap(instance: str) -> Problem:
-    from mols.problems.qap import load_mqap
-
-    return load_mqap(instance)
-
-
-def _flowshop_table():
-    from mols.problems.flowshop.instance import instance_table
-
-    return instance_table()
-
-
-def _tsp_table():
-    from mols.problems.tsp.instance import instance_table
-
-    return instance_table()
-
-
-def _qap_table(kind: str):
-    from mols.problems.qap.instance import instance_table
-
-    return instance_table(kind)
-
-
-def _published_mqap_front(instance: str):
-    from mols.problems.qap import published_front
-
-    return published_front(instance)
+    return call
 
 
 # Adding a problem: its module (model, instance reader, Numba and CUDA kernels), its tests, and one entry here.
 PROBLEMS = {
-    "flowshop": ProblemEntry(_load_flowshop, "insertion", instances=_flowshop_table),
-    "tsp": ProblemEntry(_load_tsp, "2opt", instances=_tsp_table),
-    "bitsp": ProblemEntry(_load_bitsp, "2opt"),  # pairs of the tsp instances
-    "qap": ProblemEntry(_load_qap, "swap", instances=lambda: _qap_table("qap")),
-    "mqap": ProblemEntry(_load_mqap, "swap", published_front=_published_mqap_front, instances=lambda: _qap_table("mqap")),
+    "flowshop": ProblemEntry(_load_flowshop, "insertion", instances=_lazy("flowshop.instance", "instance_table")),
+    "tsp": ProblemEntry(_lazy("tsp", "load_tsp"), "2opt", instances=_lazy("tsp.instance", "instance_table")),
+    "bitsp": ProblemEntry(_lazy("tsp", "load_bitsp"), "2opt"),  # pairs of the tsp instances
+    "qap": ProblemEntry(_lazy("qap", "load_qap"), "swap", instances=_lazy("qap.instance", "instance_table", "qap")),
+    "mqap": ProblemEntry(_lazy("qap", "load_mqap"), "swap", published_front=_lazy("qap", "published_front"),
+                         instances=_lazy("qap.instance", "instance_table", "mqap")),
+    "ppp": ProblemEntry(_lazy("ppp", "load_ppp"), "hamming1", instances=_lazy("ppp", "instance_table")),
+    "coloring": ProblemEntry(_lazy("coloring", "load_coloring"), "change", instances=_lazy("coloring", "instance_table")),
+    "weierstrass": ProblemEntry(_lazy("weierstrass", "load_weierstrass"), "crowns",
+                                instances=_lazy("weierstrass", "instance_table")),
 }
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from mols.encodings import Encoding
 from mols.errors import MolsError
-from mols.neighborhoods import Neighborhood
+from mols.neighborhoods import Neighborhood, get_neighborhood
 
 Layout = list[tuple[tuple[int, ...], np.dtype]]
 INT32_MAX, INT64_MAX = int(np.iinfo(np.int32).max), int(np.iinfo(np.int64).max)
@@ -59,6 +59,7 @@ class Problem(ABC):
     neighborhoods: tuple[str, ...] | None = None  # the neighborhoods its kernels support; None: every one
     chunkable: bool = False  # kernels take an id offset (see the class docstring)
     threads_per_move: int = 1  # CUDA threads that share a move in the evaluation kernels; grids hold that many per move
+    target: float | None = None  # one objective: a value that ends a search when reached (PPP: 0, a solution)
 
     def evaluate(self, X) -> np.ndarray:
         """Reference evaluation: one solution (size,) -> (n_obj,), or a batch (B, size) -> (B, n_obj), as dtype."""
@@ -78,6 +79,11 @@ class Problem(ABC):
         """The objective vector (n_obj,) of one solution, as the searches need it; a problem may
         override this with a faster path, tested against `evaluate`."""
         return self.evaluate(x)
+
+    def neighborhood(self, name: str) -> Neighborhood:
+        """The neighborhood called `name` on this problem. A problem whose moves depend on its instance (the
+        change of a variable to another of its k values) makes it here."""
+        return get_neighborhood(name)
 
     def random_solution(self, rng: np.random.Generator) -> np.ndarray:
         return self.encoding.random(rng)

@@ -8,24 +8,25 @@ import numpy as np
 
 from mols.backends import BackendSpec, prepare
 from mols.errors import MolsError
-from mols.neighborhoods import Neighborhood, get_neighborhood
+from mols.neighborhoods import Neighborhood
 from mols.problems import Problem, load_problem, problem_entry
-from mols.search.base import OnIteration, Search, SearchResult
+from mols.search.base import OnIteration, Reached, Search, SearchResult
+from mols.search.climb import HillClimbing, IteratedLocalSearch
 from mols.search.its import IteratedTabu
 from mols.search.pls import VARIANTS, ParetoLocalSearch
 from mols.search.tabu import DEFAULT_PARTITIONS, AggregatedTabu
 from mols.signals import StopSignals
 
-ALGORITHMS = ("pls", "tabu", "its")
+ALGORITHMS = ("pls", "tabu", "its", "hc", "ils")
 DEFAULT_ITERATIONS = 10_000  # neighborhood evaluations, as in the flowshop paper
 # Options that only some algorithms take: option -> (RunConfig field, its default, those algorithms).
 ALGORITHM_OPTIONS = {
     "--variant": ("variant", "nondominated", ("pls",)),
     "--archive": ("archive", None, ("pls",)),
-    "--weights": ("weights", None, ("tabu", "its")),
+    "--weights": ("weights", None, ("tabu", "its", "hc", "ils")),
     "--partitions": ("partitions", DEFAULT_PARTITIONS, ("tabu",)),
     "--tenure": ("tenure", None, ("tabu", "its")),
-    "--strength": ("strength", None, ("its",)),
+    "--strength": ("strength", None, ("its", "ils")),
     "--run-length": ("run_length", None, ("its",)),
 }
 
@@ -42,13 +43,14 @@ class RunConfig:
     backend: str = "auto"
     iterations: int = DEFAULT_ITERATIONS
     seed: int = 0
-    weights: tuple[float, ...] | None = None  # tabu and its; None: a lattice of weight vectors (its: equal weights)
+    weights: tuple[float, ...] | None = None  # tabu, its, hc, ils; None: a lattice of vectors (tabu) or equal weights
     partitions: int = DEFAULT_PARTITIONS  # tabu only
     tenure: int | None = None  # tabu and its; None: the problem size n (its: n / 2)
     threads: int | None = None  # cpu backend only; None: all cores
     archive: str | None = None  # pls: where neighbors are filtered, cpu or gpu; None: gpu on the gpu backend
-    strength: int | None = None  # its only: random changes per perturbation; None: max(2, n // 5)
+    strength: int | None = None  # its and ils: random changes per perturbation; None: max(2, n // 5)
     run_length: int | None = None  # its only: iterations per tabu run; None: 10 n
+    target: float | None = None  # one objective: stop when a solution this good is found; None: the problem's (PPP: 0)
 
     def __post_init__(self):
         if self.neighborhood is None:
@@ -86,18 +88,25 @@ def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None =
         problem = config
         if neighborhood is None:
             raise MolsError(f"give the neighborhood to search {problem.name} with (a Neighborhood, or a name)")
-        nbh = neighborhood if isinstance(neighborhood, Neighborhood) else get_neighborhood(neighborhood)
+        nbh = neighborhood if isinstance(neighborhood, Neighborhood) else problem.neighborhood(neighborhood)
         config = RunConfig(instance=problem.instance_name, problem=problem.name, neighborhood=nbh.name, **options)
     else:
-        problem, nbh = load_problem(config.problem, config.instance), get_neighborhood(config.neighborhood)
+        problem = load_problem(config.problem, config.instance)
+        nbh = problem.neighborhood(config.neighborhood)
     evaluator = prepare(problem, nbh, config.spec)
     common = (problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration)
+    target = config.target if config.target is not None else problem.target
     if config.algorithm == "pls":
-        return ParetoLocalSearch(*common, variant=config.variant)
+        return ParetoLocalSearch(*common, variant=config.variant, target=target)
     if config.algorithm == "its":
         return IteratedTabu(*common, weights=config.weights, tenure=config.tenure, strength=config.strength,
-                            run_length=config.run_length)
-    return AggregatedTabu(*common, weights=config.weights, partitions=config.partitions, tenure=config.tenure)
+                            run_length=config.run_length, target=target)
+    if config.algorithm == "hc":
+        return HillClimbing(*common, weights=config.weights, target=target)
+    if config.algorithm == "ils":
+        return IteratedLocalSearch(*common, weights=config.weights, strength=config.strength, target=target)
+    return AggregatedTabu(*common, weights=config.weights, partitions=config.partitions, tenure=config.tenure,
+                          target=target)
 
 
 def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, stop: StopSignals | None = None,
@@ -115,4 +124,5 @@ def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, 
         return search.run(own)
 
 
-__all__ = ["ALGORITHMS", "DEFAULT_ITERATIONS", "VARIANTS", "RunConfig", "SearchResult", "build_search", "solve"]
+__all__ = ["ALGORITHMS", "DEFAULT_ITERATIONS", "VARIANTS", "Reached", "RunConfig", "SearchResult", "build_search",
+           "solve"]

@@ -23,6 +23,19 @@ class Stopped(Exception):
     """A stop was requested (mols.signals): the search ends at this iteration's boundary."""
 
 
+class TargetReached(Exception):
+    """The archive holds a solution at or below the target: the search has found what it was asked for."""
+
+
+@dataclass(frozen=True)
+class Reached:
+    """When a run first held a solution at or below its target (one objective)."""
+
+    value: float  # the target
+    iteration: int  # neighborhood evaluations by then
+    seconds: float  # search time by then (compilation excluded)
+
+
 @dataclass
 class SearchResult:
     """What a run found and what it cost. status: completed, interrupted (Ctrl-C) or failed;
@@ -37,6 +50,8 @@ class SearchResult:
     error: str | None = None
     starts: int = 0  # random starting solutions
     signal: str | None = None  # the signal that interrupted it (SIGINT, SIGTERM, SIGHUP), if one did
+    target: float | None = None  # the value that would end it early (one objective), if any
+    reached: Reached | None = None  # when the target was reached, if it was
 
     @property
     def evaluated_neighbors(self) -> int:
@@ -45,9 +60,12 @@ class SearchResult:
 
 class Search(ABC):
     def __init__(self, problem: Problem, nbh: Neighborhood, evaluator: Evaluator, iterations: int,
-                 rng: np.random.Generator, on_iteration: OnIteration | None = None):
+                 rng: np.random.Generator, on_iteration: OnIteration | None = None, target: float | None = None):
         if iterations < 1:
             raise MolsError(f"--iterations must be at least 1, got {iterations}")
+        if target is not None and problem.n_obj != 1:
+            raise MolsError(f"--target: the {problem.name} problem has {problem.n_obj} objectives; a target "
+                            "value stops searches with one objective only")
         self.problem, self.nbh, self.evaluator = problem, nbh, evaluator
         self.budget, self.rng, self.on_iteration = iterations, rng, on_iteration
         self.archive = self.new_archive()
@@ -55,6 +73,7 @@ class Search(ABC):
         self.iterations = 0
         self.starts = 0
         self.stop = None
+        self.target, self.reached = target, None
         self._draw_seed = int(rng.integers(2**63)) if nbh.sampled else None  # drawn only where something samples
         self._draws = 0
 
@@ -73,6 +92,8 @@ class Search(ABC):
             self._search()
         except (KeyboardInterrupt, Stopped):
             status = "interrupted"
+        except TargetReached:
+            pass
         except MolsError as err:
             status, error = "failed", str(err)
         except Exception:  # noqa: BLE001 - a bug or a device fault: keep the archive, report the traceback
@@ -80,7 +101,8 @@ class Search(ABC):
         self.profiler.stop()
         return SearchResult(self.archive, self.iterations, self.evaluator.n_neighbors, self.profiler.wall,
                             self.profiler.split(), status, error, self.starts,
-                            stop.name if stop is not None and status == "interrupted" else None)
+                            stop.name if stop is not None and status == "interrupted" else None, self.target,
+                            self.reached)
 
     @abstractmethod
     def _search(self) -> None: ...
@@ -120,6 +142,13 @@ class Search(ABC):
         if self.on_iteration is not None:
             self.on_iteration(self.iterations, len(self.archive) if archive_size is None else archive_size)
         self._check_stop()
+        self._check_target()
+
+    def _check_target(self) -> None:
+        """TargetReached once the run's archive holds a solution at or below the target."""
+        if self.target is not None and len(self.archive) and self.archive.F[:, 0].min() <= self.target:
+            self.reached = Reached(self.target, self.iterations, self.profiler.elapsed())
+            raise TargetReached
 
     def _check_stop(self) -> None:
         if self.stop is not None and self.stop.requested:

@@ -31,6 +31,13 @@ def default_strength(n: int) -> int:
     return max(2, n // 5)
 
 
+def one_weight_vector(search: AggregatedTabu, weights, partitions: int) -> np.ndarray:
+    """A search's weight vectors (1, k): the one given, or equal weights (with one objective, the objective
+    itself)."""
+    k = search.problem.n_obj
+    return check_weights(weights if weights is not None else np.ones(k), k)[None]
+
+
 class IteratedTabu(AggregatedTabu):
     def __init__(self, *args, weights=None, tenure: int | None = None, strength: int | None = None,
                  run_length: int | None = None, **kwargs):
@@ -46,10 +53,7 @@ class IteratedTabu(AggregatedTabu):
         if self.run_length < 1:
             raise MolsError(f"--run-length must be at least 1, got {self.run_length}")
 
-    def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
-        """The one vector given, or equal weights (with one objective, the objective itself)."""
-        k = self.problem.n_obj
-        return check_weights(weights if weights is not None else np.ones(k), k)[None]
+    _weight_vectors = one_weight_vector
 
     def _search(self) -> None:
         start, left = None, self.budget

@@ -25,6 +25,10 @@ class Profiler:
         """`with profiler.section(name):` adds the block's wall time to that part."""
         return Section(self.seconds, name)
 
+    def elapsed(self) -> float:
+        """Seconds since the profiler started."""
+        return time.perf_counter() - self._start
+
     def stop(self) -> None:
         self.wall = time.perf_counter() - self._start
 

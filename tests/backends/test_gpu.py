@@ -17,19 +17,21 @@ SHAPES = [(2, 1), (2, 3), (3, 1), (7, 4), (20, 10), (33, 20), (64, 5), (101, 7)]
 
 
 @pytest.mark.parametrize("name", sorted(NEIGHBORHOODS))
-@pytest.mark.parametrize("n", [2, 3, 9, 200, 1000, 6000])
+@pytest.mark.parametrize("n", [3, 9, 200, 1000, 6000])
 def test_cuda_decode_equals_numba_decode(name, n):
+    """The first 5,000 ids and 5,000 spread over all of them (to the last), for neighborhoods of up to 2e10 moves."""
     cupy = import_cupy()
     nbh = NEIGHBORHOODS[name]
     n_moves = nbh.n_neighbors(n)
     ids = np.unique(np.r_[0:min(n_moves, 5000), np.linspace(0, n_moves - 1, 5000).astype(np.int64)])
     source = kernel_source({}, nbh.cuda_source(), _decode_all_source())
-    out = cupy.full((n_moves, nbh.arity), -1, dtype=cupy.int32)
-    compile_kernel(source, "decode_all")((-(-n_moves // 256),), (256,), (np.int32(n), np.int64(n_moves), out))
-    np.testing.assert_array_equal(out.get()[ids], nbh.moves(ids, n))
-    inverse = cupy.full(n_moves, -1, dtype=cupy.int64)
-    compile_kernel(source, "inverse_all")((-(-n_moves // 256),), (256,), (np.int32(n), np.int64(n_moves), inverse))
-    np.testing.assert_array_equal(inverse.get()[ids], [nbh.inverse(int(t), n) for t in ids])
+    grid, d_ids = (-(-len(ids) // 256),), cupy.asarray(ids)
+    out = cupy.full((len(ids), nbh.arity), -1, dtype=cupy.int32)
+    compile_kernel(source, "decode_all")(grid, (256,), (np.int32(n), d_ids, np.int64(len(ids)), out))
+    np.testing.assert_array_equal(out.get(), nbh.moves(ids, n))
+    inverse = cupy.full(len(ids), -1, dtype=cupy.int64)
+    compile_kernel(source, "inverse_all")(grid, (256,), (np.int32(n), d_ids, np.int64(len(ids)), inverse))
+    np.testing.assert_array_equal(inverse.get(), [nbh.inverse(int(t), n) for t in ids])
 
 
 @pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))

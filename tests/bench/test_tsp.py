@@ -6,15 +6,15 @@ import pandas as pd
 from typer.testing import CliRunner
 
 from cli import app
-from mols.bench import tsp
+from mols.bench import common, tsp
 
 runner = CliRunner()
 
 
 def test_cpu_budget_is_bounded_by_moves():
-    assert tsp.cpu_budget(10_000, 5050, 10**9) == 10_000
-    assert tsp.cpu_budget(10_000, 17_490_655, 2 * 10**9) == 114
-    assert tsp.cpu_budget(10_000, 17_490_655, 10) == tsp.MIN_CPU_ITERATIONS
+    assert common.cpu_budget(10_000, 5050, 10**9) == 10_000
+    assert common.cpu_budget(10_000, 17_490_655, 2 * 10**9) == 114
+    assert common.cpu_budget(10_000, 17_490_655, 10) == common.MIN_CPU_ITERATIONS
 
 
 def test_paper_table_marks_extrapolated_times_and_gaps():

@@ -15,54 +15,11 @@ from numba import njit, prange
 import mols
 from mols.archive import nondominated
 from mols.encodings import BinaryVector
-from mols.neighborhoods import NEIGHBORHOODS, Neighborhood
-from mols.neighborhoods.swap import decode as pair_decode
-from mols.neighborhoods.swap import encode as pair_encode
-from mols.neighborhoods.swap import size as pair_size
+from mols.neighborhoods import NEIGHBORHOODS
+from mols.neighborhoods.hamming import decode2 as pair_decode
 
-# ---------------------------------------------------------------- the neighborhoods: flip one bit, or two
-
-
-@njit
-def one_size(n):
-    return n
-
-
-@njit
-def one_decode(idx, n):
-    return (idx,)
-
-
-@njit
-def same_move(idx, n):
-    return idx  # flipping a bit again undoes the flip
-
-
-@njit
-def flip_one(x, idx, n, key, out):
-    out[:] = x
-    out[idx] ^= 1
-
-
-@njit
-def flip_two(x, idx, n, key, out):
-    i, j = pair_decode(idx, n)
-    out[:] = x
-    out[i] ^= 1
-    out[j] ^= 1
-
-
-ONE_CUH = """
-#define NBH_ARITY 1
-struct Move { int i; };
-__device__ __forceinline__ Move nbh_decode(long long idx, int n) { Move mv; mv.i = (int)idx; return mv; }
-__device__ __forceinline__ int nbh_index(Move mv, int q) { return mv.i; }
-__device__ __forceinline__ long long nbh_inverse(long long idx, int n) { return idx; }
-"""
-HAMMING_1 = Neighborhood("hamming1", "binary", 1, one_size, one_decode, flip_one, same_move, ONE_CUH)
-# Pairs of bits: the swap neighborhood's ids and CUDA header (its nbh_decode gives i < j, its inverse is itself).
-HAMMING_2 = Neighborhood("hamming2", "binary", 2, pair_size, pair_decode, flip_two, same_move,
-                         NEIGHBORHOODS["swap"].cuda_header, encode=pair_encode)
+# The neighborhoods: mols's Hamming 1 and 2 (flip one bit, or two: ids in colex order, moves i < j).
+HAMMING_1, HAMMING_2 = NEIGHBORHOODS["hamming1"], NEIGHBORHOODS["hamming2"]
 
 # ---------------------------------------------------------------- the problem
 
@@ -163,16 +120,6 @@ def check(problem, archive):
 
 
 # ---------------------------------------------------------------- tests
-
-
-@pytest.mark.parametrize("nbh", [HAMMING_1, HAMMING_2], ids=lambda nbh: nbh.name)
-def test_the_neighborhoods_by_enumeration(nbh):
-    n = 7
-    moves = nbh.moves(np.arange(nbh.n_neighbors(n)), n)
-    assert len({tuple(sorted(m)) for m in moves}) == len(moves) == (n if nbh.arity == 1 else n * (n - 1) // 2)
-    x = np.zeros(n, dtype=np.int8)
-    Y = nbh.apply_many(x, np.arange(nbh.n_neighbors(n)))
-    assert (Y.sum(axis=1) == nbh.arity).all() and len({y.tobytes() for y in Y}) == len(Y)
 
 
 @pytest.mark.parametrize("nbh", [HAMMING_1, HAMMING_2], ids=lambda nbh: nbh.name)

@@ -262,7 +262,7 @@ def test_every_misplaced_option_is_named_at_once():
     with pytest.raises(MolsError) as err:
         RunConfig(instance="020_05_01", algorithm="pls", tenure=5, strength=3, run_length=9, partitions=4)
     assert str(err.value) == ("-a pls does not take --partitions (only -a tabu), --tenure (only -a tabu or -a its), "
-                              "--strength (only -a its), --run-length (only -a its)")
+                              "--strength (only -a its or -a ils), --run-length (only -a its)")
 
 
 def test_its_ignores_the_lattice_it_does_not_use():

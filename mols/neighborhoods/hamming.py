@@ -1,0 +1,128 @@
+"""Hamming-k neighborhoods on bit vectors: flip k distinct bits; C(n, k) neighbors (n, n(n-1)/2,
+n(n-1)(n-2)/6 for k = 1, 2, 3).
+
+A move is the set of bits i < j < l, numbered in the combinatorial number system (colex order):
+id = C(l, 3) + C(j, 2) + C(i, 1) for k = 3 (C(j, 2) + i for k = 2, i for k = 1), so every k-subset
+has exactly one id. Decoding finds, for q = k .. 1, the largest c with C(c, q) <= the rest of the id:
+a floating estimate (a square or cube root) corrected in integers, exact for neighborhoods of any
+size. Flipping the same bits again undoes a move, so a move is its own inverse. hamming.cuh is the
+CUDA twin (the same ids).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from mols.neighborhoods.base import HERE, Neighborhood
+
+
+@njit(cache=True)
+def binomial(c, q):
+    """C(c, q) for q in 1..3 (0 where c < q)."""
+    if c < q:
+        return 0
+    if q == 1:
+        return c
+    if q == 2:
+        return c * (c - 1) // 2
+    return c * (c - 1) * (c - 2) // 6
+
+
+@njit(cache=True)
+def largest(rest, q):
+    """The largest c with C(c, q) <= rest."""
+    if q == 1:
+        return rest
+    c = int((1.0 + math.sqrt(1.0 + 8.0 * rest)) / 2.0) if q == 2 else int((6.0 * rest) ** (1.0 / 3.0)) + 1
+    c = max(c, q - 1)
+    while binomial(c, q) > rest:
+        c -= 1
+    while binomial(c + 1, q) <= rest:
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def size1(n):
+    return n
+
+
+@njit(cache=True)
+def size2(n):
+    return binomial(n, 2)
+
+
+@njit(cache=True)
+def size3(n):
+    return binomial(n, 3)
+
+
+@njit(cache=True)
+def decode1(idx, n):
+    return (np.int64(idx),)
+
+
+@njit(cache=True)
+def decode2(idx, n):
+    idx = np.int64(idx)  # a prange index may be unsigned: keep the arithmetic in int64
+    j = largest(idx, 2)
+    return idx - binomial(j, 2), j
+
+
+@njit(cache=True)
+def decode3(idx, n):
+    idx = np.int64(idx)
+    l = largest(idx, 3)  # the third bit
+    rest = idx - binomial(l, 3)
+    j = largest(rest, 2)
+    return rest - binomial(j, 2), j, l
+
+
+@njit(cache=True)
+def encode1(i, n):
+    return i
+
+
+@njit(cache=True)
+def encode2(i, j, n):
+    if i == j:
+        return -1
+    return binomial(max(i, j), 2) + min(i, j)
+
+
+@njit(cache=True)
+def encode3(i, j, l, n):
+    if i == j or j == l or i == l:
+        return -1
+    a, c = min(i, j, l), max(i, j, l)
+    return binomial(c, 3) + binomial(i + j + l - a - c, 2) + a
+
+
+@njit(cache=True)
+def itself(idx, n):
+    """The move that undoes a flip: the same flip."""
+    return idx
+
+
+def flips(decode, k: int):
+    @njit
+    def apply_into(x, idx, n, key, out):
+        move = decode(idx, n)
+        out[:] = x
+        for q in range(k):
+            out[move[q]] ^= 1
+
+    return apply_into
+
+
+def hamming(k: int, size, decode, encode) -> Neighborhood:
+    return Neighborhood(f"hamming{k}", "binary", k, size, decode, flips(decode, k), itself, HERE / "hamming.cuh",
+                        encode=encode, cuda_defines={"NBH_ARITY": k})
+
+
+HAMMING1 = hamming(1, size1, decode1, encode1)
+HAMMING2 = hamming(2, size2, decode2, encode2)
+HAMMING3 = hamming(3, size3, decode3, encode3)

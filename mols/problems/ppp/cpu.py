@@ -1,0 +1,108 @@
+"""Numba kernels of the PPP: a solution's state (Y = A V and its histogram window), and the cost of every
+Hamming-k neighbor from it in O(m + window bins); ppp.cu is the CUDA twin (the same integers).
+
+Cost (Knudsen and Meier): f(V) = G1 sum_i (|Y_i| - Y_i) + G2 sum_{j=1..n} |H(Y)_j - H(S)_j|, Y = A V,
+H(.)_j the number of entries equal to j. Flipping bit j turns V_j into -V_j: Y changes by -2 V_j A[:, j].
+After k flips every Y'_i lies within 2k of [min Y, max Y], so H(Y') is zero outside the window
+[lo, hi] = [min Y - 2k, max Y + 2k] clipped to [1, n], and the bins of 1..n outside it add their H(S)
+(`outside`); state window = (lo, hi, outside). The window is made for k = MAX_FLIPS, which serves
+every supported neighborhood (fill_state does not know which one runs).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from numba import njit, prange
+
+from mols.neighborhoods.hamming import decode1, decode2, decode3
+
+G1, G2 = 30, 1  # Knudsen and Meier's weights of the sign term and of the histogram term
+MAX_FLIPS = 3  # hamming3
+CHUNK = 64  # moves per parallel task; each task clears and reuses its own histogram
+
+
+@njit(cache=True)
+def fill_state(AT, HS, x, bits, Y, window, H0, NEG):
+    """bits = x, Y = A V (V = 2 x - 1) in O(mn), the window (lo, hi, outside), and for ppp.cu's Hamming 2
+    (the Numba kernel ignores them): H0 (n + 1,) the histogram H(Y) (bins 1..n; H0[0] = 0) and NEG[0] the
+    sum of -Y_i over the negative Y_i."""
+    n, m = AT.shape
+    Y[:] = 0
+    for j in range(n):
+        bits[j] = x[j]
+        sign = 2 * np.int32(x[j]) - 1
+        for i in range(m):
+            Y[i] += sign * AT[j, i]
+    lo, hi = max(1, Y.min() - 2 * MAX_FLIPS), min(n, Y.max() + 2 * MAX_FLIPS)
+    outside = 0
+    for b in range(1, n + 1):
+        if b < lo or b > hi:
+            outside += HS[b]
+    window[0], window[1], window[2] = lo, hi, outside
+    H0[:] = 0
+    negative = np.int64(0)
+    for i in range(m):
+        if Y[i] < 0:
+            negative -= Y[i]
+        elif 1 <= Y[i] <= n:
+            H0[Y[i]] += 1
+    NEG[0] = negative
+
+
+@njit(cache=True, inline="always")
+def flips(bits, idx, n, k):
+    """Move idx of Hamming k (k = 1..3; the ids of neighborhoods/hamming.py) as three flips (j, -2 V_j):
+    the flips beyond k repeat a bit with coefficient 0, so one loop serves every k."""
+    if k == 1:
+        j0 = j1 = j2 = decode1(idx, n)[0]
+    elif k == 2:
+        j0, j1 = decode2(idx, n)
+        j2 = j1
+    else:
+        j0, j1, j2 = decode3(idx, n)
+    return j0, j1, j2, coefficient(bits, j0), coefficient(bits, j1) * (k > 1), coefficient(bits, j2) * (k > 2)
+
+
+@njit(cache=True, inline="always")
+def coefficient(bits, j):
+    """Flipping bit j adds -2 V_j A[:, j] to Y (V_j = 2 b_j - 1)."""
+    return 2 - 4 * np.int64(bits[j])
+
+
+@njit(cache=True, inline="always")
+def move_cost(AT, HS, Y, window, move, hist):
+    """The cost after the three flips of `move` (flips). hist: scratch of hi - lo + 3 bins, the first and
+    last for the values below and above the window (clamping is branch-free: the signs of Y' are random)."""
+    j0, j1, j2, c0, c1, c2 = move
+    lo, bins = window[0], hist.shape[0] - 2
+    hist[:] = 0
+    negative = 0
+    for i in range(Y.shape[0]):
+        y = Y[i] + c0 * AT[j0, i] + c1 * AT[j1, i] + c2 * AT[j2, i]
+        negative -= min(y, 0)
+        hist[min(max(y - lo, -1), bins) + 1] += 1
+    diff = np.int64(window[2])
+    for b in range(bins):
+        diff += abs(hist[b + 1] - HS[lo + b])
+    return G1 * 2 * negative + G2 * diff  # |y| - y = 2 max(-y, 0)
+
+
+@cache
+def neighborhood_kernel(k: int):
+    """The kernel (AT, HS, ATB, bits, Y, window, H0, NEG, F, first) of Hamming k (ATB, H0 and NEG are ppp.cu's
+    and unused here): F[r, 0] = the cost of the neighbor by move first + r, in parallel over chunks of moves. k is a
+    constant of the compiled code (the unused flips vanish), and the only one the closure holds, so Numba's
+    cache keeps the three kernels."""
+    @njit(parallel=True, cache=True)
+    def kernel(AT, HS, ATB, bits, Y, window, H0, NEG, F, first):
+        n, rows = AT.shape[0], F.shape[0]
+        bins = max(0, window[1] - window[0] + 1)
+        for c in prange((rows + CHUNK - 1) // CHUNK):
+            start = np.int64(c) * CHUNK  # a prange index is unsigned: mixed with signed ints it would be a float
+            hist = np.empty(bins + 2, dtype=np.int32)
+            for r in range(start, min(rows, start + CHUNK)):
+                F[r, 0] = move_cost(AT, HS, Y, window, flips(bits, first + r, n, k), hist)
+
+    return kernel

@@ -1,0 +1,117 @@
+"""The Weierstrass function on [-1, 1]^n, minimised: the continuous problem of Luong, Melab and Talbi
+(IEEE TC 2013, section 6.3), with the crowns neighborhood.
+
+Our reading of the paper: f(x) = sum_k W(x_k), the separable sum over the coordinates of
+W(y) = sum_{i=1..100} 2^(-i h) sin(2^i y), h = 0.25 (b = 2), minimised (instances/weierstrass/SOURCE.md).
+In float32 arithmetic (instance `D:float32`, as the paper's Table 5) x is rounded to float32 and every
+term and sum is float32 (sin of the float32 argument); F stays float64. Order of the sums, in the
+reference evaluation and the Numba kernel alike: each coordinate's terms i = 1..100 in turn, then the
+coordinates' sums k = 0..n-1 in turn (weierstrass.cu adds them in another order: its tests say by how much).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from mols.encodings import RealVector
+from mols.neighborhoods import Neighborhood
+from mols.problems.base import Layout, Problem
+from mols.problems.weierstrass import cpu
+from mols.problems.weierstrass.instance import WeierstrassInstance
+
+TERMS, HOLDER = 100, 0.25
+WARP = 32
+# The reduction table of weierstrass.cu: c_s = frac(2^s / (2 pi)) in 128-bit fixed point, s = SMIN .. SMAX (it
+# meets s = -44 .. 48 in float64, -15 .. 77 in float32: |2^i y| >= 2^8, |y| <= 1).
+REDUCTION_SMIN, REDUCTION_SMAX, REDUCTION_BITS = -64, 127, 128
+
+
+def term_weights(precision: str) -> np.ndarray:
+    """(TERMS,) the weights 2^(-i h), i = 1..TERMS, in the given precision."""
+    return (2.0 ** (-HOLDER * np.arange(1, TERMS + 1))).astype(precision)
+
+
+def _arctan_inverse(m: int, one: int) -> int:
+    """one x arctan(1/m), its series in integers: within (number of terms) units of it."""
+    total, power, k, sign = 0, one // m, 1, 1
+    while power:
+        total += sign * (power // k)
+        power //= m * m
+        k, sign = k + 2, -sign
+    return total
+
+
+@cache
+def inverse_two_pi_bits(p: int) -> int:
+    """floor(2^p / (2 pi)), exactly: pi by Machin's formula, 64 bits beyond, and a check that its error
+    cannot move the floor."""
+    guard = 64
+    one = 1 << (p + guard)
+    pi = 16 * _arctan_inverse(5, one) - 4 * _arctan_inverse(239, one)  # within 2^12 units of pi x one
+    low, high = ((1 << (2 * p + guard)) // (2 * (pi + e)) for e in (1 << 12, -(1 << 12)))
+    assert low == high, "inverse_two_pi_bits: too few guard bits"
+    return low
+
+
+@cache
+def reduction_table() -> np.ndarray:
+    """(SMAX - SMIN + 1, 2) uint64: row s - SMIN holds floor(2^(s + 128) / (2 pi)) mod 2^128, i.e. frac(2^s / (2 pi))
+    in 128-bit fixed point, high word then low word. For y = M 2^e (M the integer mantissa),
+    2^i y / (2 pi) = M 2^(e + i) / (2 pi), whose fraction is that of M c_(e + i): weierstrass.cu reduces
+    sin's huge arguments with it (float32: the high word alone)."""
+    p = REDUCTION_BITS + REDUCTION_SMAX + 8
+    r = inverse_two_pi_bits(p)
+    table = np.empty((REDUCTION_SMAX - REDUCTION_SMIN + 1, 2), dtype=np.uint64)
+    for s in range(REDUCTION_SMIN, REDUCTION_SMAX + 1):
+        c = (r >> (p - REDUCTION_BITS - s)) % (1 << REDUCTION_BITS)
+        table[s - REDUCTION_SMIN] = (c >> 64, c & ((1 << 64) - 1))
+    return table
+
+
+class Weierstrass(Problem):
+    """One warp per neighbor on the GPU (weierstrass.cu): 10,000 neighbors would leave most of the device
+    idle with one thread each, and each thread would compute n x 100 sines in turn."""
+
+    name = "weierstrass"
+    objectives = ("f",)
+    dtype = np.dtype(np.float64)
+    neighborhoods = ("crowns",)
+    cuda_file = Path(__file__).with_name("weierstrass.cu")
+    cuda_kernel = "weierstrass_crowns"
+    threads_per_move = WARP
+
+    def __init__(self, instance: WeierstrassInstance):
+        self.instance = instance
+        self.n = instance.dimension
+        self.precision = instance.precision
+        self.encoding = RealVector(self.n, -1.0, 1.0)
+        self.weights = term_weights(self.precision)
+
+    def _evaluate(self, X: np.ndarray) -> np.ndarray:
+        Y = X.astype(self.precision)
+        per_coordinate = np.zeros_like(Y)  # (B, n)
+        for i, w in enumerate(self.weights, start=1):
+            per_coordinate += w * np.sin(np.ldexp(Y, i))  # 2^i y exactly
+        f = np.zeros(len(Y), dtype=self.precision)
+        for k in range(Y.shape[1]):  # coordinate by coordinate, as the kernels add them
+            f += per_coordinate[:, k]
+        return f[:, None]
+
+    def data(self) -> tuple[np.ndarray, ...]:
+        return (self.weights, reduction_table())
+
+    def state_layout(self) -> Layout:
+        return [((self.n,), np.dtype(np.float64))]
+
+    def fill_state(self, x: np.ndarray, state: tuple[np.ndarray, ...]) -> None:
+        state[0][:] = x
+
+    def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
+        return cpu.neighborhood_kernel(nbh.apply_into, self.precision)
+
+    def cuda_defines(self) -> dict[str, int | str]:
+        return {"D": self.n, "TERMS": TERMS, "F32": int(self.precision == "float32"), "WARP": WARP,
+                "REDUCTION_SMIN": REDUCTION_SMIN}

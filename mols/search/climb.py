@@ -1,0 +1,79 @@
+"""Hill climbing (best improvement) and iterated local search over it.
+
+hc: from a random solution, move to the best neighbor while it is strictly better; at a local optimum
+(no better neighbor: for a sampled neighborhood, none among this evaluation's draws) start again from a
+new random solution, until the budget is spent. ils: climb once from a random solution, then again and
+again from the best local optimum so far after `strength` random changes of its encoding
+(Encoding.perturb: swaps, bit flips, new values, coordinates drawn again); a local optimum at least as
+good as the best replaces it (so the walk can cross plateaus).
+
+"Better" is the weighted score of tabu search (search/tabu.py): one objective is compared as it is; with
+several, --weights (default equal) normalised by the spread over the first start's neighborhood. The
+evaluator picks the best neighbor (on the GPU on the device, and only that neighbor comes back: the
+paper's reduction, Table 9). Each climb costs the neighborhood evaluations it makes, the last one
+proving the local optimum.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mols.backends.select import weighted_scores
+from mols.errors import MolsError
+from mols.search.base import Search
+from mols.search.its import default_strength, one_weight_vector
+from mols.search.tabu import AggregatedTabu, new_bests
+
+Climbed = tuple[np.ndarray, np.ndarray, float]  # a local optimum: solution, objective vector, score
+
+
+class HillClimbing(AggregatedTabu):
+    _weight_vectors = one_weight_vector
+
+    def __init__(self, *args, weights=None, **kwargs):
+        super().__init__(*args, weights=weights, tenure=0, **kwargs)
+        self.c = None  # the score's coefficients, from the first start
+
+    def warm_up(self) -> None:
+        Search.warm_up(self)
+        self.evaluator.best_weighted(self.problem.encoding.initial(), self.weights[0], 0, -np.inf, self.draw_key())
+        new_bests(np.zeros(1), 0.0)
+
+    def _search(self) -> None:
+        while self.iterations < self.budget:
+            self._climb(*self._random_start())
+
+    def _climb(self, x: np.ndarray, f: np.ndarray) -> Climbed:
+        """Best-improvement steps from (x, f) until a local optimum or the end of the budget."""
+        if self.c is None:
+            self.c, _ = self._coefficients(self.weights[0], x, f)
+        score = float(weighted_scores(f[None], self.c)[0])
+        while self.iterations < self.budget:
+            key = self.draw_key()
+            with self.profiler.section("evaluation"):
+                idx, best, f_new = self.evaluator.best_weighted(x, self.c, 0, -np.inf, key)
+            if best >= score:
+                self._count_iteration()
+                break
+            x, f, score = self.nbh.apply_many(x, np.array([idx]), key)[0], f_new, best
+            with self.profiler.section("archiving"):
+                self.archive.add(f[None], x[None])
+            self._count_iteration()
+        return x, f, score
+
+
+class IteratedLocalSearch(HillClimbing):
+    def __init__(self, *args, strength: int | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        n = self.problem.encoding.size
+        self.strength = default_strength(n) if strength is None else strength
+        if not 1 <= self.strength <= n:
+            raise MolsError(f"--strength must be in 1..{n} (random changes per perturbation), got {self.strength}")
+
+    def _search(self) -> None:
+        best = self._climb(*self._random_start())
+        while self.iterations < self.budget:
+            y = self.problem.encoding.perturb(best[0], self.rng, self.strength)
+            found = self._climb(y, self.problem.evaluate_one(y))
+            if found[2] <= best[2]:
+                best = found

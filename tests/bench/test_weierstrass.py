@@ -1,0 +1,31 @@
+"""`mols bench weierstrass` on the CPU with a tiny budget: complete rows, the estimate mark, the report files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mols.bench import weierstrass
+
+
+def test_rows_are_complete_and_the_report_is_written(tmp_path):
+    seen = []
+    df = weierstrass.run(dimensions=[1, 2], backends=["cpu1", "cpu"], iterations=8, cpu_iterations=4, repeats=2,
+                         neighbors=64, on_row=seen.append)
+    assert len(seen) == len(df) == 2 * 2 * 2  # dimensions x arithmetics x backends
+    assert [(r["dimension"], r["precision"], r["backend"]) for r in seen[:4]] == [
+        (1, "float64", "cpu1"), (1, "float64", "cpu"), (1, "float32", "cpu1"), (1, "float32", "cpu")]
+    timed = df.drop(columns=["kernel_us"])  # the GPU kernel's time: CPU rows have none
+    assert not timed.isna().any().any() and df["kernel_us"].isna().all()
+    assert (df["iterations"] == 4).all() and df["estimated"].all() and (df["neighbors"] == 64).all()
+    assert (df["s_per_iteration"] > 0).all()
+    np.testing.assert_allclose(df["s_paper_iterations"], df["s_per_iteration"] * 10_000)
+    np.testing.assert_allclose(df["gap"], df["best_float64"] - df["known_minimum"])
+    assert (df["gap"] > -1e-4 * df["dimension"]).all()  # nothing below the minimum (an estimate to 1e-4 n)
+    f64 = df[df["precision"] == "float64"]
+    np.testing.assert_array_equal(f64["best"], f64["best_float64"])
+    assert (df["f32_f64_max"] >= df["f32_f64_mean"]).all() and (df["f32_f64_mean"] > 0).all()
+    md, csv = weierstrass.write_report(df, tmp_path / "out")
+    assert len(pd.read_csv(csv)) == 8
+    text = md.read_text()
+    assert "Table 5" in text and "| 2 | float32 | 64 |" in text and " est." in text and "1876 / 11" in text
