@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The device round of issue 16 (PPP, coloring, Weierstrass; hc, ils, targets). PHASE=tests: every `gpu`
 # test, a CLI run of each new problem on the GPU and the selection times of the largest cases; with
-# BENCH=1 also `mols bench ppp` and `mols bench weierstrass`; PHASE=speed: the figures that must not get
-# slower, before (.base: `git archive 2cbe7df`) and after side by side (scripts/speed_compare.py).
+# BENCH=ppp, weierstrass or both also `mols bench ppp` and/or `mols bench weierstrass`; PHASE=speed: the
+# figures that must not get slower, before (.base: `git archive` of the commit before) and after side by
+# side (scripts/speed_compare.py).
 # Logs and reports go to $OUT.
 set -uo pipefail
 source scripts/device_env.sh
@@ -30,10 +31,12 @@ for prec in ('float32', 'float64'):
     print('weierstrass 10', prec, f'{(time.perf_counter() - t) / 200 * 1e6:.1f} us per selection', flush=True)
 " 2>&1 | tee "$OUT/quick_speed.txt"
 fi
-if [ "${BENCH:-0}" = 1 ]; then
+if [ "${BENCH:-none}" = ppp ] || [ "${BENCH:-none}" = both ]; then
   timeout -s INT ${PPP_LIMIT:-300} python3 cli.py bench ppp --cpu-moves ${CPU_MOVES:-2000000} -i ${PPP_ITERATIONS:-1000} \
-    --runs ${RUNS:-30} --run-iterations ${RUN_ITERATIONS:-5000} -o "$OUT/ppp" 2>&1 | tail -60
-  timeout -s INT ${W_LIMIT:-200} python3 cli.py bench weierstrass -i ${W_ITERATIONS:-2000} -o "$OUT/weierstrass" 2>&1 | tail -40
+    --runs ${RUNS:-30} --run-iterations ${RUN_ITERATIONS:-10000} -o "$OUT/ppp" 2>&1 | tail -60
+fi
+if [ "${BENCH:-none}" = weierstrass ] || [ "${BENCH:-none}" = both ]; then
+  timeout -s INT ${W_LIMIT:-200} python3 cli.py bench weierstrass -i ${W_ITERATIONS:-10000} -o "$OUT/weierstrass" 2>&1 | tail -40
 fi
 if [ "${PHASE:-tests}" = speed ]; then
   timeout ${SPEED_LIMIT:-300} python3 scripts/speed_compare.py .base --repeats ${REPEATS:-2} --out "$OUT/speed" 2>&1 | tail -25

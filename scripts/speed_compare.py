@@ -60,6 +60,16 @@ if gpu:
     A = plane_archive(rng, 3, 2000)
     call = _gpu_call(around(rng, A, 40000), A)
     out["filter 40,000 x 2,000, 3 objectives (ms)"] = 1e3 * median_seconds(call, 200, warmup=5)
+    for nbh, its in (("hamming1", 4000), ("hamming2", 1000)):
+        key = f"PPP 1301-1317 {nbh} tabu (ms per it.)"
+        r = run(key, instance="1301-1317", problem="ppp", algorithm="tabu", neighborhood=nbh, backend="gpu",
+                iterations=its)
+        out[key] = 1e3 * r.wall_seconds / r.iterations
+    for precision in ("float32", "float64"):
+        key = f"Weierstrass 10:{precision} tabu (us per it.)"
+        r = run(key, instance=f"10:{precision}", problem="weierstrass", algorithm="tabu", backend="gpu",
+                iterations=10000)
+        out[key] = 1e6 * r.wall_seconds / r.iterations
 for size in ("20x10", "50x10", "100x20", "200x20"):
     row = bench_row(size, get_neighborhood("insertion"), 5, 2)
     out[f"insertion {size}, CPU all cores (ms)"] = 1e3 * row["cpu_all_cores_s"]

@@ -60,9 +60,11 @@ class Evaluator(Protocol):
         the device and copies back only that."""
         ...
 
-    def device_walk(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int):
+    def device_walk(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
+                    keys: np.ndarray | None = None):
         """`steps` steps of tabu search's walk (search/tabu.py) run on the device, as an iterator over
-        batches of steps (Trail); or None, and the search walks from the host."""
+        batches of steps (Trail), step t drawing with keys[t] where the neighborhood samples; or None,
+        and the search walks from the host."""
         ...
 
     def forbid(self, idx: int, until: int) -> None:

@@ -55,7 +55,7 @@ class CpuEvaluator:
         self._kernel = problem.cpu_kernel(nbh, spec.incremental)
         self._data = problem.data()
         self.what = describe(problem, nbh, self.n_neighbors)
-        self._state = tuple(host_array(shape, dtype, f"a solution's state for {problem.instance_name}")
+        self._state = tuple(host_array(shape, dtype, f"a solution's state for {problem.instance_name}", fill=0)
                             for shape, dtype in state_layout(problem, nbh))
         self._F = None  # the whole F, made on the first evaluate()
         self._F_chunk = host_array((self.chunk, problem.n_obj), problem.dtype, f"F for {self.what}")
@@ -111,7 +111,7 @@ class CpuEvaluator:
         score, idx, f = best if best[1] >= 0 else fallback
         return int(idx), float(score), f
 
-    def device_walk(self, x, c, threshold, steps, tenure) -> None:
+    def device_walk(self, x, c, threshold, steps, tenure, keys=None) -> None:
         """None: no device, so tabu search walks from the host, through best_weighted and forbid."""
 
     def forbid(self, idx: int, until: int) -> None:

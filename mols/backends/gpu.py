@@ -7,9 +7,10 @@ winners, so that F never goes to the host and never exists whole.
 
 The evaluator's pipeline is public, for the device-side selection and walk (gpu_select.py,
 gpu_walk.py) and the device archives (mols/archive/): `stage` writes a solution's state into pinned
-host memory, `enqueue_upload`, `enqueue_launch` and `enqueue_evaluation` put the copy and the kernels
-on `stream`, the kernel writes `F` (chunk rows, n_obj) on the device, and `capture` makes a CUDA graph
-of what a function enqueues, to be replayed every iteration. `data` and `state` (PackedBuffers) are
+host memory, `enqueue_upload` (with the problem's prepare kernel after the copy), `enqueue_launch` and
+`enqueue_evaluation` put the copy and the kernels on `stream`, the kernel writes `F` (chunk rows, n_obj)
+on the device, and `capture` makes a CUDA graph of what a function enqueues, to be replayed every
+iteration. `data` and `state` (PackedBuffers) are
 the kernels' arguments, `source` the compiled source (problem kernels after the neighborhood header).
 """
 
@@ -54,6 +55,9 @@ class GpuEvaluator:
         self.defines = {**problem.cuda_defines(), "BLOCK": block}
         self.source = kernel_source(self.defines, nbh.cuda_source(), problem.cuda_source(nbh))
         self._kernel = compile_kernel(self.source, problem.kernel_name(nbh))
+        self.move_threads = problem.move_threads(nbh)
+        prepare = problem.prepare_kernel(nbh)
+        self._prepare = prepare and (compile_kernel(self.source, prepare[0]), (-(-prepare[1] // block),))
         self.data = tuple(cupy.asarray(a) for a in problem.data())
         self.state = PackedBuffers(state_layout(problem, nbh))
         self.stream = cupy.cuda.Stream(non_blocking=True)
@@ -78,12 +82,20 @@ class GpuEvaluator:
         self.state.upload(self.stream)
         if not self._capturing:
             self._uploaded.record(self.stream)
+        self.enqueue_prepare()
+
+    def enqueue_prepare(self) -> None:
+        """The problem's prepare kernel (Problem.prepare_kernel), if it has one, on the state on the device."""
+        if self._prepare:
+            kernel, grid = self._prepare
+            with self.stream:
+                kernel(grid, (self.block,), (*self.data, *self.state.device))
 
     def enqueue_launch(self, first: int = 0) -> int:
         """The kernel on the state already on the device (no transfer), for moves first .. first + rows - 1
         into rows 0 .. rows - 1 of F; returns rows."""
         rows = min(self.chunk, self.n_neighbors - first)
-        grid = (-(-rows * self.problem.threads_per_move // self.block),)
+        grid = (-(-rows * self.move_threads // self.block),)
         if self.problem.chunkable:
             args = (*self.data, *self.state.device, self.F, np.int64(first + rows), np.int64(first))
         else:
@@ -152,7 +164,8 @@ class GpuEvaluator:
         """Evaluate and select on the device (select.cu); only (id, score, F[id]) come back."""
         return self.selection(x, c, step, threshold, key)
 
-    def device_walk(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int):
+    def device_walk(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
+                    keys: np.ndarray | None = None):
         """The tabu walk on the device (gpu_walk.py), or None where the problem has no apply kernel (or
         the spec turns device walks off)."""
         if not self.spec.device_walk or self.problem.apply_kernel(self.nbh) is None:
@@ -161,7 +174,7 @@ class GpuEvaluator:
             from mols.backends.gpu_walk import DeviceWalk
 
             self._walk = DeviceWalk(self, self.spec.walk_batch)
-        return self._walk(x, c, threshold, steps, tenure)
+        return self._walk(x, c, threshold, steps, tenure, keys)
 
     def forbid(self, idx: int, until: int) -> None:
         self.selection.forbid(idx, until)

@@ -42,7 +42,7 @@ class DeviceSelection:
                                      ((PENDING,), np.int64), ((PENDING,), np.int64), ((1,), np.int64)])
         self.result = PackedBuffers([((1,), np.int64), ((1,), np.float64), ((k,), dtype)])
         self.forbidden_until = device_array(n, np.int64, f"the tabu memory of {ev.what}", fill=0)
-        threads = ev.problem.threads_per_move if fused else 1  # per row of the chunk
+        threads = ev.move_threads if fused else 1  # per row of the chunk
         self.parts = [min(-(-min(ev.chunk, n - first) * threads // SEL_BLOCK), MAX_PARTS) for first in ev.firsts]
         self.n_parts = sum(self.parts)  # over all chunks
         self._part_s = cupy.empty(2 * self.n_parts, dtype=cupy.float64)
@@ -94,11 +94,11 @@ class DeviceSelection:
         threshold_host[0] = threshold
         step_host[0] = step
 
-    def start(self, x: np.ndarray, c: np.ndarray, threshold: float) -> None:
-        """A walk's start on the device (gpu_walk.py): x's state and the parameters at step 0 go up,
-        and every move is admissible again."""
+    def start(self, x: np.ndarray, c: np.ndarray, threshold: float, key: np.ndarray | None = None) -> None:
+        """A walk's start on the device (gpu_walk.py): x's state (with the first step's draw key, for a
+        sampled neighborhood) and the parameters at step 0 go up, and every move is admissible again."""
         ev = self.ev
-        ev.stage(x)
+        ev.stage(x, key)
         self._set(c, threshold, 0)
         self.allow_all()
         self.params.upload(ev.stream)

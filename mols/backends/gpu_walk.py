@@ -5,7 +5,10 @@ tabu, the aspiration threshold, the step counter, the trail) and the problem's a
 moves the state on the device (Problem.apply_kernel). A batch of steps is one CUDA graph; only its
 trail (the moves taken, their scores and objective vectors) comes back, and the host rebuilds the
 solutions visited from the moves (Neighborhood.path). The choices are the host loop's, step for
-step: the same kernels select on the same state, forbids and threshold.
+step: the same kernels select on the same state, forbids and threshold. A sampled neighborhood's
+walk takes each step's draw key (Search.draw_keys: consecutive counters): the first goes up with x,
+and the apply kernel advances the counter of the key on the device, so that step t draws with keys[t]
+as the host loop does.
 """
 
 from __future__ import annotations
@@ -35,10 +38,14 @@ class DeviceWalk:
         self.trail = PackedBuffers([((batch,), np.int64), ((batch,), np.float64), ((batch, k), problem.dtype)])
         self._graphs = {}  # steps -> the graph of a batch of that many
 
-    def __call__(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int) -> Iterator[Trail]:
-        """`steps` tabu steps from x, every move admissible at first; yields the trail batch by batch,
-        its scores and vectors in views that the next batch overwrites."""
-        self.sel.start(x, c, threshold)
+    def __call__(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
+                 keys: np.ndarray | None = None) -> Iterator[Trail]:
+        """`steps` tabu steps from x, every move admissible at first, step t drawing with keys[t] where the
+        neighborhood samples; yields the trail batch by batch, its scores and vectors in views that the
+        next batch overwrites."""
+        if steps == 0:
+            return
+        self.sel.start(x, c, threshold, None if keys is None else keys[0])
         self.tenure.host[0][0] = tenure
         self.tenure.upload(self.ev.stream)
         for first in range(0, steps, self.batch):
@@ -46,7 +53,7 @@ class DeviceWalk:
             self._graph(m).launch(self.ev.stream)
             self.ev.stream.synchronize()
             ids, scores, F = self.trail.host
-            X = self.ev.nbh.path(x, ids[:m])
+            X = self.ev.nbh.path(x, ids[:m], None if keys is None else keys[first:first + m])
             x = X[-1]
             yield X, scores[:m], F[:m]
 
@@ -70,5 +77,6 @@ class DeviceWalk:
                                            sel.forbidden_until, np.int32(ev.problem.n), trail_id[t:],
                                            trail_score[t:], trail_f[t]))
                 self._apply((1,), (APPLY_BLOCK,), (*ev.state.device, out_id, out_f))
+            ev.enqueue_prepare()
         self.trail.download(stream)
 

@@ -165,9 +165,9 @@ def render_markdown(df: pd.DataFrame, env: dict[str, str]) -> str:
               "tabu search on Knudsen and Meier's cost (tenure n) from a random start, not stopping at cost 0; "
               "ms/it. = the median over seeds of wall time / iterations (compilation excluded), with the "
               "iterations run; the time for 10,000 iterations is that rate times 10,000 (est.: fewer ran). "
-              "cpu1 / cpu: Numba on 1 core / all cores; gpu: one warp per neighbor (ppp.cu). Paper M2050 s = "
-              "Tables 3 (Hamming 1) and 4 (Hamming 2), Tesla M2050 with texture memory, seconds for 10,000 "
-              "iterations as printed.\n"),
+              "cpu1 / cpu: Numba on 1 core / all cores; gpu: ppp.cu, one warp per neighbor (Hamming 2: one "
+              "thread, over the columns as bits sorted by Y). Paper M2050 s = Tables 3 (Hamming 1) and 4 "
+              "(Hamming 2), Tesla M2050 with texture memory, seconds for 10,000 iterations as printed.\n"),
              markdown_list(env) + "\n"]
     if times:
         parts += ["## Time per iteration\n", markdown_table(times) + "\n"]

@@ -37,7 +37,8 @@ class Problem(ABC):
     - `_evaluate(X)`: the reference evaluation of a batch X (B, encoding.size) -> F (B, n_obj), plain
       and obviously right (NumPy); kernels are tested against it;
     - `data()`: constant arrays, uploaded once per run; `state_layout()` and `fill_state(x, state)`:
-      the per-solution arrays the kernels read, and how to fill them for solution x;
+      the per-solution arrays the kernels read, and how to fill them for solution x (the arrays hold the
+      previous call's values, zeros before the first: a problem may update them from there);
     - `cpu_kernel(nbh)`: a Numba function evaluating the whole neighborhood;
     - for the GPU, `cuda_source(nbh)` (the CUDA source, by default the file `cuda_file`), `cuda_kernel`
       (the kernel's name, or `kernel_name(nbh)`) and `cuda_defines()` (compile-time constants).
@@ -107,7 +108,8 @@ class Problem(ABC):
 
     @abstractmethod
     def fill_state(self, x: np.ndarray, state: tuple[np.ndarray, ...]) -> None:
-        """Write the per-solution arrays for solution x into `state`."""
+        """Write the per-solution arrays for solution x into `state` (which holds the previous call's, or
+        zeros: the evaluators allocate it zeroed)."""
 
     @abstractmethod
     def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True) -> Callable:
@@ -132,6 +134,17 @@ class Problem(ABC):
         """A kernel, compiled after backends/select.cu, that evaluates `nbh` and does select_partial's
         work in one pass without writing F: arguments (*data, *state, n_moves, first, then
         select_partial's from c on). None: the kernel writes F, then select_partial reads it."""
+        return None
+
+    def move_threads(self, nbh: Neighborhood) -> int:
+        """CUDA threads that share a move in the kernels of `nbh` (by default threads_per_move)."""
+        return self.threads_per_move
+
+    def prepare_kernel(self, nbh: Neighborhood) -> tuple[str, int] | None:
+        """A kernel that derives arrays from the state on the device before the kernels of `nbh` read it
+        (PPP: bit-packed columns in the rows' sorted order, written into one of its data arrays), and its
+        threads: arguments (*data, *state). The GPU evaluator runs it after each upload of a state and after
+        each move applied on the device. None: the kernels read the state as it comes."""
         return None
 
     def apply_kernel(self, nbh: Neighborhood) -> str | None:

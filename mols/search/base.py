@@ -19,6 +19,30 @@ from mols.search.profiler import Profiler
 OnIteration = Callable[[int, int], None]  # (neighborhood evaluations so far, archive size)
 
 
+@dataclass(frozen=True)
+class DrawKeys:
+    """`count` draw keys (seed, first), (seed, first + 1), ...: key t (an array (2,) uint64) or keys[a:b]
+    ((b - a, 2)), made when asked for (a run's keys would take 16 bytes per iteration)."""
+
+    seed: int
+    first: int
+    count: int
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, t: int | slice) -> np.ndarray:
+        if isinstance(t, slice):
+            start, stop, _ = t.indices(self.count)
+            keys = np.empty((max(stop - start, 0), 2), dtype=np.uint64)
+            keys[:, 0] = self.seed
+            keys[:, 1] = np.arange(self.first + start, self.first + max(stop, start), dtype=np.uint64)
+            return keys
+        if not 0 <= t < self.count:
+            raise IndexError(f"draw key {t} of {self.count}")
+        return np.array([self.seed, self.first + t], dtype=np.uint64)
+
+
 class Stopped(Exception):
     """A stop was requested (mols.signals): the search ends at this iteration's boundary."""
 
@@ -110,13 +134,21 @@ class Search(ABC):
     def new_archive(self) -> Archive:
         return Archive(self.problem.n_obj, self.problem.encoding.size, self.problem.dtype, self.problem.encoding.dtype)
 
-    def draw_key(self) -> np.ndarray | None:
-        """The draw key (seed, counter) of the next evaluation, where the neighborhood samples: the same
-        seed gives the same draws, on every backend; None otherwise."""
+    def draw_keys(self, count: int, advance: bool = True) -> DrawKeys | None:
+        """The draw keys (seed, counter) of the next `count` evaluations, in order, where the neighborhood
+        samples: the same seed gives the same draws, on every backend; None otherwise. The counter moves past
+        them unless `advance` is false (a warm-up's walk, which the search repeats)."""
         if self._draw_seed is None:
             return None
-        self._draws += 1
-        return np.array([self._draw_seed, self._draws], dtype=np.uint64)
+        keys = DrawKeys(self._draw_seed, self._draws + 1, count)
+        if advance:
+            self._draws += count
+        return keys
+
+    def draw_key(self) -> np.ndarray | None:
+        """The draw key of the next evaluation (draw_keys), or None."""
+        keys = self.draw_keys(1)
+        return None if keys is None else keys[0]
 
     def warm_up(self) -> None:
         """Compile what the search calls (Numba functions, CUDA kernels) before the clock starts."""

@@ -13,15 +13,16 @@ iterations. A tabu move is still admissible (aspiration) when its score beats th
 the run so far. Each iteration moves to the best admissible neighbor, improving or not; on the
 GPU that choice is a masked reduction on the device (backends/select.cu), and only the chosen
 move comes back; where the problem can move its state on the device, whole batches of steps run
-there and only their trail comes back (backends/gpu_walk.py). Every solution visited is offered to
-the archive, so a run yields a Pareto approximation.
+there and only their trail comes back (backends/gpu_walk.py). A sampled neighborhood draws step t's
+neighbors with the t-th of the run's draw keys (Search.draw_keys), on the device as on the host. Every
+solution visited is offered to the archive, so a run yields a Pareto approximation.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import numpy as np
 from numba import njit
@@ -66,15 +67,15 @@ def new_bests(scores: np.ndarray, best: float) -> tuple[np.ndarray, int]:
 
 
 def host_walk(ev, nbh: Neighborhood, x: np.ndarray, c: np.ndarray, threshold: float, steps: int,
-              tenure: int, draw_key: Callable[[], np.ndarray | None] = lambda: None) -> Iterator[Trail]:
+              tenure: int, keys: np.ndarray | None = None) -> Iterator[Trail]:
     """`steps` tabu steps from x, every move admissible at first, one step per batch: each moves to
     the best admissible neighbor and makes the move's inverse tabu for `tenure` steps; `threshold`
     (the aspiration level) falls to each step's score when it is lower. The device runs the same walk
-    in batches of steps (backends/gpu_walk.py). A sampled neighborhood draws each step's neighbors with
-    the key draw_key() gives."""
+    in batches of steps (backends/gpu_walk.py). A sampled neighborhood draws the neighbors of step t
+    with keys[t] (Search.draw_keys)."""
     ev.allow_all()
     for step in range(steps):
-        key = draw_key()
+        key = None if keys is None else keys[step]
         idx, score, f = ev.best_weighted(x, c, step, threshold, key)
         x = nbh.apply_many(x, np.array([idx]), key)[0]
         ev.forbid(nbh.inverse(idx, len(x)), step + 1 + tenure)
@@ -115,7 +116,8 @@ class AggregatedTabu(Search):
         x = self.problem.encoding.initial()
         self.evaluator.best_weighted(x, self.weights[0], 0, -np.inf, self.draw_key())
         new_bests(np.zeros(1), 0.0)
-        walk = self.evaluator.device_walk(x, self.weights[0], -np.inf, self.budget, self.tenure)
+        keys = self.draw_keys(self.budget, advance=False)
+        walk = self.evaluator.device_walk(x, self.weights[0], -np.inf, self.budget, self.tenure, keys)
         if walk is not None:  # its kernels compiled, and the graph of a whole batch captured
             next(walk)
 
@@ -134,8 +136,9 @@ class AggregatedTabu(Search):
         best = weighted_scores(f[None], c)[0]
         best_xf = x, f
         steps = budget - spent
-        walk = ev.device_walk(x, c, best, steps, self.tenure) or host_walk(ev, self.nbh, x, c, best, steps,
-                                                                          self.tenure, self.draw_key)
+        keys = self.draw_keys(steps)  # one per step, on the device as on the host
+        walk = ev.device_walk(x, c, best, steps, self.tenure, keys) or host_walk(ev, self.nbh, x, c, best, steps,
+                                                                                self.tenure, keys)
         for X, scores, F in self._timed(walk):
             new, last = new_bests(scores, best)
             if last >= 0:

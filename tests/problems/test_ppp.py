@@ -16,6 +16,7 @@ from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
 from mols.problems.io import bundled_instances_dir
 from mols.problems.ppp import Ppp, PppInstance, generate, instance_table, load_ppp, read_ppp, write_ppp
+from mols.problems.ppp.cpu import G1, G2
 from mols.problems.ppp.model import MAX_GPU_N
 
 HAMMING = [get_neighborhood(f"hamming{k}") for k in (1, 2, 3)]
@@ -170,6 +171,41 @@ def test_an_empty_window():
     assert state[2][1] < state[2][0] and state[2][2] == 4
     kernel_agrees(problem, np.zeros(9, dtype=np.int8))
     kernel_agrees(problem, np.ones(9, dtype=np.int8))
+
+
+def fresh_state(problem: Ppp, x: np.ndarray) -> list[np.ndarray]:
+    state = [np.zeros(shape, dtype) for shape, dtype in problem.state_layout()]
+    problem.fill_state(x, state)
+    return state
+
+
+def test_the_state_follows_a_walk_exactly():
+    """fill_state updates Y from the previous call's by the changed columns (up to n / 4 of them): the
+    same arrays as a fresh fill, step after step, and after a jump."""
+    problem, rng = load_ppp("45-47"), np.random.default_rng(3)
+    x = problem.random_solution(rng)
+    state = fresh_state(problem, x)
+    for flips in (1, 2, 3, 0, 11, 12, 40, 1):
+        x = x.copy()
+        x[rng.choice(problem.n, flips, replace=False)] ^= 1
+        problem.fill_state(x, state)
+        for got, want in zip(state, fresh_state(problem, x)):
+            np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_sorted_state_of_hamming_2(seed):
+    """What ppp.cu's Hamming 2 reads: the rows sorted by Y, where each value of the grid v0 + 2 t ends, and
+    the residual histogram, which with the sign term gives the solution's own cost."""
+    problem, rng = load_ppp("33-31"), np.random.default_rng(seed)
+    x = problem.random_solution(rng) if seed else planted_bits(problem.instance)
+    _, Y, _, order, levels, ends, residual, NEG = fresh_state(problem, x)
+    T, v0, outside2 = levels
+    assert sorted(order) == list(range(problem.instance.m)) and np.all(np.diff(Y[order]) >= 0)
+    assert v0 == Y.min() - 4 and v0 + 2 * (T - 1) == Y.max() + 4
+    np.testing.assert_array_equal(ends, [(Y <= v0 + 2 * t).sum() for t in range(len(ends))])
+    own_cost = 2 * G1 * NEG[0] + G2 * (np.abs(residual).sum() + outside2)
+    assert own_cost == problem.evaluate(x)[0]
 
 
 def test_tabu_runs_repeat():

@@ -1,6 +1,6 @@
-"""The PPP's CUDA kernel (ppp.cu, one warp per neighbor) against its Numba twin, exactly: Hamming 1, 2, 3,
-m a multiple of 32 or not, n above 32, random and near-planted solutions, chunked launches, 64-bit costs;
-and tabu runs identical on both backends."""
+"""The PPP's CUDA kernels (ppp.cu: Hamming 1 and 3 one warp per neighbor, Hamming 2 one thread per neighbor
+over the rows sorted by Y) against their Numba twin, exactly: m a multiple of 32 or not, n above 32, random
+and near-planted solutions, chunked launches, 64-bit costs; and tabu runs identical on both backends."""
 
 from __future__ import annotations
 
@@ -45,19 +45,32 @@ def test_gpu_equals_cpu_by_chunks(rng, nbh):
     gpu_equals_cpu(load_ppp("45-47"), nbh, rng, BackendSpec("gpu", chunk_rows=1000))
 
 
-def test_gpu_equals_cpu_on_a_large_instance(rng):
-    gpu_equals_cpu(load_ppp("1301-1317"), HAMMING[0], rng)
+@pytest.mark.parametrize("nbh", HAMMING[:2], ids=lambda nbh: nbh.name)
+def test_gpu_equals_cpu_on_a_large_instance(rng, nbh):
+    gpu_equals_cpu(load_ppp("1301-1317"), nbh, rng)
 
 
-def test_gpu_equals_cpu_with_64_bit_costs(rng):
+@pytest.mark.parametrize("nbh, m, n", [(HAMMING[0], 15_000, 2_401), (HAMMING[1], 400_000, 100)],
+                         ids=["hamming1", "hamming2"])
+def test_gpu_equals_cpu_with_64_bit_costs(nbh, m, n):
     """Costs up to 2 G1 m n + 2 m exceed int32 here, so VAL is long long; every row flips the same way."""
-    m, n = 15_000, 2_401
     problem = Ppp(PppInstance("wide", np.ones((m, n), dtype=np.int8), np.full(m, n), np.ones(n)))
     assert problem.dtype == np.int64
-    cpu, gpu = prepare(problem, HAMMING[0], "cpu"), prepare(problem, HAMMING[0], "gpu")
+    cpu, gpu = prepare(problem, nbh, "cpu"), prepare(problem, nbh, "gpu")
     x = np.zeros(n, dtype=np.int8)  # V = -1: A V = -n everywhere, the largest cost
     np.testing.assert_array_equal(gpu.evaluate(x), cpu.evaluate(x))
     assert cpu.evaluate(x).max() > np.iinfo(np.int32).max
+
+
+def test_a_walk_of_small_changes_evaluates_as_fresh_states(rng):
+    """The state follows a walk by the changed columns (cpu.fill_state), and ppp_pack re-sorts the columns
+    after each upload: a sequence of near solutions on one evaluator, each against a fresh CPU evaluator."""
+    problem, nbh = load_ppp("101-117"), HAMMING[1]
+    gpu, x = prepare(problem, nbh, "gpu"), problem.random_solution(rng)
+    for flips in (1, 2, 0, 3, 40, 2):
+        x = x.copy()
+        x[rng.choice(problem.n, flips, replace=False)] ^= 1
+        np.testing.assert_array_equal(gpu.evaluate(x), prepare(problem, nbh, "cpu").evaluate(x))
 
 
 @pytest.mark.parametrize("nbh", HAMMING, ids=lambda nbh: nbh.name)

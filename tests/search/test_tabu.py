@@ -10,8 +10,10 @@ import pytest
 from mols.backends import prepare
 from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
+from mols.neighborhoods.crowns import crowns
 from mols.problems import load_problem, problem_entry
 from mols.problems.flowshop.model import Flowshop
+from mols.problems.weierstrass import load_weierstrass
 from mols.search import RunConfig, build_search, solve
 from mols.search.its import IteratedTabu
 from mols.search.tabu import (
@@ -295,8 +297,8 @@ class Batched(Wrapped):
         self.nbh, self.size = nbh, size
         self.batches, self.seen = 0, []
 
-    def device_walk(self, x, c, threshold, steps, tenure):
-        steps = list(host_walk(self.inner, self.nbh, x, c, threshold, steps, tenure))
+    def device_walk(self, x, c, threshold, steps, tenure, keys=None):
+        steps = list(host_walk(self.inner, self.nbh, x, c, threshold, steps, tenure, keys))
         for first in range(0, len(steps), self.size):
             self.batches += 1
             X, scores, F = (np.concatenate(part) for part in zip(*steps[first:first + self.size]))
@@ -326,3 +328,46 @@ def test_a_walk_in_batches_gives_the_archive_of_a_walk_step_by_step(problem, ins
     np.testing.assert_array_equal(runs[0].archive.F, runs[1].archive.F)
     np.testing.assert_array_equal(runs[0].archive.X, runs[1].archive.X)
     check_archive(problem, runs[1].archive)
+
+
+def test_draw_keys_are_the_keys_draw_key_gives_in_turn(tiny):
+    """draw_keys(m) gives the next m keys, consecutive counters, and moves past them (not when told not to);
+    a neighborhood that samples nothing has none."""
+    problem, nbh = load_weierstrass("2"), crowns(8)
+    a, b = (AggregatedTabu(problem, nbh, prepare(problem, nbh, "cpu"), 10, np.random.default_rng(1)) for _ in range(2))
+    peeked = a.draw_keys(3, advance=False)[:]
+    keys = a.draw_keys(3)
+    assert len(keys) == 3 and keys[:].dtype == np.uint64 and keys[:].shape == (3, 2) and keys[1:2].shape == (1, 2)
+    np.testing.assert_array_equal(peeked, keys[:])
+    np.testing.assert_array_equal([keys[t] for t in range(3)], keys[:])
+    np.testing.assert_array_equal(keys[:], [b.draw_key() for _ in range(3)])
+    np.testing.assert_array_equal(a.draw_key(), b.draw_key())
+    assert tabu(tiny).draw_keys(3) is None and tabu(tiny).draw_key() is None
+
+
+class KeyLog(Batched):
+    """A walk in batches (as the device's) that records the counters of the draw keys it is given."""
+
+    def __init__(self, inner, nbh, size):
+        super().__init__(inner, nbh, size)
+        self.counters = []
+
+    def device_walk(self, x, c, threshold, steps, tenure, keys=None):
+        self.counters += keys[:][:, 1].tolist()
+        return super().device_walk(x, c, threshold, steps, tenure, keys)
+
+
+@pytest.mark.parametrize("algorithm", [AggregatedTabu, IteratedTabu])
+def test_a_sampled_walk_in_batches_draws_with_the_keys_of_the_host_walk(algorithm):
+    """The walk gets one key per step, the keys the host walk draws one by one (the warm-up draws 1 and 2,
+    and its walk takes the run's keys without moving past them), and it finds the same archive."""
+    problem, nbh = load_weierstrass("3"), crowns(64)
+    runs, searches = [], []
+    for ev in (prepare(problem, nbh, "cpu"), KeyLog(prepare(problem, nbh, "cpu"), nbh, 7)):
+        searches.append(algorithm(problem, nbh, ev, 40, np.random.default_rng(2), None, tenure=3))
+        runs.append(searches[-1].run())
+        assert runs[-1].status == "completed" and runs[-1].iterations == 40
+    assert ev.counters == list(range(3, 43)) * 2 and ev.batches > 40 // 7  # the warm-up's walk, then the run
+    assert searches[0]._draws == searches[1]._draws == 42
+    np.testing.assert_array_equal(runs[0].archive.F, runs[1].archive.F)
+    np.testing.assert_array_equal(runs[0].archive.X, runs[1].archive.X)

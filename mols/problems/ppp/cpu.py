@@ -24,31 +24,76 @@ CHUNK = 64  # moves per parallel task; each task clears and reuses its own histo
 
 
 @njit(cache=True)
-def fill_state(AT, HS, x, bits, Y, window, H0, NEG):
-    """bits = x, Y = A V (V = 2 x - 1) in O(mn), the window (lo, hi, outside), and for ppp.cu's Hamming 2
-    (the Numba kernel ignores them): H0 (n + 1,) the histogram H(Y) (bins 1..n; H0[0] = 0) and NEG[0] the
-    sum of -Y_i over the negative Y_i."""
+def fill_state(AT, HS, x, bits, Y, window, order, levels, ends, residual, NEG):
+    """bits = x and Y = A V (V = 2 x - 1): from the previous call's bits and Y by the columns that changed
+    where they are few (window[3] = 1: the state holds a previous call's; the buffers start zeroed), else in
+    O(mn); the window (lo, hi, outside); and, for ppp.cu's Hamming 2 (the Numba kernel ignores them), Y's
+    values on the grid v_t = v0 + 2 t (levels = (T, v0, outside2), v0 = min Y - 4, T values up to max Y + 4:
+    every Y_i has n's parity, and two flips move it by -4, 0 or 4): order (m,) the rows sorted by Y,
+    ends[t] the end of the rows with value <= v_t in that order (m from t = T - 2 on), residual[t] =
+    H(Y)_v - H(S)_v at v = v_t in 1..n (0 elsewhere), outside2 the sum of H(S) over 1..n off the grid, and
+    NEG[0] the sum of -Y_i over the negative Y_i."""
     n, m = AT.shape
-    Y[:] = 0
-    for j in range(n):
-        bits[j] = x[j]
-        sign = 2 * np.int32(x[j]) - 1
-        for i in range(m):
-            Y[i] += sign * AT[j, i]
+    product(AT, x, bits, Y, window[3] == 1)
+    window[3] = 1
     lo, hi = max(1, Y.min() - 2 * MAX_FLIPS), min(n, Y.max() + 2 * MAX_FLIPS)
     outside = 0
     for b in range(1, n + 1):
         if b < lo or b > hi:
             outside += HS[b]
     window[0], window[1], window[2] = lo, hi, outside
-    H0[:] = 0
+    sort_rows(Y, order, ends)
+    v0 = Y.min() - 4
+    T = (Y.max() - Y.min()) // 2 + 5
+    outside2 = HS[1:].sum()
+    for t in range(ends.shape[0]):
+        v = v0 + 2 * t
+        residual[t] = 0
+        if t < T and 1 <= v <= n:
+            residual[t] = ends[t] - (ends[t - 1] if t > 0 else 0) - HS[v]
+            outside2 -= HS[v]
+    levels[0], levels[1], levels[2] = T, v0, outside2
     negative = np.int64(0)
     for i in range(m):
-        if Y[i] < 0:
-            negative -= Y[i]
-        elif 1 <= Y[i] <= n:
-            H0[Y[i]] += 1
+        negative -= min(Y[i], 0)
     NEG[0] = negative
+
+
+@njit(cache=True)
+def product(AT, x, bits, Y, known):
+    """bits = x and Y = A V. known: Y is A V for the bits already there; then only the columns whose bit
+    changed are added (2 V_j A[:, j] each), unless more than a quarter of them did."""
+    n, m = AT.shape
+    changed = 0
+    for j in range(n):
+        changed += bits[j] != x[j]
+    scale = 2
+    if not known or 4 * changed > n:
+        Y[:] = 0
+        scale = 1  # from Y = 0, every column adds V_j A[:, j]
+    for j in range(n):
+        if scale == 1 or bits[j] != x[j]:
+            c = scale * (2 * np.int32(x[j]) - 1)
+            bits[j] = x[j]
+            for i in range(m):
+                Y[i] += c * AT[j, i]
+
+
+@njit(cache=True)
+def sort_rows(Y, order, ends):
+    """order = the rows sorted by value (a counting sort, stable), ends[t] = the end in that order of the
+    rows with value <= min Y + 2 t - 4 (ends (E,), E >= (max Y - min Y) / 2 + 3)."""
+    v0 = Y.min() - 4
+    ends[:] = 0
+    for i in range(Y.shape[0]):
+        ends[(Y[i] - v0) >> 1] += 1
+    start = 0
+    for t in range(ends.shape[0]):  # counts to starts
+        start, ends[t] = start + ends[t], start
+    for i in range(Y.shape[0]):  # each bin's start moves to its end
+        t = (Y[i] - v0) >> 1
+        order[ends[t]] = i
+        ends[t] += 1
 
 
 @njit(cache=True, inline="always")
@@ -91,12 +136,12 @@ def move_cost(AT, HS, Y, window, move, hist):
 
 @cache
 def neighborhood_kernel(k: int):
-    """The kernel (AT, HS, ATB, bits, Y, window, H0, NEG, F, first) of Hamming k (ATB, H0 and NEG are ppp.cu's
-    and unused here): F[r, 0] = the cost of the neighbor by move first + r, in parallel over chunks of moves. k is a
-    constant of the compiled code (the unused flips vanish), and the only one the closure holds, so Numba's
-    cache keeps the three kernels."""
+    """The kernel (AT, HS, ATB, A, SORTED, *state, F, first) of Hamming k (ATB, A, SORTED and the state after
+    the window are ppp.cu's, unused here): F[r, 0] = the cost of the neighbor by move first + r, in parallel
+    over chunks of moves. k is a constant of the compiled code (the unused flips vanish), and the only one
+    the closure holds, so Numba's cache keeps the three kernels."""
     @njit(parallel=True, cache=True)
-    def kernel(AT, HS, ATB, bits, Y, window, H0, NEG, F, first):
+    def kernel(AT, HS, ATB, A, SORTED, bits, Y, window, order, levels, ends, residual, NEG, F, first):
         n, rows = AT.shape[0], F.shape[0]
         bins = max(0, window[1] - window[0] + 1)
         for c in prange((rows + CHUNK - 1) // CHUNK):

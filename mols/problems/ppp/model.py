@@ -15,14 +15,16 @@ from mols.problems.ppp import cpu
 from mols.problems.ppp.cpu import G1, G2
 from mols.problems.ppp.instance import PppInstance
 
-# ppp.cu keeps one histogram of N + 9 ints per warp in static shared memory (48 KB at most): 4 warps of
-# a 128-thread block (backends/gpu.py's BLOCK) x 2909 ints x 4 bytes = 46.5 KB.
+# ppp.cu's Hamming 1 and 3 keep one histogram of N + 1 ints per warp in static shared memory (48 KB at most):
+# 4 warps of a 128-thread block (backends/gpu.py's BLOCK) x 2901 ints x 4 bytes = 46.4 KB.
 MAX_GPU_N = 2900
+WARP = 32
 
 
 class Ppp(Problem):
     """Find V with A V >= 0 and A V = S as multisets. Kernels: one Hamming-k neighbor in O(m) from the
-    state Y = A V (cpu.py, ppp.cu: one warp per neighbor)."""
+    state Y = A V (cpu.py; ppp.cu: one warp per neighbor), and on the GPU Hamming 2 in O(m / 32 + the
+    values of Y) by one thread, from bit-packed columns whose rows ppp_pack sorts by Y (ppp.cu)."""
 
     name = "ppp"
     objectives = ("cost",)
@@ -30,7 +32,6 @@ class Ppp(Problem):
     cuda_kernel = "ppp_neighborhood"
     neighborhoods = ("hamming1", "hamming2", "hamming3")
     chunkable = True
-    threads_per_move = 32
     target = 0
 
     def __init__(self, instance: PppInstance):
@@ -47,6 +48,9 @@ class Ppp(Problem):
         negative[:, :instance.m] = self.AT < 0
         packed = np.packbits(negative.reshape(self.n, -1, 32), axis=2, bitorder="little")  # (n, W, 4) bytes
         self.ATB = np.ascontiguousarray(packed.view("<u4")[:, :, 0], dtype=np.uint32)
+        # ppp.cu's Hamming 2: ppp_pack writes the columns of A as bits in the rows' sorted order into SORTED
+        # (W, n) on the device before each evaluation, from the rows of A
+        self.SORTED = np.zeros((packed.shape[1], self.n), dtype=np.uint32)
 
     def _evaluate(self, X: np.ndarray) -> np.ndarray:
         return self._costs((2 * X.astype(np.int64) - 1) @ self.instance.a.T.astype(np.int64))
@@ -67,12 +71,14 @@ class Ppp(Problem):
         return self.instance.solves(2 * np.asarray(x, dtype=np.int8) - 1)
 
     def data(self) -> tuple[np.ndarray, ...]:
-        return self.AT, self.HS, self.ATB  # the Numba kernel reads AT, ppp.cu reads ATB
+        return self.AT, self.HS, self.ATB, self.instance.a, self.SORTED  # the Numba kernel reads AT and HS
 
     def state_layout(self) -> Layout:
-        # bits (n,), Y = A V (m,), window (lo, hi, outside), H0 = H(Y) (n + 1,), NEG (1,): see cpu.py
-        return [((self.n,), np.dtype(np.int8)), ((self.instance.m,), np.dtype(np.int32)), ((3,), np.dtype(np.int32)),
-                ((self.n + 1,), np.dtype(np.int32)), ((1,), np.dtype(np.int64))]
+        # bits (n,), Y = A V (m,), window (lo, hi, outside, filled), order (m,), levels (T, v0, outside2),
+        # ends and residual (n + 8,: T + 2 <= n + 7), NEG (1,): see cpu.fill_state
+        n, m, i32 = self.n, self.instance.m, np.dtype(np.int32)
+        return [((n,), np.dtype(np.int8)), ((m,), i32), ((4,), i32), ((m,), i32), ((3,), i32), ((n + 8,), i32),
+                ((n + 8,), i32), ((1,), np.dtype(np.int64))]
 
     def fill_state(self, x: np.ndarray, state: tuple[np.ndarray, ...]) -> None:
         cpu.fill_state(self.AT, self.HS, np.asarray(x, dtype=np.int8), *state)
@@ -80,6 +86,12 @@ class Ppp(Problem):
     def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
         """Every neighbor in O(m) from Y, whatever `incremental` says (there is no slower path to offer)."""
         return cpu.neighborhood_kernel(nbh.arity)
+
+    def move_threads(self, nbh: Neighborhood) -> int:
+        return 1 if nbh.arity == 2 else WARP
+
+    def prepare_kernel(self, nbh: Neighborhood) -> tuple[str, int] | None:
+        return ("ppp_pack", self.SORTED.size) if nbh.arity == 2 else None
 
     def cuda_defines(self) -> dict[str, int | str]:
         if self.n > MAX_GPU_N:

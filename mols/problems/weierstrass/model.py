@@ -72,8 +72,11 @@ def reduction_table() -> np.ndarray:
 
 
 class Weierstrass(Problem):
-    """One warp per neighbor on the GPU (weierstrass.cu): 10,000 neighbors would leave most of the device
-    idle with one thread each, and each thread would compute n x 100 sines in turn."""
+    """Several lanes per neighbor on the GPU (weierstrass.cu): 10,000 neighbors would leave most of the
+    device idle with one thread each, and each thread would compute n x 100 sines in turn. Tabu walks run
+    on the device (apply_kernel). No selection kernel: a fused one (evaluation and select_partial in one
+    pass), tried on the H200 at n = 10, was no faster than the two kernels (its blocks of 256 threads need
+    more registers, so fewer of them fit on a multiprocessor)."""
 
     name = "weierstrass"
     objectives = ("f",)
@@ -81,7 +84,7 @@ class Weierstrass(Problem):
     neighborhoods = ("crowns",)
     cuda_file = Path(__file__).with_name("weierstrass.cu")
     cuda_kernel = "weierstrass_crowns"
-    threads_per_move = WARP
+    lanes = None  # threads per neighbor, a power of two up to 32; None: by the dimension (threads_per_move)
 
     def __init__(self, instance: WeierstrassInstance):
         self.instance = instance
@@ -112,6 +115,17 @@ class Weierstrass(Problem):
     def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
         return cpu.neighborhood_kernel(nbh.apply_into, self.precision)
 
+    @property
+    def threads_per_move(self) -> int:
+        """Lanes per neighbor (weierstrass.cu's LANES): 16 up to dimension 16, a warp beyond. A neighbor's
+        lanes draw its n Gaussians at once, one each, and the rest of the warp waits: with 16 lanes a warp
+        draws two neighbors in that time (on the H200 at n = 10, tabu steps 3 % faster than with 32 in
+        float32, the same within 1 % in float64)."""
+        return self.lanes or (16 if self.n <= 16 else WARP)
+
     def cuda_defines(self) -> dict[str, int | str]:
-        return {"D": self.n, "TERMS": TERMS, "F32": int(self.precision == "float32"), "WARP": WARP,
-                "REDUCTION_SMIN": REDUCTION_SMIN}
+        return {"D": self.n, "TERMS": TERMS, "F32": int(self.precision == "float32"), "LANES": self.threads_per_move,
+                "REDUCTION_SMIN": REDUCTION_SMIN, "REDUCTION_ROWS": REDUCTION_SMAX - REDUCTION_SMIN + 1}
+
+    def apply_kernel(self, nbh: Neighborhood) -> str:
+        return "weierstrass_apply"

@@ -1,15 +1,15 @@
-// The Weierstrass function of every neighbor, one warp per neighbor: the CUDA twin of cpu.py.
-// Prepended by the host: the crowns header (crowns_point), #define D (the dimension), TERMS (100),
-// F32 (1: float32 arithmetic, else float64), WARP (32, the problem's threads_per_move), REDUCTION_SMIN
-// (the reduction table's first s) and BLOCK.
+// The Weierstrass function of every neighbor, LANES threads per neighbor: the CUDA twin of cpu.py; and
+// the apply kernel of a tabu walk on the device. Prepended by the host: the crowns header (crowns_point),
+// #define D (the dimension), TERMS (100), F32 (1: float32 arithmetic, else float64), LANES (the problem's
+// threads_per_move: a power of two up to a warp's 32), REDUCTION_SMIN and REDUCTION_ROWS (the reduction
+// table's first s and its rows) and BLOCK.
 //
-// The warp's lanes draw the neighbor's point once, together, into shared memory (crowns_point), then
-// share its D x TERMS terms: term j is (i, k) = (j / D + 1, j % D), at lane j % WARP, so that the lanes
-// of one step take neighbouring i, which mostly take the same path through sin's argument reduction.
-// Each lane adds its terms, a shuffle reduction adds the lanes' sums, lane 0 writes F. The order of the
-// sums differs from the CPU's (coordinate by coordinate), and CUDA's sin may differ from the host's in
-// the last bit: tests/problems/test_weierstrass_gpu.py states the tolerances.
-#define WARPS (BLOCK / WARP)
+// A neighbor's lanes draw its point once, together, into shared memory (crowns_point), then share its
+// D x TERMS terms: term j is (i, k) = (j / D + 1, j % D), at lane j % LANES, so that the lanes of one
+// step take neighbouring i, which mostly take the same path through sin's argument reduction. Each
+// lane adds its terms and a shuffle reduction adds the lanes' sums. The order of the sums differs from
+// the CPU's (coordinate by coordinate), and CUDA's sin may differ from the host's in the last bit:
+// tests/problems/test_weierstrass_gpu.py states the tolerances.
 
 // sin(2^i y) for |2^i y| >= 2^8 (b = 2), with an exact argument reduction in place of sin's slow path
 // (Payne-Hanek for the huge arguments, up to 2^100): |y| = M 2^e, M the integer mantissa, so
@@ -17,15 +17,23 @@
 // in 128-bit fixed point in the host's table (model.reduction_table: row s - REDUCTION_SMIN, high word then
 // low word). The low 64 bits of M c_s (a wrapping multiply; float64: plus the carry out of M times the low
 // word) are the phase in turns, within 2^-63; as a signed fraction p of a half turn, sin = sinpi(p).
-// Below 2^8 (and for y = 0 or subnormal) sin's own fast path is exact enough.
+// Below 2^8 (and for y = 0 or subnormal) sin's own fast path is exact enough. Each block reads the table
+// from its own copy in shared memory (float32: the high words alone).
 #define REDUCTION_MIN_EXPONENT 8
+#define TABLE_WORDS (F32 ? 1 : 2)  // words of a row in the block's copy
+
+// The block's copy of the reduction table; every thread of the block calls it, before any returns.
+__device__ __forceinline__ void copy_table(const unsigned long long* __restrict__ table, unsigned long long* own) {
+    for (int w = threadIdx.x; w < REDUCTION_ROWS * TABLE_WORDS; w += blockDim.x)
+        own[w] = table[w / TABLE_WORDS * 2 + w % TABLE_WORDS];
+    __syncthreads();
+}
 
 #if F32
 typedef float real;
 // w 2^-ih sin(2^i y), the multiply kept apart from the caller's add. float32: M < 2^24, the high word is
 // enough (phase within 2^-40 turns).
-__device__ __forceinline__ float weierstrass_term(float w, float y, int i,
-                                                  const unsigned long long* __restrict__ table) {
+__device__ __forceinline__ float weierstrass_term(float w, float y, int i, const unsigned long long* table) {
     const unsigned int bits = __float_as_uint(y);
     const int E = (int)((bits >> 23) & 0xFFu);  // biased exponent: |y| = M 2^(E - 150)
     float r;
@@ -33,7 +41,7 @@ __device__ __forceinline__ float weierstrass_term(float w, float y, int i,
         r = sinf(ldexpf(y, i));
     } else {
         const unsigned long long M = (unsigned long long)((bits & 0x7FFFFFu) | 0x800000u);
-        unsigned long long phase = M * __ldg(table + 2 * (E - 150 + i - REDUCTION_SMIN));
+        unsigned long long phase = M * table[E - 150 + i - REDUCTION_SMIN];
         if (bits >> 31) phase = 0ull - phase;  // sin is odd
         r = sinpif((float)(int)(phase >> 32) * 0x1p-31f);
     }
@@ -41,8 +49,7 @@ __device__ __forceinline__ float weierstrass_term(float w, float y, int i,
 }
 #else
 typedef double real;
-__device__ __forceinline__ double weierstrass_term(double w, double y, int i,
-                                                   const unsigned long long* __restrict__ table) {
+__device__ __forceinline__ double weierstrass_term(double w, double y, int i, const unsigned long long* table) {
     const unsigned long long bits = (unsigned long long)__double_as_longlong(y);
     const int E = (int)((bits >> 52) & 0x7FFull);  // biased exponent: |y| = M 2^(E - 1075)
     double r;
@@ -51,7 +58,7 @@ __device__ __forceinline__ double weierstrass_term(double w, double y, int i,
     } else {
         const unsigned long long M = (bits & 0xFFFFFFFFFFFFFull) | 0x10000000000000ull;
         const unsigned long long* c = table + 2 * (E - 1075 + i - REDUCTION_SMIN);
-        unsigned long long phase = M * __ldg(c) + __umul64hi(M, __ldg(c + 1));
+        unsigned long long phase = M * c[0] + __umul64hi(M, c[1]);
         if (bits >> 63) phase = 0ull - phase;  // sin is odd
         r = sinpi((double)(long long)phase * 0x1p-63);
     }
@@ -59,26 +66,70 @@ __device__ __forceinline__ double weierstrass_term(double w, double y, int i,
 }
 #endif
 
-// Arguments: the weights 2^(-i h) (TERMS,), in the arithmetic's type; the reduction table
-// (REDUCTION_SMAX - REDUCTION_SMIN + 1, 2) uint64; the state: x (D,), the draw key
-// (2,); then F (n_moves, 1).
-extern "C" __global__ void __launch_bounds__(BLOCK) weierstrass_crowns(
-    const real* __restrict__ weights, const unsigned long long* __restrict__ table, const double* __restrict__ x,
-    const unsigned long long* __restrict__ key,
-    double* __restrict__ F, long long n_moves)
-{
-    __shared__ double points[WARPS][D];
-    const long long t = ((long long)blockIdx.x * BLOCK + threadIdx.x) / WARP;
-    if (t >= n_moves) return;  // the whole warp: t is the warp's
-    const int lane = threadIdx.x % WARP;
-    double* y = points[threadIdx.x / WARP];
-    crowns_point(x, t, D, key, y, lane, WARP);
+#if F32
+// The point's coordinates rounded to float32 once, in place (r[q] = (float)y[q], r the same shared memory
+// read as floats), LANES at a time: each chunk is read whole before it is written, and chunk c writes over
+// y[c LANES / 2 .. (c + 1) LANES / 2), which no later chunk reads. Every thread of the warp calls it.
+__device__ __forceinline__ const float* rounded(double* y, int lane) {
+    float* r = reinterpret_cast<float*>(y);
+    for (int first = 0; first < D; first += LANES) {
+        const int q = first + lane;
+        const float v = q < D ? (float)y[q] : 0.0f;
+        __syncwarp();
+        if (q < D) r[q] = v;
+        __syncwarp();
+    }
+    return r;
+}
+#else
+__device__ __forceinline__ const double* rounded(double* y, int lane) { return y; }
+#endif
+
+// f(neighbor t of x), in each of the neighbor's LANES lanes (lane = 0 .. LANES - 1), y its D doubles of
+// shared memory, table the block's copy. Every thread of the warp calls it, as often as the others:
+// crowns_point and the shuffles are the whole warp's. The butterfly gives every lane the same sum (each
+// adds the same pair, a + b or b + a).
+__device__ __forceinline__ double neighbor_value(const real* __restrict__ weights, const unsigned long long* table,
+                                                 const double* __restrict__ x,
+                                                 const unsigned long long* __restrict__ key, long long t, int lane,
+                                                 double* y) {
+    crowns_point(x, t, D, key, y, lane, LANES);
+    const real* r = rounded(y, lane);
     real s = 0;
-    for (int j = lane; j < D * TERMS; j += WARP) {
+    for (int j = lane; j < D * TERMS; j += LANES) {
         const int i = j / D, k = j - i * D;
-        s += weierstrass_term(weights[i], (real)y[k], i + 1, table);
+        s += weierstrass_term(weights[i], r[k], i + 1, table);
     }
 #pragma unroll
-    for (int h = WARP / 2; h > 0; h >>= 1) s += __shfl_xor_sync(0xffffffffu, s, h);
-    if (lane == 0) F[t] = (double)s;
+    for (int h = LANES / 2; h > 0; h >>= 1) s += __shfl_xor_sync(0xffffffffu, s, h);
+    return (double)s;
+}
+
+// Arguments: the weights 2^(-i h) (TERMS,), in the arithmetic's type; the reduction table
+// (REDUCTION_ROWS, 2) uint64; the state: x (D,), the draw key (2,); then F (n_moves, 1).
+extern "C" __global__ void __launch_bounds__(BLOCK) weierstrass_crowns(
+    const real* __restrict__ weights, const unsigned long long* __restrict__ table, const double* __restrict__ x,
+    const unsigned long long* __restrict__ key, double* __restrict__ F, long long n_moves)
+{
+    __shared__ unsigned long long own_table[REDUCTION_ROWS * TABLE_WORDS];
+    __shared__ double points[BLOCK / LANES][D];
+    copy_table(table, own_table);
+    const long long thread = (long long)blockIdx.x * BLOCK + threadIdx.x, t = thread / LANES;
+    if ((thread - threadIdx.x % 32) / LANES >= n_moves) return;  // the whole warp is past the end
+    const int lane = (int)(thread % LANES);
+    double* y = points[threadIdx.x / LANES];
+    const double f = neighbor_value(weights, own_table, x, key, min(t, n_moves - 1), lane, y);
+    if (t < n_moves && lane == 0) F[t] = f;
+}
+
+// One step of a walk on the device (backends/gpu_walk.py), one block: x becomes its neighbor *move, drawn
+// by the first warp with the state's key as the evaluation drew it, then the key's counter advances, so
+// that the next evaluation draws with the next step's key (Search.draw_keys). The value f is not needed.
+extern "C" __global__ void weierstrass_apply(double* x, unsigned long long* key, const long long* move,
+                                             const double* f) {
+    __shared__ double y[D];
+    if (threadIdx.x < 32) crowns_point(x, *move, D, key, y, threadIdx.x, 32);
+    __syncthreads();  // every read of x and of the key is done before either changes
+    for (int q = threadIdx.x; q < D; q += blockDim.x) x[q] = y[q];
+    if (threadIdx.x == 0) key[1] += 1;
 }
