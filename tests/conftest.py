@@ -1,4 +1,5 @@
-"""Shared fixtures: random flowshop instances, and the `gpu` marker that skips cleanly without a device."""
+"""Shared fixtures: random flowshop instances, a device walk's trail, and the `gpu` marker that skips cleanly
+without a device."""
 
 from __future__ import annotations
 
@@ -24,6 +25,33 @@ def random_instance(rng: np.random.Generator, n: int, m: int, p_max: int = 99) -
     horizon = int(p.sum(axis=0).mean()) * max(1, n // 2)
     due = rng.integers(0, horizon + 1, size=n)
     return FlowshopInstance(f"random_{n}x{m}", p, due, seed=None, due_dates="random")
+
+
+def trail(walk) -> list[np.ndarray]:
+    """A walk's batches joined: solutions visited, scores, objective vectors."""
+    return [np.concatenate(part) for part in zip(*[[a.copy() for a in batch] for batch in walk])]
+
+
+def device_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int) -> None:
+    """Two tabu walks of 30 steps on the device (gpu.device_walk) from random solutions visit the solutions
+    that the host walk visits on the CPU, with the same scores and objective vectors (those of the solutions),
+    and leave on the device the state of the last solution built from scratch."""
+    from mols.backends import prepare
+    from mols.search.tabu import host_walk
+
+    cpu, c = prepare(problem, nbh, "cpu"), rng.random(problem.n_obj) / 1e3
+    for _ in range(2):
+        x = problem.random_solution(rng)
+        threshold = float(c @ problem.evaluate_one(x))
+        got = trail(gpu.device_walk(x, c, threshold, 30, tenure))
+        want = trail(host_walk(cpu, nbh, x, c, threshold, 30, tenure))
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(got[2], problem.evaluate(got[0]))
+        fresh = tuple(np.zeros(shape, dtype) for shape, dtype in problem.state_layout())
+        problem.fill_state(got[0][-1], fresh)
+        for on_device, expected in zip(gpu.state.device, fresh):
+            np.testing.assert_array_equal(on_device.get(), expected)
 
 
 @pytest.fixture

@@ -76,7 +76,7 @@ class DeviceWalk:
                 self._advance((1,), (1,), (out_id, out_score, out_f, threshold, step, self.tenure.device[0],
                                            sel.forbidden_until, np.int32(ev.problem.n), trail_id[t:],
                                            trail_score[t:], trail_f[t]))
-                self._apply((1,), (APPLY_BLOCK,), (*ev.state.device, out_id, out_f))
+                self._apply((1,), (APPLY_BLOCK,), (*ev.data, *ev.state.device, out_id, out_f))
             ev.enqueue_prepare()
         self.trail.download(stream)
 

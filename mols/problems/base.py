@@ -149,6 +149,6 @@ class Problem(ABC):
 
     def apply_kernel(self, nbh: Neighborhood) -> str | None:
         """A kernel that moves the state on the device to the neighbor chosen by the selection
-        (backends/gpu_walk.py): arguments (*state, move id, its objective vector), both on the device;
-        one block. With it a tabu walk runs on the device; None: the host applies each move."""
+        (backends/gpu_walk.py): arguments (*data, *state, move id, its objective vector), the last two on
+        the device's result of the selection; one block. With it a tabu walk runs on the device; None: the host applies each move."""
         return None

@@ -12,6 +12,7 @@ from mols.problems import load_problem
 from mols.problems.qap.instance import QapInstance
 from mols.problems.qap.model import Qap
 from mols.search import RunConfig, solve
+from tests.conftest import device_walks_agree
 
 SWAP = get_neighborhood("swap")
 pytestmark = pytest.mark.gpu
@@ -99,35 +100,17 @@ def test_gpu_selection_equals_cpu(rng, fused, instance):
         x = SWAP.apply(x, want[0])
 
 
-def trail(walk) -> list[np.ndarray]:
-    """A walk's batches joined: solutions visited, scores, objective vectors."""
-    return [np.concatenate(part) for part in zip(*[[a.copy() for a in batch] for batch in walk])]
-
-
 @pytest.mark.parametrize("fused", [True, False])
 @pytest.mark.parametrize("instance", ["tai25a", "tai150b", "KC10-2fl-1uni", "asymmetric"])
 def test_device_walk_takes_the_host_walks_steps(rng, fused, instance):
     """Two tabu walks run on the device (batches of 7 steps, the last one shorter) visit the solutions
     that the host walk visits on the CPU, with the same scores and costs. After each, the state on the
     device (moved by qap_apply) is the last solution's state built from scratch."""
-    from mols.search.tabu import host_walk
-
     if instance == "asymmetric":
         n = 30
         problem = Qap(QapInstance("random", rng.integers(-50, 100, size=(2, n, n)), rng.integers(0, 1000, (n, n))))
         assert not problem.symmetric
     else:
         problem = load_problem("mqap" if instance.startswith("KC") else "qap", instance)
-    cpu, gpu = prepare(problem, SWAP, "cpu"), prepare(problem, SWAP, BackendSpec("gpu", fused=fused, walk_batch=7))
-    c, tenure = rng.random(problem.n_obj) / 1e3, problem.n // 4
-    for _ in range(2):
-        x = problem.random_solution(rng)
-        threshold = float(c @ problem.evaluate_one(x))
-        got = trail(gpu.device_walk(x, c, threshold, 30, tenure))
-        want = trail(host_walk(cpu, SWAP, x, c, threshold, 30, tenure))
-        for a, b in zip(got, want):
-            np.testing.assert_array_equal(a, b)
-        fresh = tuple(np.zeros(shape, dtype) for shape, dtype in problem.state_layout())
-        problem.fill_state(got[0][-1], fresh)
-        for on_device, expected in zip(gpu.state.device, fresh):
-            np.testing.assert_array_equal(on_device.get(), expected)
+    gpu = prepare(problem, SWAP, BackendSpec("gpu", fused=fused, walk_batch=7))
+    device_walks_agree(problem, SWAP, gpu, rng, problem.n // 4)

@@ -19,6 +19,7 @@ from mols.backends import BackendSpec
 from mols.neighborhoods.crowns import PAPER_COUNT, crowns
 from mols.problems.weierstrass import load_weierstrass
 from mols.search.tabu import AggregatedTabu, host_walk
+from tests.conftest import trail
 
 pytestmark = pytest.mark.gpu
 ATOL = {"float64": 1e-9, "float32": 5e-5}
@@ -69,11 +70,6 @@ def test_lanes_per_neighbor_give_the_cpus_values_and_choice(lanes, precision):
         admissible = np.where(np.isin(np.arange(1001), blocked) & (threshold < np.inf), np.inf, F[:, 0])
         idx, score, f = gpu.best_weighted(x, np.array([1.0]), 2, threshold, key)
         assert idx == int(np.argmin(admissible)) and score == F[idx, 0] and f[0] == F[idx, 0]
-
-
-def trail(walk) -> list[np.ndarray]:
-    """A walk's batches joined: solutions visited, scores, objective vectors."""
-    return [np.concatenate(part) for part in zip(*[[a.copy() for a in batch] for batch in walk])]
 
 
 @pytest.mark.parametrize("precision", ["float64", "float32"])

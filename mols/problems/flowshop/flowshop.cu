@@ -115,3 +115,59 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
     F[3 * t + 1] = acc.tardiness;
     F[3 * t + 2] = acc.n_tardy;
 }
+
+// One step of a tabu walk on the device (backends/gpu_walk.py), one block: the state moved to the neighbor
+// *move (f, its objective vector, is not needed), the CUDA twin of state.fill_state from the move's first
+// changed position s on. perm's positions s.. take their jobs by the move's runs (nbh_segments), the rows
+// of dpi from s - 1 on are rebuilt from q, then the first warp rebuilds eext, pref_t and pref_u from s + 1
+// on, position after position: E[k][i] = max over j <= i of (E[k-1][j] + D[j]) is a prefix max over the
+// machines, lane l taking the machines l, l + 32, ... (shuffles; `carry` is the max of the chunks before).
+#define LOWEST (-((VAL)1 << (8 * sizeof(VAL) - 2)))
+
+__device__ __forceinline__ VAL pair_value(const VAL* q, int a, int b, int i) {  // D[a, b][i] (state.pair_row)
+    return i == 0 ? q[a * N_MACH] : q[a * N_MACH + i] - q[b * N_MACH + i - 1];
+}
+
+extern "C" __global__ void flowshop_apply(const VAL* q, const VAL* due, int* perm, VAL* eext, VAL* pref_t,
+                                          int* pref_u, VAL* dpi, const long long* move, const VAL* f) {
+    __shared__ int moved[N_JOBS];
+    const Move mv = nbh_decode(*move, N_JOBS);
+    const Segments seg = nbh_segments(mv, N_JOBS);
+    const int s = nbh_first_changed(mv);
+    for (int k = s + threadIdx.x; k < N_JOBS; k += blockDim.x) {
+        int g = 0;
+        while (g < NBH_SEGMENTS - 1 && k >= seg.end[g]) ++g;
+        moved[k] = perm[k + seg.offset[g]];
+    }
+    __syncthreads();  // every job read before perm changes
+    for (int k = s + threadIdx.x; k < N_JOBS; k += blockDim.x) perm[k] = moved[k];
+    __syncthreads();  // the new perm is whole before it is read
+    const int r0 = s > 0 ? s - 1 : 0;
+    for (int x = threadIdx.x; x < (N_JOBS - 1 - r0) * N_MACH; x += blockDim.x) {
+        const int r = r0 + x / N_MACH, i = x % N_MACH;
+        dpi[r * N_MACH + i] = pair_value(q, perm[r], perm[r + 1], i);
+    }
+    if (threadIdx.x >= 32) return;
+    const int lane = threadIdx.x;
+    for (int k = s; k < N_JOBS; ++k) {
+        const int a = k > 0 ? perm[k - 1] : N_JOBS, b = perm[k];  // row N_JOBS of q is 0: no job before
+        VAL carry = LOWEST;
+        for (int i0 = 0; i0 < N_MACH; i0 += 32) {
+            const int i = i0 + lane;
+            VAL v = i < N_MACH ? eext[k * N_MACH + i] + pair_value(q, a, b, i) : LOWEST;
+#pragma unroll
+            for (int h = 1; h < 32; h <<= 1) {
+                const VAL u = __shfl_up_sync(0xffffffffu, v, h);
+                if (lane >= h) v = max(v, u);
+            }
+            v = max(v, carry);
+            if (i < N_MACH) eext[(k + 1) * N_MACH + i] = v;
+            carry = __shfl_sync(0xffffffffu, v, 31);
+        }
+        if (lane == 0) {  // carry = E[k][N_MACH - 1]
+            const VAL late = carry + q[b * N_MACH + N_MACH - 1] - due[b];
+            pref_t[k + 1] = pref_t[k] + (late > 0 ? late : 0);
+            pref_u[k + 1] = pref_u[k] + (late > 0);
+        }
+    }
+}

@@ -83,6 +83,9 @@ class Flowshop(Problem):
     def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
         return make_cpu_kernel(nbh)
 
+    def apply_kernel(self, nbh: Neighborhood) -> str:
+        return "flowshop_apply"
+
     def cuda_defines(self) -> dict[str, int | str]:
         # What flowshop.cu stages: q and dpi rows, then the permutation (with its 'no job') and slacks.
         tables = (2 * self.n + 1) * self.m * self.dtype.itemsize

@@ -122,7 +122,8 @@ __device__ void exchange_rows_columns(int* m, int r, int s) {
 
 // One block: the state moved to the neighbor *move, whose costs are f: the CUDA twin of the O(kn)
 // update in cpu.fill_state (the positions r, s exchanged in perm, rows and columns of Bp and BpT).
-extern "C" __global__ void qap_apply(int* perm, VAL* cost, int* Bp, int* BpT, const long long* move, const VAL* f) {
+extern "C" __global__ void qap_apply(const int* A, const int* AT, int* perm, VAL* cost, int* Bp, int* BpT,
+                                      const long long* move, const VAL* f) {
     const Move mv = nbh_decode(*move, N_FAC);
     exchange_rows_columns(Bp, mv.i, mv.j);
 #if !SYMMETRIC

@@ -125,8 +125,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) weierstrass_crowns(
 // One step of a walk on the device (backends/gpu_walk.py), one block: x becomes its neighbor *move, drawn
 // by the first warp with the state's key as the evaluation drew it, then the key's counter advances, so
 // that the next evaluation draws with the next step's key (Search.draw_keys). The value f is not needed.
-extern "C" __global__ void weierstrass_apply(double* x, unsigned long long* key, const long long* move,
-                                             const double* f) {
+extern "C" __global__ void weierstrass_apply(const real* weights, const unsigned long long* table, double* x,
+                                             unsigned long long* key, const long long* move, const double* f) {
     __shared__ double y[D];
     if (threadIdx.x < 32) crowns_point(x, *move, D, key, y, threadIdx.x, 32);
     __syncthreads();  // every read of x and of the key is done before either changes

@@ -1,0 +1,23 @@
+"""On the device only: the flowshop's tabu walk on the device (flowshop_apply moves the state there) takes
+the host walk's steps, and leaves on the device the state of the last solution built from scratch."""
+
+from __future__ import annotations
+
+import pytest
+
+from mols.backends import BackendSpec, prepare
+from mols.neighborhoods import NEIGHBORHOODS
+from mols.problems.flowshop.model import Flowshop
+from tests.conftest import device_walks_agree, random_instance
+
+pytestmark = pytest.mark.gpu
+
+
+@pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))
+@pytest.mark.parametrize("n, m", [(2, 1), (9, 3), (50, 10), (200, 20), (30, 45)])
+def test_device_walk_takes_the_host_walks_steps(rng, name, n, m):
+    """Walks on the device in batches of 7 steps (the last one shorter) take the host walk's steps
+    (device_walks_agree); m = 45 takes two chunks of lanes in flowshop_apply."""
+    problem, nbh = Flowshop(random_instance(rng, n, m)), NEIGHBORHOODS[name]
+    gpu = prepare(problem, nbh, BackendSpec("gpu", walk_batch=7))
+    device_walks_agree(problem, nbh, gpu, rng, max(1, n // 4))
