@@ -63,12 +63,12 @@ class DeviceSelection:
         self.enqueue()
         self.result.download(stream)
 
-    def enqueue(self) -> None:
+    def enqueue(self, final: bool = True) -> None:
         """Evaluation and selection on the evaluator's stream, from the state and parameters on the
-        device: the choice lands in self.result.device."""
+        device: the choice lands in self.result.device. final=False stops before select_final, whose
+        work a walk step does itself (final_args, walk.cu)."""
         ev, stream = self.ev, self.ev.stream
         c, threshold, step, *_ = self.params.device
-        out_id, out_score, out_f = self.result.device
         k = ev.problem.n_obj
         done = 0  # parts of the chunks so far
         for first, parts in zip(ev.firsts, self.parts):
@@ -84,9 +84,13 @@ class DeviceSelection:
                 with stream:
                     self._partial((parts,), (SEL_BLOCK,), (ev.F, np.int64(rows), np.int64(first), *out))
             done += parts
-        with stream:
-            self._final((1,), (SEL_BLOCK,), (self._part_s, self._part_i, self._part_f, np.int32(self.n_parts),
-                                             out_id, out_score, out_f))
+        if final:
+            with stream:
+                self._final((1,), (SEL_BLOCK,), self.final_args())
+
+    def final_args(self) -> tuple:
+        """select_final's arguments (final_choice's in select.cu): the blocks' pairs, then the result."""
+        return (self._part_s, self._part_i, self._part_f, np.int32(self.n_parts), *self.result.device)
 
     def _set(self, c: np.ndarray, threshold: float, step: int) -> None:
         c_host, threshold_host, step_host, *_ = self.params.host

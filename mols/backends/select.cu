@@ -2,7 +2,8 @@
 // Needs #define N_OBJ (k) and FVAL (the C type of F). apply_forbids first writes the forbids
 // queued on the host; select_partial reduces a grid-stride share of a chunk of F per block (row r
 // of the chunk is neighbor first + r); select_final, one block, reduces the blocks' results of all
-// chunks and writes the chosen id, its score and its row of F. A problem may compile this file
+// chunks and writes the chosen id, its score and its row of F (final_choice, which walk.cu's step
+// kernel shares). A problem may compile this file
 // before its own kernels and fuse evaluation and select_partial in one kernel (no F), through
 // score_of_row, keep_better and write_part.
 #define SEL_BLOCK 256
@@ -84,9 +85,9 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_partial(
     write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);
 }
 
-extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_final(
-    const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts,
-    long long* out_id, double* out_score, FVAL* out_f) {
+// One block (SEL_BLOCK threads): the choice over the blocks' pairs of all chunks.
+__device__ void final_choice(const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts,
+                             long long* out_id, double* out_score, FVAL* out_f) {
     double bs = SEL_INF, as = SEL_INF;
     long long bi = NO_ID, ai = NO_ID;
     for (int p = threadIdx.x; p < n_parts; p += SEL_BLOCK) {
@@ -101,4 +102,10 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_final(
     for (int p = threadIdx.x; p < 2 * n_parts; p += SEL_BLOCK)
         if (part_i[p] == bi)
             for (int o = 0; o < N_OBJ; ++o) out_f[o] = part_f[p * N_OBJ + o];
+}
+
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_final(
+    const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts,
+    long long* out_id, double* out_score, FVAL* out_f) {
+    final_choice(part_s, part_i, part_f, n_parts, out_id, out_score, out_f);
 }

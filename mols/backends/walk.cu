@@ -1,13 +1,17 @@
-// One step of a tabu walk run on the device (gpu_walk.py), after select_final has written the
-// chosen move: the device twin of the host loop in search/tabu.py. Needs #define N_OBJ and FVAL,
-// and the neighborhood's header (nbh_inverse). One thread: the move's inverse is tabu until step
-// now + 1 + tenure, the aspiration threshold falls to the move's score if it is lower, the step
-// counter advances, and the move, its score and objective vector go to the trail (one entry per
-// step of the batch). The problem's apply kernel then moves the state.
-extern "C" __global__ void walk_advance(const long long* out_id, const double* out_score, const FVAL* out_f,
-                                        double* threshold, long long* step, const long long* tenure,
-                                        long long* forbidden_until, int n, long long* trail_id,
-                                        double* trail_score, FVAL* trail_f) {
+// One step of a tabu walk run on the device (gpu_walk.py), compiled after select.cu: the device twin
+// of the host loop in search/tabu.py. Needs #define N_OBJ and FVAL, and the neighborhood's header
+// (nbh_inverse). One block of SEL_BLOCK threads: select_final's choice over the blocks' pairs
+// (final_choice), then thread 0: the move's inverse is tabu until step now + 1 + tenure, the
+// aspiration threshold falls to the move's score if it is lower, the step counter advances, and the
+// move, its score and objective vector go to the trail (one entry per step of the batch). The
+// problem's apply kernel then moves the state.
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) walk_step(
+    const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts, long long* out_id,
+    double* out_score, FVAL* out_f, double* threshold, long long* step, const long long* tenure,
+    long long* forbidden_until, int n, long long* trail_id, double* trail_score, FVAL* trail_f) {
+    final_choice(part_s, part_i, part_f, n_parts, out_id, out_score, out_f);
+    __syncthreads();  // the choice is written before thread 0 reads it
+    if (threadIdx.x != 0) return;
     const long long id = *out_id, now = *step;
     const double score = *out_score;
     forbidden_until[nbh_inverse(id, n)] = now + 1 + *tenure;

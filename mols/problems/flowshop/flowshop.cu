@@ -118,56 +118,74 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
 
 // One step of a tabu walk on the device (backends/gpu_walk.py), one block: the state moved to the neighbor
 // *move (f, its objective vector, is not needed), the CUDA twin of state.fill_state from the move's first
-// changed position s on. perm's positions s.. take their jobs by the move's runs (nbh_segments), the rows
-// of dpi from s - 1 on are rebuilt from q, then the first warp rebuilds eext, pref_t and pref_u from s + 1
-// on, position after position: E[k][i] = max over j <= i of (E[k-1][j] + D[j]) is a prefix max over the
-// machines, lane l taking the machines l, l + 32, ... (shuffles; `carry` is the max of the chunks before).
-#define LOWEST (-((VAL)1 << (8 * sizeof(VAL) - 2)))
-
+// changed position s on. perm's positions s.. take their jobs by the move's runs (nbh_segments) and the rows
+// of dpi from s - 1 on are rebuilt from q, by the whole block (and, where STAGE_SHARED, each position's row
+// of D in shared memory); then the first warp rebuilds eext, pref_t and pref_u from s + 1 on as a
+// wavefront: lane l takes machine i = i0 + l of a chunk of 32 and, at time t, position k = s + t - l, so
+// that E[k][i] = max(E[k][i-1], E[k-1][i] + D[i]) has E[k][i-1] from lane l - 1 one time step before (a
+// shuffle; for l = 0, from the chunk before through `left_of`, one buffer per chunk parity) and E[k-1][i]
+// in its own register: n - s + 31 steps per chunk, no wait on another lane's memory between positions.
 __device__ __forceinline__ VAL pair_value(const VAL* q, int a, int b, int i) {  // D[a, b][i] (state.pair_row)
-    return i == 0 ? q[a * N_MACH] : q[a * N_MACH + i] - q[b * N_MACH + i - 1];
+    return i == 0 ? __ldg(q + a * N_MACH) : __ldg(q + a * N_MACH + i) - __ldg(q + b * N_MACH + i - 1);
 }
 
 extern "C" __global__ void flowshop_apply(const VAL* q, const VAL* due, int* perm, VAL* eext, VAL* pref_t,
                                           int* pref_u, VAL* dpi, const long long* move, const VAL* f) {
-    __shared__ int moved[N_JOBS];
+    __shared__ int order[N_JOBS + 1];  // order[k + 1] = the new perm[k]; order[0] = N_JOBS (q's zero row)
+    __shared__ VAL left_of[2][N_JOBS];  // E[k][i0 - 1] from the chunk before; E[k][i0 + 31] for the next
+#if STAGE_SHARED
+    __shared__ VAL d_rows[N_JOBS * N_MACH];  // row k: D[order[k], order[k + 1]], position k's (from s on)
+#endif
     const Move mv = nbh_decode(*move, N_JOBS);
     const Segments seg = nbh_segments(mv, N_JOBS);
     const int s = nbh_first_changed(mv);
-    for (int k = s + threadIdx.x; k < N_JOBS; k += blockDim.x) {
+    for (int k = threadIdx.x; k < N_JOBS; k += blockDim.x) {
         int g = 0;
         while (g < NBH_SEGMENTS - 1 && k >= seg.end[g]) ++g;
-        moved[k] = perm[k + seg.offset[g]];
+        order[k + 1] = k < s ? perm[k] : perm[k + seg.offset[g]];
     }
+    if (threadIdx.x == 0) order[0] = N_JOBS;
     __syncthreads();  // every job read before perm changes
-    for (int k = s + threadIdx.x; k < N_JOBS; k += blockDim.x) perm[k] = moved[k];
-    __syncthreads();  // the new perm is whole before it is read
+    for (int k = s + threadIdx.x; k < N_JOBS; k += blockDim.x) perm[k] = order[k + 1];
     const int r0 = s > 0 ? s - 1 : 0;
     for (int x = threadIdx.x; x < (N_JOBS - 1 - r0) * N_MACH; x += blockDim.x) {
         const int r = r0 + x / N_MACH, i = x % N_MACH;
-        dpi[r * N_MACH + i] = pair_value(q, perm[r], perm[r + 1], i);
+        dpi[r * N_MACH + i] = pair_value(q, order[r + 1], order[r + 2], i);
     }
+#if STAGE_SHARED
+    for (int x = s * N_MACH + threadIdx.x; x < N_JOBS * N_MACH; x += blockDim.x)
+        d_rows[x] = pair_value(q, order[x / N_MACH], order[x / N_MACH + 1], x % N_MACH);
+    __syncthreads();  // the rows are whole before the wavefront reads them
+#define POSITION_D(k, i) d_rows[(k) * N_MACH + (i)]
+#else
+#define POSITION_D(k, i) pair_value(q, order[k], order[(k) + 1], i)
+#endif
     if (threadIdx.x >= 32) return;
     const int lane = threadIdx.x;
-    for (int k = s; k < N_JOBS; ++k) {
-        const int a = k > 0 ? perm[k - 1] : N_JOBS, b = perm[k];  // row N_JOBS of q is 0: no job before
-        VAL carry = LOWEST;
-        for (int i0 = 0; i0 < N_MACH; i0 += 32) {
-            const int i = i0 + lane;
-            VAL v = i < N_MACH ? eext[k * N_MACH + i] + pair_value(q, a, b, i) : LOWEST;
-#pragma unroll
-            for (int h = 1; h < 32; h <<= 1) {
-                const VAL u = __shfl_up_sync(0xffffffffu, v, h);
-                if (lane >= h) v = max(v, u);
+    VAL tardiness = pref_t[s];
+    int tardy = pref_u[s];
+    for (int i0 = 0; i0 < N_MACH; i0 += 32) {
+        const int i = i0 + lane, chunk = i0 / 32;
+        VAL e = i < N_MACH ? eext[s * N_MACH + i] : 0;  // E[s - 1][i], the row before position s
+#pragma unroll 4
+        for (int t = 0; t < N_JOBS - s + 31; ++t) {
+            const VAL left = __shfl_up_sync(0xffffffffu, e, 1);  // lane l - 1's E[k][i - 1]
+            const int k = s + t - lane;
+            if (k >= s && k < N_JOBS && i < N_MACH) {
+                const int b = order[k + 1];
+                e += POSITION_D(k, i);
+                if (i > 0) e = max(e, lane > 0 ? left : left_of[(chunk + 1) % 2][k]);
+                eext[(k + 1) * N_MACH + i] = e;
+                if (lane == 31) left_of[chunk % 2][k] = e;
+                if (i == N_MACH - 1) {
+                    const VAL late = e + __ldg(q + b * N_MACH + N_MACH - 1) - due[b];
+                    tardiness += late > 0 ? late : 0;
+                    tardy += late > 0;
+                    pref_t[k + 1] = tardiness;
+                    pref_u[k + 1] = tardy;
+                }
             }
-            v = max(v, carry);
-            if (i < N_MACH) eext[(k + 1) * N_MACH + i] = v;
-            carry = __shfl_sync(0xffffffffu, v, 31);
         }
-        if (lane == 0) {  // carry = E[k][N_MACH - 1]
-            const VAL late = carry + q[b * N_MACH + N_MACH - 1] - due[b];
-            pref_t[k + 1] = pref_t[k] + (late > 0 ? late : 0);
-            pref_u[k + 1] = pref_u[k] + (late > 0);
-        }
+        __syncwarp();  // left_of is whole before the next chunk reads it
     }
 }
