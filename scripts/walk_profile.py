@@ -8,6 +8,7 @@ around the graph: the device's share of a step).
 from __future__ import annotations
 
 import argparse
+from functools import partial
 
 import numpy as np
 
@@ -37,7 +38,7 @@ def main() -> None:
         c = np.ones(problem.n_obj) / problem.n_obj
         ev.selection.start(x, c, np.inf)
         batch = walk.batch
-        seconds = graph_seconds(ev, lambda: walk._enqueue_steps(batch), 20)
+        seconds = graph_seconds(ev, partial(walk._enqueue_steps, batch), 20)
         print(f"{name}: one graph of {batch} steps alone: {1e6 * seconds / batch:.1f} us per step", flush=True)
 
 
