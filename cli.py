@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import sys
 import time
 from enum import Enum
 from pathlib import Path
@@ -12,7 +15,8 @@ import typer
 from rich.progress import Progress, TextColumn
 
 import mols
-from mols.backends import ARCHIVES
+from mols.backends import ARCHIVES, BackendSpec
+from mols.batch import BATCH, MERGED, batch_error, run_batch
 from mols.bench.cli import bench_app
 from mols.console import (
     BackendOpt,
@@ -167,6 +171,9 @@ def run(
                                                 "name unique to the configuration, see the README).")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run already in the results folder.")
                          ] = False,
+    batch: Annotated[int, typer.Option(min=1, help="Run this many searches, seeds --seed, --seed + 1, ...: each "
+                                       "writes OUTPUT/seed-S, and OUTPUT/merged_front.csv merges their fronts. On "
+                                       "the CPU they run side by side, one core each (--threads at a time).")] = 1,
 ):
     """Run a search and write its results folder: front.csv (the archive) and run.json (how it went).
 
@@ -178,6 +185,8 @@ def run(
                        tenure=tenure, threads=threads, archive=archive.value if archive else None,
                        strength=strength, run_length=run_length, target=target)
     folder = output or RESULTS / folder_name(config)
+    if batch > 1:
+        return run_batch_command(config, batch, output or RESULTS / f"{folder_name(config)}-batch{batch}", overwrite)
     with StopSignals(ignore_after=_WHOLE_PROCESS["yes"]) as stop, ResultsFolder(folder, overwrite) as out:
         with Progress(*Progress.get_default_columns(), TextColumn("archive {task.fields[archive]}"),
                       console=console, disable=not console.is_terminal, transient=True) as progress:
@@ -200,6 +209,37 @@ def run(
         raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)
     if result.status == "failed":
         raise MolsError(f"the run failed; the archive found until then is in {folder}\n{result.error}")
+
+
+def run_batch_command(config: RunConfig, size: int, folder: Path, overwrite: bool) -> None:
+    """mols run --batch (mols/batch.py): the searches, their merged front, a table of how each went."""
+    if (folder / BATCH).exists() and not overwrite:
+        raise MolsError(f"{folder} holds a batch already (its {BATCH}); choose another --output, or --overwrite")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise MolsError(f"--output: cannot make {folder} ({reason(err)})") from None
+    on_gpu = BackendSpec(config.backend).resolved().device == "gpu"
+    parallel = 1 if on_gpu else min(size, config.threads or os.cpu_count() or 1)
+    child = dataclasses.replace(config, threads=None if on_gpu else 1)
+    err_console.print(f"mols: {size} x {config.label} on {config.backend}, seeds {config.seed}..{config.seed + size - 1}"
+                      f", {parallel} at a time; results go to {folder}", highlight=False)
+    with StopSignals(ignore_after=_WHOLE_PROCESS["yes"], phase="search") as stop, \
+            Progress(*Progress.get_default_columns(), console=console, disable=not console.is_terminal,
+                     transient=True) as progress:
+        task = progress.add_task("searches", total=size)
+        record = run_batch([sys.executable, str(Path(__file__).resolve()), "run"], child, size, folder, parallel,
+                           overwrite, stop, lambda done: progress.update(task, completed=done))
+    show_table("batch", ["seed", "status", "iterations", "archive", "seconds"],
+               [[s["seed"], s["status"], s.get("iterations", ""), s.get("archive_size", ""),
+                 f"{s['wall_seconds']:.2f}" if "wall_seconds" in s else ""] for s in record["searches"]])
+    console.print(f"wrote {folder / MERGED} ({record['merged']['rows']} rows) and {folder / BATCH}", highlight=False)
+    if stop.requested:
+        raise typer.Exit(stop.exit_code)
+    error = batch_error(record)
+    if error:
+        raise MolsError(f"some searches of the batch did not run to their end ({error}); see their folders and "
+                        f"logs in {folder}")
 
 
 def parse_weights(text: str | None) -> tuple[float, ...] | None:

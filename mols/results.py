@@ -174,8 +174,8 @@ class ResultsFolder:
         text = json.dumps(manifest(config, result, context, front), indent=2) + "\n"
         try:
             (self.path / MANIFEST).unlink(missing_ok=True)
-            _write_atomic(self.path / FRONT, front)
-            _write_atomic(self.path / MANIFEST, text.encode())
+            write_atomic(self.path / FRONT, front)
+            write_atomic(self.path / MANIFEST, text.encode())
         except OSError as err:
             raise MolsError(f"results folder {self.path}: cannot be written ({reason(err)})") from None
         self.written = True
@@ -190,7 +190,7 @@ class ResultsFolder:
                 pass  # something else is in it now: leave it
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes) -> None:
     """data in path, through a temporary file of the same folder renamed over it: never half written."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:

@@ -128,7 +128,7 @@ def test_a_replacing_run_removes_the_old_commit_mark_first(tmp_path, finished, m
     def broken(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("mols.results._write_atomic", broken)
+    monkeypatch.setattr("mols.results.write_atomic", broken)
     with pytest.raises(MolsError, match="No space left on device"):
         write_results(tmp_path, config, result, RunContext.of(search))
     assert not (tmp_path / MANIFEST).exists()

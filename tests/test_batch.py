@@ -1,0 +1,93 @@
+"""`mols run --batch`: each search of a batch finds what it finds alone, the merged front is the best of
+their fronts, and a stop writes every running search's archive so far and the merged front of them."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+from mols.batch import BATCH, MERGED, child_arguments, merge_fronts, seed_folder
+from mols.problems import load_problem
+from mols.results import front_frame
+from mols.search import RunConfig, build_search
+from tests.test_processes import ROOT, check_complete, finish
+
+TABU = ["020_05_01", "-a", "tabu", "-b", "cpu", "-i", "150"]
+
+
+def mols_run(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "run", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def dominated(F: np.ndarray) -> np.ndarray:
+    """Rows some other row dominates, by plain comparison."""
+    return np.array([any((g <= f).all() and (g < f).any() for g in F) for f in F])
+
+
+def test_each_search_of_a_batch_finds_what_it_finds_alone(tmp_path):
+    code, output = finish(mols_run(*TABU, "--seed", "4", "--batch", "3", "--threads", "2", "-o", str(tmp_path)))
+    assert code == 0, output
+    record = json.loads((tmp_path / BATCH).read_text())
+    assert [s["seed"] for s in record["searches"]] == [4, 5, 6]
+    fronts = []
+    for seed in (4, 5, 6):
+        check_complete(seed_folder(tmp_path, seed), "completed")
+        config = RunConfig(instance="020_05_01", algorithm="tabu", backend="cpu", iterations=150, seed=seed)
+        search = build_search(config)
+        alone = front_frame(search.run(), search.problem.objectives, search.problem.encoding)
+        got = pd.read_csv(seed_folder(tmp_path, seed) / "front.csv", dtype={"solution": str})
+        pd.testing.assert_frame_equal(got, alone, check_dtype=False)
+        fronts.append(got.assign(seed=seed))
+    both = pd.concat(fronts, ignore_index=True)
+    objectives = list(load_problem("flowshop", "020_05_01").objectives)
+    best = both[~dominated(both[objectives].to_numpy())]
+    merged = pd.read_csv(tmp_path / MERGED, dtype={"solution": str})
+    assert len(merged) == record["merged"]["rows"] > 0
+    assert set(map(tuple, merged[objectives].to_numpy())) == set(map(tuple, best[objectives].to_numpy()))
+
+
+def test_the_merged_front_of_one_objective_is_its_best_rows():
+    fronts = [pd.DataFrame({"cost": [5, 7], "solution": ["a", "b"], "seed": 0}),
+              pd.DataFrame({"cost": [5, 3, 3], "solution": ["c", "d", "e"], "seed": 1})]
+    merged = merge_fronts(fronts, ["cost"])
+    assert merged["solution"].tolist() == ["d", "e"] and merged["cost"].tolist() == [3, 3]
+
+
+def test_a_child_gets_the_configuration_of_the_batch(tmp_path):
+    config = RunConfig(instance="tai12a", problem="qap", algorithm="its", backend="cpu", iterations=9, seed=3,
+                       weights=(0.25, 0.75), tenure=4, threads=1)
+    args = child_arguments(config, tmp_path / "seed-3", overwrite=True)
+    assert args[:5] == ["tai12a", "--seed", "3", "--output", str(tmp_path / "seed-3")]
+    pairs = dict(zip(args[5:-1:2], args[6:-1:2]))
+    assert pairs["--problem"] == "qap" and pairs["--algorithm"] == "its" and pairs["--iterations"] == "9"
+    assert pairs["--weights"] == "0.25,0.75" and pairs["--tenure"] == "4" and args[-1] == "--overwrite"
+
+
+def test_a_stop_writes_every_running_search_and_the_merged_front(tmp_path):
+    child = mols_run("020_05_01", "-b", "cpu", "-i", "100000000", "--batch", "3", "--threads", "2",
+                     "-o", str(tmp_path))
+    deadline = time.monotonic() + 120
+    logs = [seed_folder(tmp_path, seed).with_suffix(".log") for seed in (0, 1)]
+    while time.monotonic() < deadline and not all(p.exists() and "iterations, archive" in p.read_text() for p in logs):
+        time.sleep(0.1)
+    child.send_signal(signal.SIGINT)
+    code, output = finish(child)
+    assert code == 130, output
+    record = json.loads((tmp_path / BATCH).read_text())
+    assert [s["status"] for s in record["searches"]] == ["interrupted", "interrupted", "not run"]
+    for seed in (0, 1):
+        assert check_complete(seed_folder(tmp_path, seed), "interrupted", "SIGINT")["iterations"] > 0
+    assert len(pd.read_csv(tmp_path / MERGED)) == record["merged"]["rows"] > 0
+
+
+def test_a_folder_holding_a_batch_is_refused_without_overwrite(tmp_path):
+    (tmp_path / BATCH).write_text("{}")
+    code, output = finish(mols_run(*TABU, "--batch", "2", "-o", str(tmp_path)))
+    assert code == 1 and "holds a" in output and "batch already" in output and "Traceback" not in output
