@@ -22,7 +22,6 @@ from pathlib import Path
 import pandas as pd
 
 from mols.archive import nondominated
-from mols.reporting.runs import load_run
 from mols.results import MANIFEST, write_atomic
 from mols.search import RunConfig
 
@@ -83,6 +82,8 @@ def _start(command: list[str], config: RunConfig, folder: Path, overwrite: bool)
 
 def write_merged(folder: Path, configs: list[RunConfig], codes: dict[int, int]) -> dict:
     """OUT/merged_front.csv from the seeds' folders that hold a run, and OUT/batch.json."""
+    from mols.reporting.runs import load_run  # reporting imports pymoo: only a batch's end needs it
+
     searches, fronts, objectives = [], [], None
     for config in configs:
         where = seed_folder(folder, config.seed)
