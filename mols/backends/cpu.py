@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from mols.backends.base import describe, fill_state, state_layout
-from mols.backends.select import best_admissible, best_pairs_parallel
+from mols.backends.select import TABU_DTYPE, best_admissible, best_pairs_parallel
 from mols.backends.spec import BackendSpec
 from mols.backends.threads import Cores, ThreadChoice
 from mols.errors import MolsError
@@ -63,9 +63,9 @@ class CpuEvaluator:
 
     @property
     def forbidden_until(self) -> np.ndarray:
-        """(n_neighbors,) int64: the step from which each neighbor is admissible again (tabu memory)."""
+        """(n_neighbors,) TABU_DTYPE: the step from which each neighbor is admissible again (tabu memory)."""
         if self._forbidden is None:
-            self._forbidden = host_array((self.n_neighbors,), np.int64, f"the tabu memory of {self.what}", fill=0)
+            self._forbidden = host_array((self.n_neighbors,), TABU_DTYPE, f"the tabu memory of {self.what}", fill=0)
         return self._forbidden
 
     def _run(self, F: np.ndarray, first: int) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.backends.cuda import PackedBuffers, compile_module, device_array, import_cupy, kernel_source
-from mols.backends.select import C_TYPES
+from mols.backends.select import C_TYPES, TABU_DTYPE
 
 SELECT_CU = Path(__file__).with_name("select.cu")
 SEL_BLOCK = 256  # as in select.cu
@@ -41,7 +41,7 @@ class DeviceSelection:
         self.params = PackedBuffers([((k,), np.float64), ((1,), np.float64), ((1,), np.int64),
                                      ((PENDING,), np.int64), ((PENDING,), np.int64), ((1,), np.int64)])
         self.result = PackedBuffers([((1,), np.int64), ((1,), np.float64), ((k,), dtype)])
-        self.forbidden_until = device_array(n, np.int64, f"the tabu memory of {ev.what}", fill=0)
+        self.forbidden_until = device_array(n, TABU_DTYPE, f"the tabu memory of {ev.what}", fill=0)
         threads = ev.move_threads if fused else 1  # per row of the chunk
         self.parts = [min(-(-min(ev.chunk, n - first) * threads // SEL_BLOCK), MAX_PARTS) for first in ev.firsts]
         self.n_parts = sum(self.parts)  # over all chunks

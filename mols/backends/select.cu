@@ -7,6 +7,7 @@
 // before its own kernels and fuse evaluation and select_partial in one kernel (no F), through
 // score_of_row, keep_better and write_part.
 #define SEL_BLOCK 256
+typedef int TABU;  // tabu memory: the step from which a neighbor is admissible again (select.py's TABU_DTYPE)
 #define NO_ID 0x7fffffffffffffffLL
 #define SEL_INF __longlong_as_double(0x7ff0000000000000LL)
 
@@ -46,8 +47,8 @@ __device__ void block_best(double& bs, long long& bi) {
 
 // One thread, in queue order: of two entries for the same id the later wins, as on the host.
 extern "C" __global__ void apply_forbids(const long long* ids, const long long* until, const long long* count,
-                                         long long* forbidden_until) {
-    for (long long t = 0; t < *count; ++t) forbidden_until[ids[t]] = until[t];
+                                         TABU* forbidden_until) {
+    for (long long t = 0; t < *count; ++t) forbidden_until[ids[t]] = (TABU)until[t];
 }
 
 // The block's part of the selection: part_s/part_i [2 * block] get its best admissible pair, then its
@@ -72,7 +73,7 @@ __device__ void write_part(double bs, long long bi, const FVAL* bf, double as, l
 // A grid-stride share of a chunk of F per block (see write_part).
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_partial(
     const FVAL* F, long long rows, long long first, const double* c, const double* threshold, const long long* step,
-    const long long* forbidden_until, double* part_s, long long* part_i, FVAL* part_f) {
+    const TABU* forbidden_until, double* part_s, long long* part_i, FVAL* part_f) {
     double bs = SEL_INF, as = SEL_INF;
     long long bi = NO_ID, ai = NO_ID;
     for (long long r = (long long)blockIdx.x * SEL_BLOCK + threadIdx.x; r < rows; r += (long long)gridDim.x * SEL_BLOCK) {

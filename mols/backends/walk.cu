@@ -8,13 +8,13 @@
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) walk_step(
     const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts, long long* out_id,
     double* out_score, FVAL* out_f, double* threshold, long long* step, const long long* tenure,
-    long long* forbidden_until, int n, long long* trail_id, double* trail_score, FVAL* trail_f) {
+    TABU* forbidden_until, int n, long long* trail_id, double* trail_score, FVAL* trail_f) {
     final_choice(part_s, part_i, part_f, n_parts, out_id, out_score, out_f);
     __syncthreads();  // the choice is written before thread 0 reads it
     if (threadIdx.x != 0) return;
     const long long id = *out_id, now = *step;
     const double score = *out_score;
-    forbidden_until[nbh_inverse(id, n)] = now + 1 + *tenure;
+    forbidden_until[nbh_inverse(id, n)] = (TABU)(now + 1 + *tenure);
     if (score < *threshold) *threshold = score;
     *step = now + 1;
     *trail_id = id;

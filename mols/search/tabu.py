@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from mols.backends.base import Trail
-from mols.backends.select import weighted_scores
+from mols.backends.select import MAX_TABU_STEP, weighted_scores
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.search.base import Search
@@ -94,6 +94,9 @@ class AggregatedTabu(Search):
         if tenure < 0:
             raise MolsError(f"--tenure must be at least 0, got {tenure}")
         self.tenure = min(tenure, self.budget)  # a longer tenure forbids for the whole run all the same
+        if self.budget + self.tenure >= MAX_TABU_STEP:
+            raise MolsError(f"--iterations {self.budget}: the tabu memory counts steps in 32 bits, so a run takes at "
+                            f"most {MAX_TABU_STEP - 1 - self.tenure} iterations with tenure {self.tenure}")
 
     def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
         """(W, k): the one vector given, or the lattice with `partitions`."""

@@ -371,3 +371,12 @@ def test_a_sampled_walk_in_batches_draws_with_the_keys_of_the_host_walk(algorith
     assert searches[0]._draws == searches[1]._draws == 42
     np.testing.assert_array_equal(runs[0].archive.F, runs[1].archive.F)
     np.testing.assert_array_equal(runs[0].archive.X, runs[1].archive.X)
+
+
+def test_the_tabu_memory_takes_32_bits_and_a_budget_beyond_them_is_refused(tiny):
+    search = tabu(tiny, tenure=5)
+    search.evaluator.forbid(3, 2**31 - 1)
+    assert search.evaluator.forbidden_until.dtype == np.int32 and search.evaluator.forbidden_until[3] == 2**31 - 1
+    assert tabu(tiny, iterations=2**31 - 7, tenure=5).budget == 2**31 - 7
+    with pytest.raises(MolsError, match="32 bits, so a run takes at most 2147483641 iterations with tenure 5"):
+        tabu(tiny, iterations=2**31 - 6, tenure=5)

@@ -83,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
     const int* __restrict__ A, const int* __restrict__ AT, const int* __restrict__ perm,
     const VAL* __restrict__ cost, const int* __restrict__ Bp, const int* __restrict__ BpT,
     long long n_moves, long long first, const double* c, const double* threshold, const long long* step,
-    const long long* __restrict__ forbidden_until, double* part_s, long long* part_i, FVAL* part_f)
+    const TABU* __restrict__ forbidden_until, double* part_s, long long* part_i, FVAL* part_f)
 {
     double bs = SEL_INF, as = SEL_INF;
     long long bi = NO_ID, ai = NO_ID;

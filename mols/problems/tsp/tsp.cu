@@ -65,7 +65,7 @@ TSP_KERNEL(tsp_2opt, two_opt_delta)
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) NAME(                                          \
     const int* __restrict__ perm, const double2* __restrict__ txy, const int* __restrict__ edge,         \
     const long long* __restrict__ length, long long n_moves, long long first, const double* c,          \
-    const double* threshold, const long long* step, const long long* __restrict__ forbidden_until,      \
+    const double* threshold, const long long* step, const TABU* __restrict__ forbidden_until,           \
     double* part_s, long long* part_i, FVAL* part_f) {                                                  \
     double bs = SEL_INF, as = SEL_INF;                                                                  \
     long long bi = NO_ID, ai = NO_ID;                                                                   \
