@@ -112,6 +112,7 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
         "evaluated_neighbors": result.evaluated_neighbors,
         "starts": result.starts,
         "target": target_record(result),
+        "walk": result.walk,
         "archive_size": len(result.archive),
         "front": {"file": FRONT, "rows": len(result.archive), "sha256": hashlib.sha256(front).hexdigest()},
     }

@@ -76,6 +76,7 @@ class SearchResult:
     signal: str | None = None  # the signal that interrupted it (SIGINT, SIGTERM, SIGHUP), if one did
     target: float | None = None  # the value that would end it early (one objective), if any
     reached: Reached | None = None  # when the target was reached, if it was
+    walk: str | None = None  # tabu walks: "device" (batches of steps in CUDA graphs) or "host"; None: no walk
 
     @property
     def evaluated_neighbors(self) -> int:
@@ -98,6 +99,7 @@ class Search(ABC):
         self.starts = 0
         self.stop = None
         self.target, self.reached = target, None
+        self.walk = None  # where tabu walks ran (SearchResult.walk)
         self._draw_seed = int(rng.integers(2**63)) if nbh.sampled else None  # drawn only where something samples
         self._draws = 0
 
@@ -126,7 +128,7 @@ class Search(ABC):
         return SearchResult(self.archive, self.iterations, self.evaluator.n_neighbors, self.profiler.wall,
                             self.profiler.split(), status, error, self.starts,
                             stop.name if stop is not None and status == "interrupted" else None, self.target,
-                            self.reached)
+                            self.reached, self.walk)
 
     @abstractmethod
     def _search(self) -> None: ...

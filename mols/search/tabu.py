@@ -140,8 +140,9 @@ class AggregatedTabu(Search):
         best_xf = x, f
         steps = budget - spent
         keys = self.draw_keys(steps)  # one per step, on the device as on the host
-        walk = ev.device_walk(x, c, best, steps, self.tenure, keys) or host_walk(ev, self.nbh, x, c, best, steps,
-                                                                                self.tenure, keys)
+        walk = ev.device_walk(x, c, best, steps, self.tenure, keys)
+        self.walk = "host" if walk is None else "device"
+        walk = walk or host_walk(ev, self.nbh, x, c, best, steps, self.tenure, keys)
         for X, scores, F in self._timed(walk):
             new, last = new_bests(scores, best)
             if last >= 0:

@@ -323,6 +323,7 @@ def test_a_walk_in_batches_gives_the_archive_of_a_walk_step_by_step(problem, ins
         runs.append(search.run())
         assert runs[-1].status == "completed" and runs[-1].iterations == 200
     assert ev.batches > 200 // 7
+    assert [run.walk for run in runs] == ["host", "device"]  # run.json says where the steps ran
     archive = runs[1].archive
     assert all((archive.F <= f).all(axis=1).any() for f in np.concatenate(ev.seen))
     np.testing.assert_array_equal(runs[0].archive.F, runs[1].archive.F)
