@@ -3,6 +3,7 @@ their fronts, and a stop writes every running search's archive so far and the me
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 import subprocess
@@ -12,7 +13,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from mols.batch import BATCH, MERGED, child_arguments, merge_fronts, seed_folder
+from mols.batch import BATCH, FLAGS, MERGED, child_arguments, merge_fronts, seed_folder
 from mols.problems import load_problem
 from mols.results import front_frame
 from mols.search import RunConfig, build_search
@@ -68,6 +69,7 @@ def test_a_child_gets_the_configuration_of_the_batch(tmp_path):
     pairs = dict(zip(args[5:-1:2], args[6:-1:2]))
     assert pairs["--problem"] == "qap" and pairs["--algorithm"] == "its" and pairs["--iterations"] == "9"
     assert pairs["--weights"] == "0.25,0.75" and pairs["--tenure"] == "4" and args[-1] == "--overwrite"
+    assert {field.name for field in dataclasses.fields(RunConfig)} == {*FLAGS, "instance", "seed", "weights"}
 
 
 def test_a_stop_writes_every_running_search_and_the_merged_front(tmp_path):
