@@ -36,15 +36,15 @@ def fill_state(AT, HS, x, bits, Y, window, order, levels, ends, residual, NEG):
     n, m = AT.shape
     product(AT, x, bits, Y, window[3] == 1)
     window[3] = 1
-    lo, hi = max(1, Y.min() - 2 * MAX_FLIPS), min(n, Y.max() + 2 * MAX_FLIPS)
+    low, high = Y.min(), Y.max()
+    lo, hi = max(1, low - 2 * MAX_FLIPS), min(n, high + 2 * MAX_FLIPS)
     outside = 0
     for b in range(1, n + 1):
         if b < lo or b > hi:
             outside += HS[b]
     window[0], window[1], window[2] = lo, hi, outside
-    sort_rows(Y, order, ends)
-    v0 = Y.min() - 4
-    T = (Y.max() - Y.min()) // 2 + 5
+    v0, T = low - 4, (high - low) // 2 + 5
+    sort_rows(Y, v0, order, ends)
     outside2 = HS[1:].sum()
     for t in range(ends.shape[0]):
         v = v0 + 2 * t
@@ -80,10 +80,9 @@ def product(AT, x, bits, Y, known):
 
 
 @njit(cache=True)
-def sort_rows(Y, order, ends):
+def sort_rows(Y, v0, order, ends):
     """order = the rows sorted by value (a counting sort, stable), ends[t] = the end in that order of the
-    rows with value <= min Y + 2 t - 4 (ends (E,), E >= (max Y - min Y) / 2 + 3)."""
-    v0 = Y.min() - 4
+    rows with value <= v0 + 2 t (v0 <= min Y, of Y's parity; ends (E,), E > (max Y - v0) / 2)."""
     ends[:] = 0
     for i in range(Y.shape[0]):
         ends[(Y[i] - v0) >> 1] += 1
