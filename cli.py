@@ -16,7 +16,7 @@ from rich.progress import Progress, TextColumn
 
 import mols
 from mols.backends import ARCHIVES, BackendSpec
-from mols.batch import BATCH, MERGED, batch_error, run_batch
+from mols.batch import BATCH, MERGED, batch_error, run_batch, run_together
 from mols.bench.cli import bench_app
 from mols.console import (
     BackendOpt,
@@ -173,7 +173,8 @@ def run(
                          ] = False,
     batch: Annotated[int, typer.Option(min=1, help="Run this many searches, seeds --seed, --seed + 1, ...: each "
                                        "writes OUTPUT/seed-S, and OUTPUT/merged_front.csv merges their fronts. On "
-                                       "the CPU they run side by side, one core each (--threads at a time).")] = 1,
+                                       "the GPU, tabu and ITS searches share each kernel launch; on the CPU they run "
+                                       "side by side, one core each (--threads at a time).")] = 1,
 ):
     """Run a search and write its results folder: front.csv (the archive) and run.json (how it went).
 
@@ -222,14 +223,25 @@ def run_batch_command(config: RunConfig, size: int, folder: Path, overwrite: boo
     on_gpu = BackendSpec(config.backend).resolved().device == "gpu"
     parallel = 1 if on_gpu else min(size, config.threads or os.cpu_count() or 1)
     child = dataclasses.replace(config, threads=None if on_gpu else 1)
-    err_console.print(f"mols: {size} x {config.label} on {config.backend}, seeds {config.seed}..{config.seed + size - 1}"
-                      f", {parallel} at a time; results go to {folder}", highlight=False)
-    with StopSignals(ignore_after=_WHOLE_PROCESS["yes"], phase="search") as stop, \
+    seeds = f"seeds {config.seed}..{config.seed + size - 1}"
+    with StopSignals(ignore_after=_WHOLE_PROCESS["yes"], phase="setup") as stop, \
             Progress(*Progress.get_default_columns(), console=console, disable=not console.is_terminal,
                      transient=True) as progress:
-        task = progress.add_task("searches", total=size)
-        record = run_batch([sys.executable, str(Path(__file__).resolve()), "run"], child, size, folder, parallel,
-                           overwrite, stop, lambda done: progress.update(task, completed=done))
+        task = progress.add_task("iterations", total=size * config.iterations)
+        err_console.print(f"mols: {size} x {config.label} on {config.backend}, {seeds}; results go to {folder}",
+                          highlight=False)
+        try:
+            record = run_together(config, size, folder, overwrite, stop,
+                                  lambda done: progress.update(task, completed=done))
+        except KeyboardInterrupt:
+            err_console.print(f"interrupted by {stop.name} before the searches started: nothing written")
+            raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
+        if record is None:
+            err_console.print(f"mols: one search per process, {parallel} at a time", highlight=False)
+            progress.update(task, total=size, description="searches")
+            stop.phase = "search"
+            record = run_batch([sys.executable, str(Path(__file__).resolve()), "run"], child, size, folder, parallel,
+                               overwrite, stop, lambda done: progress.update(task, completed=done))
     show_table("batch", ["seed", "status", "iterations", "archive", "seconds"],
                [[s["seed"], s["status"], s.get("iterations", ""), s.get("archive_size", ""),
                  f"{s['wall_seconds']:.2f}" if "wall_seconds" in s else ""] for s in record["searches"]])

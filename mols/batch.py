@@ -3,11 +3,13 @@ its seed in a child process that writes its own results folder (OUT/seed-S), the
 folders (OUT/merged_front.csv: the non-dominated union; with one objective, the rows of the best value)
 and OUT/batch.json (each search's seed, folder, status, iterations, seconds and archive size).
 
-On the CPU the children run side by side with one core each (--threads 1), `parallel` at a time (by default
-the machine's cores); on the GPU one after another (searches sharing one kernel launch over (search, move)
-are not built yet). Each child is exactly the run of its seed alone, so a batch finds what its searches
-find one by one. A stop (SIGINT, SIGTERM, SIGHUP) is passed on to the running children, which write their
-archives so far; no child starts after it, and the merged front is made from the folders written.
+On the GPU, tabu searches (-a tabu, -a its) of a problem with lane kernels run in this process, together: each
+kernel launch serves every search (`run_together`, search/batch.py), and each search's folder is written when
+the batch ends. Otherwise each search is the `mols run` of its seed in a child process: on the CPU side by
+side with one core each (--threads 1), `parallel` at a time (by default the machine's cores), elsewhere one
+after another. Either way each search finds exactly what the run of its seed alone finds. A stop (SIGINT,
+SIGTERM, SIGHUP) ends the searches together, or is passed on to the running children; each writes its
+archive so far, no child starts after it, and the merged front is made from the folders written.
 """
 
 from __future__ import annotations
@@ -22,10 +24,15 @@ from pathlib import Path
 import pandas as pd
 
 from mols.archive import nondominated
-from mols.results import MANIFEST, write_atomic
-from mols.search import RunConfig
+from mols.backends import prepare
+from mols.errors import MolsError
+from mols.problems import load_problem
+from mols.results import MANIFEST, ResultsFolder, RunContext, write_atomic
+from mols.search import RunConfig, make_search
+from mols.search.batch import SearchBatch
 
 MERGED, BATCH = "merged_front.csv", "batch.json"
+EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's number
 FLAGS = {"problem": "--problem", "algorithm": "--algorithm", "variant": "--variant", "neighborhood": "--neighborhood",
          "backend": "--backend", "iterations": "--iterations", "partitions": "--partitions", "tenure": "--tenure",
          "threads": "--threads", "archive": "--archive", "strength": "--strength", "run_length": "--run-length",
@@ -70,7 +77,45 @@ def run_batch(command: list[str], config: RunConfig, size: int, folder: Path, pa
         if stop.requested:
             waiting.clear()
         time.sleep(0.05)
-    return write_merged(folder, configs, codes)
+    return write_merged(folder, configs, codes, "processes")
+
+
+def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, stop,
+                 on_iteration: Callable[[int], None] = lambda done: None) -> dict | None:
+    """The batch in this process, every kernel launch serving all its searches (module docstring), then its
+    folders, merged front and batch.json; returns batch.json's content. None, before anything is done, where
+    the batch cannot run so (not tabu or ITS, not the GPU, a target, or a problem without lane kernels).
+    on_iteration sees the neighborhood evaluations of all the searches so far."""
+    if config.algorithm not in ("tabu", "its") or config.spec.device != "gpu" or config.target is not None:
+        return None
+    problem = load_problem(config.problem, config.instance)
+    nbh = problem.neighborhood(config.neighborhood)
+    evaluator = prepare(problem, nbh, config.spec)
+    if problem.target is not None or evaluator.lane_walk(2) is None:
+        return None
+    configs = [dataclasses.replace(config, seed=config.seed + b) for b in range(size)]
+    for one in configs:
+        if not overwrite and (seed_folder(folder, one.seed) / MANIFEST).exists():
+            raise MolsError(f"{seed_folder(folder, one.seed)} holds a run already; give --overwrite to replace it, "
+                            "or choose another --output")
+    done = [0] * size
+
+    def counter(b: int):
+        def count(iterations: int, _archive: int) -> None:
+            done[b] = iterations
+            on_iteration(sum(done))
+        return count
+
+    searches = [make_search(one, problem, nbh, evaluator, counter(b)) for b, one in enumerate(configs)]
+    stop.phase = "search"
+    results = SearchBatch(searches).run(stop)
+    stop.phase = "write"  # a signal now is only noted: the folders are written
+    codes = {}
+    for one, search, result in zip(configs, searches, results):
+        with ResultsFolder(seed_folder(folder, one.seed), overwrite) as out:
+            out.write(one, result, RunContext.of(search))
+        codes[one.seed] = EXIT_CODES.get(result.status, stop.exit_code or 130)
+    return write_merged(folder, configs, codes, "one launch")
 
 
 def _start(command: list[str], config: RunConfig, folder: Path, overwrite: bool) -> subprocess.Popen:
@@ -80,16 +125,19 @@ def _start(command: list[str], config: RunConfig, folder: Path, overwrite: bool)
                                 stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def write_merged(folder: Path, configs: list[RunConfig], codes: dict[int, int]) -> dict:
-    """OUT/merged_front.csv from the seeds' folders that hold a run, and OUT/batch.json."""
+def write_merged(folder: Path, configs: list[RunConfig], codes: dict[int, int], mode: str) -> dict:
+    """OUT/merged_front.csv from the seeds' folders that hold a run, and OUT/batch.json (`mode`: how the searches
+    ran, "one launch" or "processes")."""
     from mols.reporting.runs import load_run  # reporting imports pymoo: only a batch's end needs it
 
     searches, fronts, objectives = [], [], None
     for config in configs:
         where = seed_folder(folder, config.seed)
         code = codes.get(config.seed)
-        entry = {"seed": config.seed, "folder": where.name, "log": where.with_suffix(".log").name, "exit_code": code,
+        entry = {"seed": config.seed, "folder": where.name, "exit_code": code,
                  "status": "not run" if code is None else "failed"}
+        if where.with_suffix(".log").is_file():
+            entry["log"] = where.with_suffix(".log").name
         if (where / MANIFEST).is_file():
             run = load_run(where)
             objectives = run.manifest["objectives"]
@@ -98,7 +146,7 @@ def write_merged(folder: Path, configs: list[RunConfig], codes: dict[int, int]) 
         searches.append(entry)
     merged = merge_fronts(fronts, objectives)
     write_atomic(folder / MERGED, merged.to_csv(index=False).encode())
-    record = {"searches": searches, "merged": {"file": MERGED, "rows": len(merged)}}
+    record = {"mode": mode, "searches": searches, "merged": {"file": MERGED, "rows": len(merged)}}
     write_atomic(folder / BATCH, json.dumps(record, indent=2).encode())
     return record
 

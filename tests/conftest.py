@@ -54,6 +54,39 @@ def device_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int)
             np.testing.assert_array_equal(on_device.get(), expected)
 
 
+def lane_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int) -> None:
+    """Walks of 30, 11, 0 and 19 steps side by side in 5 lanes of the device (gpu.lane_walk; the fifth lane has
+    no walk) take, each, the steps of the host walk from its start on the CPU, and leave in their lanes the
+    states of their last solutions built from scratch (a walk of 0 steps: its start's)."""
+    from mols.backends import prepare
+    from mols.backends.base import WalkLane
+    from mols.search.tabu import host_walk
+
+    cpu, c = prepare(problem, nbh, "cpu"), rng.random((4, problem.n_obj)) / 1e3
+    starts = [problem.random_solution(rng) for _ in range(4)]
+    walks = [WalkLane(x, c[b], float(c[b] @ problem.evaluate_one(x)), steps, None)
+             for b, (x, steps) in enumerate(zip(starts, [30, 11, 0, 19]))]
+    walker = gpu.lane_walk(5)
+    got = [[] for _ in walks]
+    for batch in walker.lanes(walks, tenure):
+        for b, part in batch:
+            got[b].append([a.copy() for a in part])
+    arrays = len(problem.state_layout())
+    for b, walk in enumerate(walks):
+        want = trail(host_walk(cpu, nbh, *walk[:4], tenure)) if walk.steps else None
+        last = walk.x
+        if want is not None:
+            for a, w in zip((np.concatenate(part) for part in zip(*got[b])), want):
+                np.testing.assert_array_equal(a, w)
+            last = want[0][-1]
+        else:
+            assert got[b] == []
+        fresh = tuple(np.zeros(shape, dtype) for shape, dtype in problem.state_layout())
+        problem.fill_state(last, fresh)
+        for on_device, expected in zip(walker.ev.state.device[b * arrays:(b + 1) * arrays], fresh):
+            np.testing.assert_array_equal(on_device.get(), expected)
+
+
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20261122)

@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from mols.batch import BATCH, FLAGS, MERGED, child_arguments, merge_fronts, seed_folder
 from mols.problems import load_problem
@@ -52,6 +53,24 @@ def test_each_search_of_a_batch_finds_what_it_finds_alone(tmp_path):
     merged = pd.read_csv(tmp_path / MERGED, dtype={"solution": str})
     assert len(merged) == record["merged"]["rows"] > 0
     assert set(map(tuple, merged[objectives].to_numpy())) == set(map(tuple, best[objectives].to_numpy()))
+
+
+@pytest.mark.gpu
+def test_a_gpu_batch_shares_each_launch_and_finds_what_each_search_finds_alone(tmp_path):
+    """On the GPU the tabu searches of a batch run in one process, their runs side by side (batch.json: mode
+    "one launch"), and each folder holds the front of its seed's run alone."""
+    code, output = finish(mols_run("020_10_01", "-a", "tabu", "-b", "gpu", "-i", "400", "--seed", "2", "--batch", "4",
+                                   "-o", str(tmp_path)))
+    assert code == 0, output
+    record = json.loads((tmp_path / BATCH).read_text())
+    assert record["mode"] == "one launch" and [s["status"] for s in record["searches"]] == ["completed"] * 4
+    for seed in range(2, 6):
+        check_complete(seed_folder(tmp_path, seed), "completed")
+        config = RunConfig(instance="020_10_01", algorithm="tabu", backend="gpu", iterations=400, seed=seed)
+        search = build_search(config)
+        alone = front_frame(search.run(), search.problem.objectives, search.problem.encoding)
+        got = pd.read_csv(seed_folder(tmp_path, seed) / "front.csv", dtype={"solution": str})
+        pd.testing.assert_frame_equal(got, alone, check_dtype=False)
 
 
 def test_the_merged_front_of_one_objective_is_its_best_rows():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -10,6 +10,19 @@ from mols.neighborhoods import Neighborhood
 from mols.problems.base import Layout, Problem
 
 Trail = tuple[np.ndarray, np.ndarray, np.ndarray]  # tabu steps: solutions visited (m, n), scores (m,), vectors (m, k)
+
+
+class WalkLane(NamedTuple):
+    """One tabu walk: `steps` steps from x, with score coefficients c and aspiration threshold, step t
+    drawing with keys[t] where the neighborhood samples (Search.draw_keys)."""
+
+    x: np.ndarray
+    c: np.ndarray
+    threshold: float
+    steps: int
+    keys: object = None  # DrawKeys or an array (steps, 2), or None
+
+
 KEY = ((2,), np.dtype(np.uint64))  # a draw key (seed, counter), the last state array of a sampled neighborhood
 
 
@@ -65,6 +78,13 @@ class Evaluator(Protocol):
         """`steps` steps of tabu search's walk (search/tabu.py) run on the device, as an iterator over
         batches of steps (Trail), step t drawing with keys[t] where the neighborhood samples; or None,
         and the search walks from the host."""
+        ...
+
+    def lane_walk(self, lanes: int):
+        """Where several tabu walks can share each launch on the device (the GPU backend, on problems with lane
+        kernels): a walker whose `lanes(walks, tenure)` runs up to `lanes` WalkLanes side by side and yields,
+        batch by batch, (walk index, Trail) pairs (backends/gpu_walk.py); otherwise None, and the search
+        walks them one after another."""
         ...
 
     def forbid(self, idx: int, until: int) -> None:

@@ -114,6 +114,10 @@ class CpuEvaluator:
     def device_walk(self, x, c, threshold, steps, tenure, keys=None) -> None:
         """None: no device, so tabu search walks from the host, through best_weighted and forbid."""
 
+    def lane_walk(self, lanes: int) -> None:
+        """None: the walks of a search run one after another (a batch of searches spreads over the cores
+        instead, mols/batch.py)."""
+
     def forbid(self, idx: int, until: int) -> None:
         self.forbidden_until[idx] = until
 

@@ -79,18 +79,19 @@ def pinned_array(shape, dtype, what: str) -> np.ndarray:
     return cupyx.empty_pinned(shape, dtype=dtype)
 
 
+def packed_nbytes(layout: list[tuple[tuple[int, ...], np.dtype]]) -> int:
+    """The bytes of a packed buffer of these arrays, each starting on an ALIGN boundary."""
+    return sum(-(-nbytes(shape, dtype) // ALIGN) * ALIGN for shape, dtype in layout)
+
+
 class PackedBuffers:
     """Arrays of several shapes and dtypes in one pinned host block and one device block,
     so that moving all of them is a single asynchronous copy."""
 
     def __init__(self, layout: list[tuple[tuple[int, ...], np.dtype]]):
         cupy = import_cupy()
-        offsets, total = [], 0
-        for shape, dtype in layout:
-            offsets.append(total)
-            size = nbytes(shape, dtype)
-            total += -(-size // ALIGN) * ALIGN
-        self.nbytes = total
+        offsets = [packed_nbytes(layout[:a]) for a in range(len(layout))]
+        self.nbytes = total = packed_nbytes(layout)
         check_fits(total, "a solution's state")
         self._pinned = cupy.cuda.alloc_pinned_memory(total)
         self.host_flat = np.frombuffer(self._pinned, dtype=np.uint8, count=total)

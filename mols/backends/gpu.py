@@ -12,11 +12,18 @@ host memory, `enqueue_upload` (with the problem's prepare kernel after the copy)
 on the device, and `capture` makes a CUDA graph of what a function enqueues, to be replayed every
 iteration. `data` and `state` (PackedBuffers) are
 the kernels' arguments, `source` the compiled source (problem kernels after the neighborhood header).
+
+Several searches share the launches of an evaluator made with `lanes` > 1 (problems with lane kernels,
+Problem.lane_kernels; the neighborhood in one chunk): lane b has its own state (a copy of the state
+arrays, STATE_BYTES after lane b - 1's, staged with `stage(x, key, b)`) and its own rows b * n_neighbors ..
+of F, and every kernel runs with grid.y = lanes (lane.cuh). The selection and the walk keep a tabu memory,
+parameters and a result per lane (gpu_select.py, gpu_walk.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -29,6 +36,7 @@ from mols.backends.cuda import (
     gpu_name,
     import_cupy,
     kernel_source,
+    packed_nbytes,
     pinned_array,
 )
 from mols.backends.spec import BackendSpec
@@ -36,45 +44,65 @@ from mols.errors import BackendError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
+LANE_CUH = Path(__file__).with_name("lane.cuh")
 BLOCK = 128  # threads per block
+MAX_LANES = 65535  # searches sharing a launch at most: grid.y is the search
 CHUNK_ROWS = 1 << 25  # moves per launch at most (F of 128 MB for one int32 objective)
+
+
+def check_lanes(problem: Problem, what: str, chunked: bool, lanes: int) -> None:
+    """BackendError unless `lanes` searches can share the launches over `what` (module docstring)."""
+    if lanes > MAX_LANES:
+        raise BackendError(f"{lanes} searches cannot share a launch: at most {MAX_LANES} (a CUDA grid's y size)")
+    if not problem.lane_kernels:
+        raise BackendError(f"the {problem.name} problem's kernels serve one search at a time (Problem.lane_kernels)")
+    if chunked:
+        raise BackendError(f"{what} is evaluated in chunks: searches share a launch only where each neighborhood is "
+                           "evaluated whole")
 
 
 class GpuEvaluator:
     """Problem data go to the device once. `evaluate` replays one CUDA graph: copy the solution's
     state arrays in (one pinned copy), run the kernel, copy F out into a pinned host array."""
 
-    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = BackendSpec("gpu"), block: int = BLOCK):
+    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = BackendSpec("gpu"), block: int = BLOCK,
+                 lanes: int = 1):
         cupy = import_cupy()
-        self.problem, self.nbh, self.spec, self.label = problem, nbh, spec, spec.label
+        self.problem, self.nbh, self.spec, self.label, self.lanes = problem, nbh, spec, spec.label, lanes
         self.n_neighbors = nbh.n_neighbors(problem.n)
         self.chunk = chunk_size(problem, self.n_neighbors, spec.chunk_rows, CHUNK_ROWS)
         self.firsts = range(0, self.n_neighbors, self.chunk)  # each launch's first move
+        self.what = describe(problem, nbh, self.n_neighbors)
+        layout = state_layout(problem, nbh)
+        if lanes > 1:
+            check_lanes(problem, self.what, self.chunk < self.n_neighbors, lanes)
         self.device = gpu_name()
         self.block = block
-        self.defines = {**problem.cuda_defines(), "BLOCK": block}
-        self.source = kernel_source(self.defines, nbh.cuda_source(), problem.cuda_source(nbh))
+        self.defines = {**problem.cuda_defines(), "BLOCK": block, "STATE_BYTES": packed_nbytes(layout)}
+        self.source = kernel_source(self.defines, LANE_CUH.read_text(), nbh.cuda_source(), problem.cuda_source(nbh))
         self._kernel = compile_kernel(self.source, problem.kernel_name(nbh))
         self.move_threads = problem.move_threads(nbh)
         prepare = problem.prepare_kernel(nbh)
         self._prepare = prepare and (compile_kernel(self.source, prepare[0]), (-(-prepare[1] // block),))
         self.data = tuple(cupy.asarray(a) for a in problem.data())
-        self.state = PackedBuffers(state_layout(problem, nbh))
+        self.state = PackedBuffers(layout * lanes)
+        self.state_args = self.state.device[:len(layout)]  # lane 0's arrays: the kernels' arguments
         self.stream = cupy.cuda.Stream(non_blocking=True)
         self._uploaded = cupy.cuda.Event(disable_timing=True)
         self._capturing = False  # inside capture(): no event is recorded (a graph's callers wait for it)
-        self.what = describe(problem, nbh, self.n_neighbors)
-        self.F = device_array((self.chunk, problem.n_obj), problem.dtype, f"F for {self.what}")
+        self.F = device_array((lanes * self.chunk, problem.n_obj), problem.dtype, f"F for {self.what}")
         self._F_host = None  # the whole F in pinned host memory, and the graph filling it: on first evaluate()
         self._graph = None
         self._selection = None  # a DeviceSelection, made on first use
         self._walk = None  # a DeviceWalk, made on first use
+        self._lane_walks = {}  # lanes -> a DeviceWalk over an evaluator of that many lanes (lane_walk)
 
-    def stage(self, x: np.ndarray, key: np.ndarray | None = None) -> None:
-        """Write x's state (and the draw key, for a sampled neighborhood) into the pinned buffer, once the
-        previous upload has left it."""
+    def stage(self, x: np.ndarray, key: np.ndarray | None = None, lane: int = 0) -> None:
+        """Write x's state (and the draw key, for a sampled neighborhood) into the lane's part of the pinned
+        buffer, once the previous upload has left it."""
         self._uploaded.synchronize()
-        fill_state(self.problem, self.nbh, x, key, self.state.host)
+        arrays = len(self.state_args)
+        fill_state(self.problem, self.nbh, x, key, self.state.host[lane * arrays:(lane + 1) * arrays])
 
     def enqueue_upload(self) -> None:
         """The staged state to the device, on the stream. Outside a graph, an event marks when the pinned
@@ -89,17 +117,17 @@ class GpuEvaluator:
         if self._prepare:
             kernel, grid = self._prepare
             with self.stream:
-                kernel(grid, (self.block,), (*self.data, *self.state.device))
+                kernel(grid, (self.block,), (*self.data, *self.state_args))
 
     def enqueue_launch(self, first: int = 0) -> int:
         """The kernel on the state already on the device (no transfer), for moves first .. first + rows - 1
-        into rows 0 .. rows - 1 of F; returns rows."""
+        into rows 0 .. rows - 1 of F (of each lane's rows); returns rows."""
         rows = min(self.chunk, self.n_neighbors - first)
-        grid = (-(-rows * self.move_threads // self.block),)
+        grid = (-(-rows * self.move_threads // self.block), self.lanes)
         if self.problem.chunkable:
-            args = (*self.data, *self.state.device, self.F, np.int64(first + rows), np.int64(first))
+            args = (*self.data, *self.state_args, self.F, np.int64(first + rows), np.int64(first))
         else:
-            args = (*self.data, *self.state.device, self.F, np.int64(rows))
+            args = (*self.data, *self.state_args, self.F, np.int64(rows))
         with self.stream:
             self._kernel(grid, (self.block,), args)
         return rows
@@ -175,6 +203,21 @@ class GpuEvaluator:
 
             self._walk = DeviceWalk(self, self.spec.walk_batch)
         return self._walk(x, c, threshold, steps, tenure, keys)
+
+    def lane_walk(self, lanes: int):
+        """A DeviceWalk over `lanes` walks sharing each launch (an evaluator of that many lanes, made once), or
+        None where one walk at a time is all there is: fewer than 2 lanes, the spec turns lanes or device walks
+        off, the problem has no lane kernels or no apply kernel, or the neighborhood is evaluated in chunks."""
+        problem = self.problem
+        if (lanes < 2 or not (self.spec.lanes and self.spec.device_walk) or not problem.lane_kernels
+                or problem.apply_kernel(self.nbh) is None or self.chunk < self.n_neighbors):
+            return None
+        if lanes not in self._lane_walks:
+            from mols.backends.gpu_walk import DeviceWalk
+
+            ev = GpuEvaluator(problem, self.nbh, self.spec, self.block, lanes)
+            self._lane_walks[lanes] = DeviceWalk(ev, self.spec.walk_batch)
+        return self._lane_walks[lanes]
 
     def forbid(self, idx: int, until: int) -> None:
         self.selection.forbid(idx, until)

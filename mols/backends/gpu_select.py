@@ -2,7 +2,9 @@
 (select.cu) and bring back only that neighbor's id, score and objective vector. A neighborhood
 evaluated in chunks is reduced chunk by chunk, right after each chunk's launch; the last kernel
 combines the chunks' winners. Where the problem has a selection kernel (Problem.selection_kernel),
-evaluation and the chunk's reduction are one kernel and F is never written."""
+evaluation and the chunk's reduction are one kernel and F is never written. An evaluator with several
+lanes (searches sharing each launch, gpu.py) has parameters, a tabu memory and a result per lane;
+`__call__` and the forbids serve lane 0, the host-driven search."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.backends.cuda import PackedBuffers, compile_module, device_array, import_cupy, kernel_source
+from mols.backends.gpu import LANE_CUH
 from mols.backends.select import C_TYPES, TABU_DTYPE
 
 SELECT_CU = Path(__file__).with_name("select.cu")
@@ -26,11 +29,11 @@ class DeviceSelection:
 
     def __init__(self, ev):
         cupy = import_cupy()
-        k, dtype, n = ev.problem.n_obj, np.dtype(ev.problem.dtype), ev.n_neighbors
+        k, dtype, n, lanes = ev.problem.n_obj, np.dtype(ev.problem.dtype), ev.n_neighbors, ev.lanes
         fused = ev.problem.selection_kernel(ev.nbh) if ev.spec.fused else None
         defines = {"N_OBJ": k, "FVAL": C_TYPES[dtype]}
         if fused:  # the problem's kernels after select.cu, in one module
-            module = compile_module(kernel_source({**ev.defines, **defines}, ev.nbh.cuda_source(),
+            module = compile_module(kernel_source({**ev.defines, **defines}, LANE_CUH.read_text(), ev.nbh.cuda_source(),
                                                   SELECT_CU.read_text(), ev.problem.cuda_source(ev.nbh)))
         else:
             module = compile_module(kernel_source(defines, SELECT_CU.read_text()))
@@ -38,16 +41,16 @@ class DeviceSelection:
         self._forbids, self._partial, self._final = (
             module.get_function(name) for name in ("apply_forbids", "select_partial", "select_final"))
         self.ev = ev
-        self.params = PackedBuffers([((k,), np.float64), ((1,), np.float64), ((1,), np.int64),
+        self.params = PackedBuffers([((lanes, k), np.float64), ((lanes,), np.float64), ((lanes,), np.int64),
                                      ((PENDING,), np.int64), ((PENDING,), np.int64), ((1,), np.int64)])
-        self.result = PackedBuffers([((1,), np.int64), ((1,), np.float64), ((k,), dtype)])
-        self.forbidden_until = device_array(n, TABU_DTYPE, f"the tabu memory of {ev.what}", fill=0)
+        self.result = PackedBuffers([((lanes,), np.int64), ((lanes,), np.float64), ((lanes, k), dtype)])
+        self.forbidden_until = device_array(lanes * n, TABU_DTYPE, f"the tabu memory of {ev.what}", fill=0)
         threads = ev.move_threads if fused else 1  # per row of the chunk
         self.parts = [min(-(-min(ev.chunk, n - first) * threads // SEL_BLOCK), MAX_PARTS) for first in ev.firsts]
-        self.n_parts = sum(self.parts)  # over all chunks
-        self._part_s = cupy.empty(2 * self.n_parts, dtype=cupy.float64)
-        self._part_i = cupy.empty(2 * self.n_parts, dtype=cupy.int64)
-        self._part_f = cupy.empty(2 * self.n_parts * k, dtype=dtype)  # each pair's row of F
+        self.n_parts = sum(self.parts)  # over all chunks, per lane
+        self._part_s = cupy.empty(2 * lanes * self.n_parts, dtype=cupy.float64)
+        self._part_i = cupy.empty(2 * lanes * self.n_parts, dtype=cupy.int64)
+        self._part_f = cupy.empty(2 * lanes * self.n_parts * k, dtype=dtype)  # each pair's row of F
         self._graph = self._capture()
 
     def _capture(self):
@@ -65,8 +68,8 @@ class DeviceSelection:
 
     def enqueue(self, final: bool = True) -> None:
         """Evaluation and selection on the evaluator's stream, from the state and parameters on the
-        device: the choice lands in self.result.device. final=False stops before select_final, whose
-        work a walk step does itself (final_args, walk.cu)."""
+        device: the choice lands in self.result.device (lane 0's). final=False stops before select_final,
+        whose work a walk step does itself for each lane (final_args, walk.cu)."""
         ev, stream = self.ev, self.ev.stream
         c, threshold, step, *_ = self.params.device
         k = ev.problem.n_obj
@@ -77,33 +80,36 @@ class DeviceSelection:
             if self._fused is not None:
                 rows = min(ev.chunk, ev.n_neighbors - first)
                 with stream:
-                    self._fused((parts,), (SEL_BLOCK,), (*ev.data, *ev.state.device, np.int64(first + rows),
+                    self._fused((parts, ev.lanes), (SEL_BLOCK,), (*ev.data, *ev.state_args, np.int64(first + rows),
                                                          np.int64(first), *out))
             else:
                 rows = ev.enqueue_launch(first)
                 with stream:
-                    self._partial((parts,), (SEL_BLOCK,), (ev.F, np.int64(rows), np.int64(first), *out))
+                    self._partial((parts, ev.lanes), (SEL_BLOCK,), (ev.F, np.int64(rows), np.int64(first), *out))
             done += parts
         if final:
             with stream:
                 self._final((1,), (SEL_BLOCK,), self.final_args())
 
     def final_args(self) -> tuple:
-        """select_final's arguments (final_choice's in select.cu): the blocks' pairs, then the result."""
+        """select_final's arguments (final_choice's in select.cu): the blocks' pairs, then the result (each
+        from lane 0's; the parts per lane)."""
         return (self._part_s, self._part_i, self._part_f, np.int32(self.n_parts), *self.result.device)
 
-    def _set(self, c: np.ndarray, threshold: float, step: int) -> None:
+    def _set(self, c: np.ndarray, threshold: float, step: int, lane: int = 0) -> None:
         c_host, threshold_host, step_host, *_ = self.params.host
-        c_host[:] = c
-        threshold_host[0] = threshold
-        step_host[0] = step
+        c_host[lane] = c
+        threshold_host[lane] = threshold
+        step_host[lane] = step
 
-    def start(self, x: np.ndarray, c: np.ndarray, threshold: float, key: np.ndarray | None = None) -> None:
-        """A walk's start on the device (gpu_walk.py): x's state (with the first step's draw key, for a
-        sampled neighborhood) and the parameters at step 0 go up, and every move is admissible again."""
+    def start(self, starts: list) -> None:
+        """Walks' start on the device (gpu_walk.py), one per lane from lane 0 on: each start's solution x
+        (with the first step's draw key, for a sampled neighborhood), its coefficients c and threshold at
+        step 0 go up, and every move is admissible again."""
         ev = self.ev
-        ev.stage(x, key)
-        self._set(c, threshold, 0)
+        for lane, (x, c, threshold, key) in enumerate(starts):
+            ev.stage(x, key, lane)
+            self._set(c, threshold, 0, lane)
         self.allow_all()
         self.params.upload(ev.stream)
         ev.enqueue_upload()
@@ -116,7 +122,7 @@ class DeviceSelection:
         ev.stream.synchronize()
         self.params.host[-1][0] = 0  # the queued forbids are applied
         out_id, out_score, out_f = self.result.host
-        return int(out_id[0]), float(out_score[0]), out_f.copy()
+        return int(out_id[0]), float(out_score[0]), out_f[0].copy()
 
     def forbid(self, idx: int, until: int) -> None:
         *_, ids, untils, count = self.params.host

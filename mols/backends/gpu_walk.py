@@ -3,7 +3,9 @@
 Each step is the selection's kernels up to select_partial (gpu_select.py), walk_step (walk.cu:
 select_final's choice, then the inverse move made tabu, the aspiration threshold, the step counter,
 the trail) and the problem's apply kernel, which moves the state on the device (Problem.apply_kernel).
-A batch of steps is one CUDA graph; only its trail (the moves taken, their scores and objective
+Several walks run side by side, one per lane of an evaluator with lanes (gpu.py), each with its own
+state, tabu memory, threshold, step count and trail: every kernel of a step serves all of them at once
+(grid.y = lanes), and a lane whose walk is done takes no more steps. A batch of steps is one CUDA graph; only its trail (the moves taken, their scores and objective
 vectors) comes back, and the host rebuilds the solutions visited from the moves (Neighborhood.path). The choices are the host loop's, step for
 step: the same kernels select on the same state, forbids and threshold. A sampled neighborhood's
 walk takes each step's draw key (Search.draw_keys: consecutive counters): the first goes up with x,
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.backends.base import Trail
+from mols.backends.base import Trail, WalkLane
 from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, kernel_source
 from mols.backends.gpu_select import SEL_BLOCK, SELECT_CU
 from mols.backends.select import C_TYPES
@@ -28,16 +30,19 @@ APPLY_BLOCK = 256
 
 
 class DeviceWalk:
+    """The walks of up to ev.lanes searches at once, one lane each (a single walk: lane 0)."""
+
     def __init__(self, ev, batch: int):
         self.ev, self.sel, self.batch = ev, ev.selection, batch
-        problem, k = ev.problem, ev.problem.n_obj
+        problem, k, lanes = ev.problem, ev.problem.n_obj, ev.lanes
         defines = {"N_OBJ": k, "FVAL": C_TYPES[np.dtype(problem.dtype)]}
         module = compile_module(kernel_source(defines, ev.nbh.cuda_source(), SELECT_CU.read_text(),
                                               WALK_CU.read_text()))
         self._step = module.get_function("walk_step")
         self._apply = compile_kernel(ev.source, problem.apply_kernel(ev.nbh))
-        self.tenure = PackedBuffers([((1,), np.int64)])
-        self.trail = PackedBuffers([((batch,), np.int64), ((batch,), np.float64), ((batch, k), problem.dtype)])
+        self.params = PackedBuffers([((1,), np.int64), ((lanes,), np.int64)])  # the tenure, each lane's steps
+        rows = lanes * batch  # entry lane * batch + t: the lane's step t of the batch
+        self.trail = PackedBuffers([((rows,), np.int64), ((rows,), np.float64), ((rows * k,), problem.dtype)])
         self._graphs = {}  # steps -> the graph of a batch of that many
 
     def __call__(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
@@ -45,19 +50,38 @@ class DeviceWalk:
         """`steps` tabu steps from x, every move admissible at first, step t drawing with keys[t] where the
         neighborhood samples; yields the trail batch by batch, its scores and vectors in views that the
         next batch overwrites."""
-        if steps == 0:
+        for [(_, trail)] in self.lanes([WalkLane(x, c, threshold, steps, keys)], tenure):
+            yield trail
+
+    def lanes(self, walks: list[WalkLane], tenure: int) -> Iterator[list[tuple[int, Trail]]]:
+        """The walks side by side, walk b in lane b, every move admissible at first; yields, batch by batch,
+        (b, trail) for each walk that took steps in the batch (views that the next batch overwrites)."""
+        ev, lanes, batch = self.ev, self.ev.lanes, self.batch
+        if len(walks) > lanes:
+            raise ValueError(f"{len(walks)} walks for {lanes} lanes")
+        longest = max((w.steps for w in walks), default=0)
+        if longest == 0:
             return
-        self.sel.start(x, c, threshold, None if keys is None else keys[0])
-        self.tenure.host[0][0] = tenure
-        self.tenure.upload(self.ev.stream)
-        for first in range(0, steps, self.batch):
-            m = min(self.batch, steps - first)
-            self._graph(m).launch(self.ev.stream)
-            self.ev.stream.synchronize()
-            ids, scores, F = self.trail.host
-            X = self.ev.nbh.path(x, ids[:m], None if keys is None else keys[first:first + m])
-            x = X[-1]
-            yield X, scores[:m], F[:m]
+        self.sel.start([(w.x, w.c, w.threshold, None if w.keys is None else w.keys[0]) for w in walks])
+        tenure_host, limit_host = self.params.host
+        tenure_host[0] = tenure
+        limit_host[:] = 0  # lanes without a walk end at once
+        limit_host[:len(walks)] = [w.steps for w in walks]
+        self.params.upload(ev.stream)
+        x = [w.x for w in walks]
+        for first in range(0, longest, batch):
+            m = min(batch, longest - first)
+            self._graph(m).launch(ev.stream)
+            ev.stream.synchronize()
+            ids, scores, F = (a.reshape(lanes, batch, -1) for a in self.trail.host)
+            out = []
+            for b, w in enumerate(walks):
+                taken = min(m, w.steps - first)
+                if taken > 0:
+                    X = ev.nbh.path(x[b], ids[b, :taken, 0], None if w.keys is None else w.keys[first:first + taken])
+                    x[b] = X[-1]
+                    out.append((b, (X, scores[b, :taken, 0], F[b, :taken])))
+            yield out
 
     def _graph(self, steps: int):
         if steps not in self._graphs:
@@ -68,17 +92,18 @@ class DeviceWalk:
         return self.ev.capture(lambda: self._enqueue_steps(steps))
 
     def _enqueue_steps(self, steps: int) -> None:
-        ev, sel, stream = self.ev, self.sel, self.ev.stream
+        ev, sel, stream, k = self.ev, self.sel, self.ev.stream, self.ev.problem.n_obj
         _, threshold, step, *_ = sel.params.device
         out_id, _, out_f = sel.result.device
+        tenure, limit = self.params.device
         trail_id, trail_score, trail_f = self.trail.device
+        grid = (1, ev.lanes)
         for t in range(steps):
             sel.enqueue(final=False)
             with stream:
-                self._step((1,), (SEL_BLOCK,), (*sel.final_args(), threshold, step, self.tenure.device[0],
-                                                sel.forbidden_until, np.int32(ev.problem.n), trail_id[t:],
-                                                trail_score[t:], trail_f[t]))
-                self._apply((1,), (APPLY_BLOCK,), (*ev.data, *ev.state.device, out_id, out_f))
+                self._step(grid, (SEL_BLOCK,), (*sel.final_args(), threshold, step, limit, tenure,
+                                                sel.forbidden_until, np.int32(ev.problem.n), np.int64(ev.n_neighbors),
+                                                trail_id[t:], trail_score[t:], trail_f[t * k:], np.int32(self.batch)))
+                self._apply(grid, (APPLY_BLOCK,), (*ev.data, *ev.state_args, out_id, out_f))
             ev.enqueue_prepare()
         self.trail.download(stream)
-

@@ -70,10 +70,24 @@ __device__ void write_part(double bs, long long bi, const FVAL* bf, double as, l
         for (int o = 0; o < N_OBJ; ++o) part_f[(p + 1) * N_OBJ + o] = af[o];
 }
 
+// Several searches in one launch (lanes, blockIdx.y; GpuEvaluator): the selection's arguments moved to
+// the lane's, where a lane's neighborhood is one chunk of n_moves rows evaluated by gridDim.x blocks. One
+// lane (blockIdx.y = 0) keeps them as they are.
+// The caller moves its tabu memory itself (forbidden_until += blockIdx.y * n_moves), which may be __restrict__.
+__device__ __forceinline__ void select_lane(const double*& c, const double*& threshold, const long long*& step,
+                                            double*& part_s, long long*& part_i, FVAL*& part_f) {
+    const long long lane = blockIdx.y, parts = 2LL * gridDim.x * lane;
+    c += lane * N_OBJ; threshold += lane; step += lane;
+    part_s += parts; part_i += parts; part_f += parts * N_OBJ;
+}
+
 // A grid-stride share of a chunk of F per block (see write_part).
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_partial(
     const FVAL* F, long long rows, long long first, const double* c, const double* threshold, const long long* step,
     const TABU* forbidden_until, double* part_s, long long* part_i, FVAL* part_f) {
+    select_lane(c, threshold, step, part_s, part_i, part_f);
+    forbidden_until += blockIdx.y * (first + rows);
+    F += blockIdx.y * rows * N_OBJ;
     double bs = SEL_INF, as = SEL_INF;
     long long bi = NO_ID, ai = NO_ID;
     for (long long r = (long long)blockIdx.x * SEL_BLOCK + threadIdx.x; r < rows; r += (long long)gridDim.x * SEL_BLOCK) {

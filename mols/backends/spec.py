@@ -22,6 +22,7 @@ class BackendSpec:
     archive: str | None = None  # where Pareto local search archives: gpu (on the device) or cpu; None: the device's
     fused: bool = True  # gpu: evaluation and selection in one kernel where the problem has one
     device_walk: bool = True  # gpu: tabu steps run on the device where the problem can apply a move there
+    lanes: bool = True  # gpu: a search's independent tabu walks share each launch where the problem has lane kernels
     walk_batch: int = 64  # gpu: tabu steps per CUDA graph of a device walk (and per trail brought back)
     incremental: bool = True  # the problem's update from the previous solution where it has one (QAP: Taillard's)
     chunk_rows: int | None = None  # moves per kernel call at most (problems whose kernels take an id offset)
@@ -49,6 +50,7 @@ class BackendSpec:
         parts = [self.device + (f" x{self.threads}" if self.threads else "")]
         if self.device == "gpu":
             parts += [s for s, on in (("+host archive", self.archive == "cpu"), (" host walk", not self.device_walk),
+                                      (" one lane", not self.lanes),
                                       (" unfused", not self.fused)) if on]
         if not self.incremental:
             parts.append(" plain")

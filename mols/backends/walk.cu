@@ -1,15 +1,27 @@
-// One step of a tabu walk run on the device (gpu_walk.py), compiled after select.cu: the device twin
+// One step of tabu walks run on the device (gpu_walk.py), compiled after select.cu: the device twin
 // of the host loop in search/tabu.py. Needs #define N_OBJ and FVAL, and the neighborhood's header
-// (nbh_inverse). One block of SEL_BLOCK threads: select_final's choice over the blocks' pairs
-// (final_choice), then thread 0: the move's inverse is tabu until step now + 1 + tenure, the
-// aspiration threshold falls to the move's score if it is lower, the step counter advances, and the
-// move, its score and objective vector go to the trail (one entry per step of the batch). The
-// problem's apply kernel then moves the state.
+// (nbh_inverse). One block of SEL_BLOCK threads per lane (blockIdx.y: a walk of its own, with its own
+// pairs, result, threshold, step, limit, tabu memory of n_moves entries and trail). A lane whose step
+// has reached its limit has ended: its move is -1, which the apply kernel skips, and so is its trail's.
+// Otherwise select_final's choice over the lane's blocks' pairs (final_choice), then thread 0: the move's
+// inverse is tabu until step now + 1 + tenure, the aspiration threshold falls to the move's score if it is
+// lower, the step counter advances, and the move, its score and objective vector go to the trail (entry
+// lane * trail_stride of the step's pointers). The problem's apply kernel then moves the state.
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) walk_step(
     const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts, long long* out_id,
-    double* out_score, FVAL* out_f, double* threshold, long long* step, const long long* tenure,
-    TABU* forbidden_until, int n, long long* trail_id, double* trail_score, FVAL* trail_f) {
-    final_choice(part_s, part_i, part_f, n_parts, out_id, out_score, out_f);
+    double* out_score, FVAL* out_f, double* threshold, long long* step, const long long* limit,
+    const long long* tenure, TABU* forbidden_until, int n, long long n_moves, long long* trail_id,
+    double* trail_score, FVAL* trail_f, int trail_stride) {
+    const int lane = blockIdx.y;
+    const long long parts = 2LL * n_parts * lane, entry = (long long)lane * trail_stride;
+    out_id += lane; out_score += lane; out_f += lane * N_OBJ;
+    threshold += lane; step += lane; forbidden_until += lane * n_moves;
+    trail_id += entry; trail_score += entry; trail_f += entry * N_OBJ;
+    if (*step >= limit[lane]) {
+        if (threadIdx.x == 0) *out_id = *trail_id = -1;
+        return;
+    }
+    final_choice(part_s + parts, part_i + parts, part_f + parts * N_OBJ, n_parts, out_id, out_score, out_f);
     __syncthreads();  // the choice is written before thread 0 reads it
     if (threadIdx.x != 0) return;
     const long long id = *out_id, now = *step;

@@ -218,6 +218,29 @@ def bench_threads(
     show_report(md)
 
 
+@bench_app.command("batch")
+@user_errors
+def bench_batch(
+    instances: Annotated[str, typer.Option(help="Comma-separated flowshop and QAP instances, or all.")] = "all",
+    sizes: Annotated[str, typer.Option(help="Comma-separated numbers of searches per batch.")] = "1,8,64,512,4096",
+    iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="Tabu steps per search (the CPU "
+                                            "runs a tenth of them).")] = 1000,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed batches per cell; the median is reported.")] = 3,
+    max_gib: Annotated[float, typer.Option(min=0.01, help="GPU batches whose F and tabu memory would pass this "
+                                           "many GiB are left out.")] = 16.0,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "batch",
+):
+    """Neighbors per second of one tabu search against batches of searches sharing each launch (GPU) or spread
+    over the cores (CPU), and aggregated tabu search's weight vectors side by side against one."""
+    from mols.backends import gpu_available
+    from mols.bench import batch as bench
+
+    chosen = choose(instances, bench.CASES, "--instances")
+    counts = parse_counts(sizes, "--sizes")
+    df, vectors = bench.tables(chosen, counts, iterations, repeats, gpu_available(), max_gib * 2**30)
+    show_report(bench.write_report(df, vectors, output))
+
+
 def parse_counts(text: str, option: str, least: int = 1) -> list[int]:
     try:
         counts = [int(tok) for tok in text.replace(",", " ").split()]

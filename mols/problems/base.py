@@ -46,7 +46,9 @@ class Problem(ABC):
     Kernels all take the same arguments: `*data(), *state, F` (Numba) or `*data(), *state, F, n_moves`
     (CUDA), F (n_neighbors, n_obj) receiving the objective vectors; state ends with the draw key (2,)
     uint64 when the neighborhood is sampled (Neighborhood.sampled). A problem whose kernels take an id
-    offset sets `chunkable` (then `(..., F, first)` in Numba, `(..., F, n_moves, first)` in CUDA).
+    offset sets `chunkable` (then `(..., F, first)` in Numba, `(..., F, n_moves, first)` in CUDA). A
+    problem whose CUDA kernels take their lane's state and rows of F (backends/lane.cuh: blockIdx.y is the
+    search) sets `lane_kernels`: then many searches share each launch (GpuEvaluator's lanes).
     """
 
     name: str
@@ -59,6 +61,7 @@ class Problem(ABC):
     cuda_kernel: str = ""
     neighborhoods: tuple[str, ...] | None = None  # the neighborhoods its kernels support; None: every one
     chunkable: bool = False  # kernels take an id offset (see the class docstring)
+    lane_kernels: bool = False  # its CUDA kernels serve several searches in one launch (backends/lane.cuh)
     threads_per_move: int = 1  # CUDA threads that share a move in the evaluation kernels; grids hold that many per move
     target: float | None = None  # one objective: a value that ends a search when reached (PPP: 0, a solution)
 
@@ -150,5 +153,6 @@ class Problem(ABC):
     def apply_kernel(self, nbh: Neighborhood) -> str | None:
         """A kernel that moves the state on the device to the neighbor chosen by the selection
         (backends/gpu_walk.py): arguments (*data, *state, move id, its objective vector), the last two on
-        the device's result of the selection; one block. With it a tabu walk runs on the device; None: the host applies each move."""
+        the device's result of the selection; one block (per lane, with lane_kernels: its move is move[lane],
+        and -1 means that the lane's walk has ended). With it a tabu walk runs on the device; None: the host applies each move."""
         return None

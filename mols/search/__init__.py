@@ -93,7 +93,12 @@ def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None =
     else:
         problem = load_problem(config.problem, config.instance)
         nbh = problem.neighborhood(config.neighborhood)
-    evaluator = prepare(problem, nbh, config.spec)
+    return make_search(config, problem, nbh, prepare(problem, nbh, config.spec), on_iteration)
+
+
+def make_search(config: RunConfig, problem: Problem, nbh: Neighborhood, evaluator, on_iteration=None) -> Search:
+    """The search `config` describes, on a problem, neighborhood and evaluator already made (which several
+    searches may share, search/batch.py)."""
     common = (problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration)
     target = config.target if config.target is not None else problem.target
     if config.algorithm == "pls":
@@ -125,4 +130,4 @@ def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, 
 
 
 __all__ = ["ALGORITHMS", "DEFAULT_ITERATIONS", "VARIANTS", "Reached", "RunConfig", "SearchResult", "build_search",
-           "solve"]
+           "make_search", "solve"]

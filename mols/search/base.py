@@ -125,6 +125,11 @@ class Search(ABC):
         except Exception:  # noqa: BLE001 - a bug or a device fault: keep the archive, report the traceback
             status, error = "failed", traceback.format_exc()
         self.profiler.stop()
+        return self.result(status, error)
+
+    def result(self, status: str, error: str | None = None) -> SearchResult:
+        """What the run found and cost, its profiler stopped."""
+        stop = self.stop
         return SearchResult(self.archive, self.iterations, self.evaluator.n_neighbors, self.profiler.wall,
                             self.profiler.split(), status, error, self.starts,
                             stop.name if stop is not None and status == "interrupted" else None, self.target,
@@ -161,13 +166,13 @@ class Search(ABC):
         nondominated(F[:2])
         dominates(F[:2], F[0])
 
-    def _random_start(self) -> tuple[np.ndarray, np.ndarray]:
-        """A random solution and its objective vector, offered to the archive."""
+    def _random_start(self, archive: Archive | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """A random solution and its objective vector, offered to `archive` (by default the run's)."""
         self.starts += 1
         x = self.problem.random_solution(self.rng)
         f = self.problem.evaluate_one(x)
         with self.profiler.section("archiving"):
-            self.archive.add(f[None], x[None])
+            (self.archive if archive is None else archive).add(f[None], x[None])
         return x, f
 
     def _count_iteration(self, archive_size: int | None = None, steps: int = 1) -> None:
@@ -178,9 +183,13 @@ class Search(ABC):
         self._check_stop()
         self._check_target()
 
+    def _archives(self) -> list[Archive]:
+        """The archives that hold what the run has found: the run's, and those of work in progress."""
+        return [self.archive]
+
     def _check_target(self) -> None:
-        """TargetReached once the run's archive holds a solution at or below the target."""
-        if self.target is not None and len(self.archive) and self.archive.F[:, 0].min() <= self.target:
+        """TargetReached once the run's archives hold a solution at or below the target."""
+        if self.target is not None and any(len(a) and a.F[:, 0].min() <= self.target for a in self._archives()):
             self.reached = Reached(self.target, self.iterations, self.profiler.elapsed())
             raise TargetReached
 

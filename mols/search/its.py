@@ -55,13 +55,15 @@ class IteratedTabu(AggregatedTabu):
 
     _weight_vectors = one_weight_vector
 
-    def _search(self) -> None:
+    def _rounds(self):
+        """One run at a time, each from the run before's best perturbed."""
         start, left = None, self.budget
         while left:
             length = min(self.run_length, left)
-            x, _ = self._tabu(self.w, length, start)
+            run = self._start_run(self.w, length, start)
+            yield [run]
             left -= length
-            start = self.perturb(x) if left else None
+            start = self.perturb(run.best_xf[0]) if left else None
 
     def perturb(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """x after `strength` random changes of its encoding (swaps for a permutation), and its vector."""

@@ -16,6 +16,13 @@ move comes back; where the problem can move its state on the device, whole batch
 there and only their trail comes back (backends/gpu_walk.py). A sampled neighborhood draws step t's
 neighbors with the t-th of the run's draw keys (Search.draw_keys), on the device as on the host. Every
 solution visited is offered to the archive, so a run yields a Pareto approximation.
+
+The weight vectors' runs are independent. Their random starts and coefficients are made first, in the order
+of the vectors (which draws from the RNG and the draw keys exactly as running them one after another
+would), then they are walked: side by side, one launch per kernel for all of them, where the GPU evaluator
+has lanes for them (Evaluator.lane_walk), else one after another. Each run offers its solutions to an
+archive of its own, and these are merged into the search's in the order of the vectors: either way the
+search's archive is the one the runs give one after another.
 """
 
 from __future__ import annotations
@@ -23,11 +30,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
-from mols.backends.base import Trail
+from mols.backends.base import Trail, WalkLane
 from mols.backends.select import MAX_TABU_STEP, weighted_scores
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
@@ -83,6 +91,34 @@ def host_walk(ev, nbh: Neighborhood, x: np.ndarray, c: np.ndarray, threshold: fl
         yield x[None], np.array([score]), f[None]
 
 
+@dataclass
+class TabuRun:
+    """One tabu run: its walk, the archive its solutions go to, and its best score and (x, f) so far."""
+
+    lane: WalkLane
+    archive: object
+    best: float
+    best_xf: tuple[np.ndarray, np.ndarray]
+
+
+def walk_together(runs: list[tuple[AggregatedTabu, TabuRun]]) -> None:
+    """Tabu runs of one or more searches that share an evaluator and a tenure (a search's weight vectors, or a
+    batch of searches, search/batch.py): side by side in one launch per kernel where the evaluator has lanes
+    for them (Evaluator.lane_walk), else one after another. Each search takes its runs' steps."""
+    lead = runs[0][0]
+    walker = lead.evaluator.lane_walk(len(runs))
+    if walker is None:
+        for search, run in runs:
+            search._walk_alone(run)
+        return
+    for search, _ in runs:
+        search.walk = "device"
+    for batch in lead._timed(walker.lanes([run.lane for _, run in runs], lead.tenure)):
+        for r, trail in batch:
+            search, run = runs[r]
+            search._take(run, trail)
+
+
 class AggregatedTabu(Search):
     """The budget is shared evenly by the weight vectors; each starts from a new random solution."""
 
@@ -94,6 +130,7 @@ class AggregatedTabu(Search):
         if tenure < 0:
             raise MolsError(f"--tenure must be at least 0, got {tenure}")
         self.tenure = min(tenure, self.budget)  # a longer tenure forbids for the whole run all the same
+        self._open = []  # the archives of runs not merged yet (_merge)
         if self.budget + self.tenure >= MAX_TABU_STEP:
             raise MolsError(f"--iterations {self.budget}: the tabu memory counts steps in 32 bits, so a run takes at "
                             f"most {MAX_TABU_STEP - 1 - self.tenure} iterations with tenure {self.tenure}")
@@ -123,36 +160,76 @@ class AggregatedTabu(Search):
         walk = self.evaluator.device_walk(x, self.weights[0], -np.inf, self.budget, self.tenure, keys)
         if walk is not None:  # its kernels compiled, and the graph of a whole batch captured
             next(walk)
+        walker = self.evaluator.lane_walk(len(self.weights))
+        if walker is not None:  # the same for the weight vectors' walks side by side
+            lane = WalkLane(x, self.weights[0], -np.inf, self.budget, keys)
+            next(walker.lanes([lane] * len(self.weights), self.tenure))
 
     def _search(self) -> None:
-        n_runs = len(self.weights)
-        for r, w in enumerate(self.weights):
-            budget = self.budget // n_runs + (r < self.budget % n_runs)
-            if budget:
-                self._tabu(w, budget)
+        try:
+            for runs in self._rounds():
+                self._walk_runs(runs)
+                self._merge()
+        finally:
+            self._merge()
 
-    def _tabu(self, w: np.ndarray, budget: int, start: tuple[np.ndarray, np.ndarray] | None = None):
-        """One tabu run from `start` (x, f), or from a random solution; its best (x, f)."""
-        ev = self.evaluator
-        x, f = self._random_start() if start is None else start
+    def _rounds(self) -> Iterator[list[TabuRun]]:
+        """The search's tabu runs, a list at a time, each list made once the one before has been walked: here
+        one list, a run per weight vector, each from a random solution with an even share of the budget."""
+        n_runs = len(self.weights)
+        budgets = [self.budget // n_runs + (r < self.budget % n_runs) for r in range(n_runs)]
+        yield [self._start_run(w, budget, own_archive=n_runs > 1) for w, budget in zip(self.weights, budgets)]
+
+    def _start_run(self, w: np.ndarray, budget: int, start: tuple[np.ndarray, np.ndarray] | None = None,
+                   own_archive: bool = False) -> TabuRun:
+        """A tabu run from `start` (x, f), or from a random solution; with `own_archive`, its solutions go to an
+        archive of its own, merged into the search's in the order of the runs (_merge)."""
+        archive = self.archive
+        if own_archive:
+            archive = self.new_archive()
+            self._open.append(archive)
+        x, f = self._random_start(archive) if start is None else start
         c, spent = self._coefficients(w, x, f)
         best = weighted_scores(f[None], c)[0]
-        best_xf = x, f
         steps = budget - spent
         keys = self.draw_keys(steps)  # one per step, on the device as on the host
-        walk = ev.device_walk(x, c, best, steps, self.tenure, keys)
+        return TabuRun(WalkLane(x, c, best, steps, keys), archive, best, (x, f))
+
+    def _walk_runs(self, runs: list[TabuRun]) -> None:
+        walk_together([(self, run) for run in runs])
+
+    def _walk_alone(self, run: TabuRun) -> None:
+        for trail in self._timed(self._walk(run.lane)):
+            self._take(run, trail)
+
+    def _walk(self, lane: WalkLane) -> Iterator[Trail]:
+        walk = self.evaluator.device_walk(*lane[:4], self.tenure, lane.keys)
         self.walk = "host" if walk is None else "device"
-        walk = walk or host_walk(ev, self.nbh, x, c, best, steps, self.tenure, keys)
-        for X, scores, F in self._timed(walk):
-            new, last = new_bests(scores, best)
-            if last >= 0:
-                best, best_xf = float(scores[last]), (X[last].copy(), F[last].copy())
-            if last >= 0 or self.problem.n_obj > 1:  # one objective: only a new best can enter the archive
-                offered = new if self.problem.n_obj == 1 else slice(None)
-                with self.profiler.section("archiving"):
-                    self.archive.add(F[offered], X[offered])
-            self._count_iteration(steps=len(scores))
-        return best_xf
+        return walk or host_walk(self.evaluator, self.nbh, *lane[:4], self.tenure, lane.keys)
+
+    def _take(self, run: TabuRun, trail: Trail) -> None:
+        """A batch of the run's steps: its new best, and the solutions visited offered to its archive (with one
+        objective, only new bests can enter)."""
+        X, scores, F = trail
+        new, last = new_bests(scores, run.best)
+        if last >= 0:
+            run.best, run.best_xf = float(scores[last]), (X[last].copy(), F[last].copy())
+        if last >= 0 or self.problem.n_obj > 1:
+            offered = new if self.problem.n_obj == 1 else slice(None)
+            with self.profiler.section("archiving"):
+                run.archive.add(F[offered], X[offered])
+        self._count_iteration(steps=len(scores))
+
+    def _merge(self) -> None:
+        """The runs' own archives into the search's, in the runs' order: the archive the runs would have given
+        one after another, offering to the search's archive (archive/host.py keeps the first of equal vectors)."""
+        with self.profiler.section("archiving"):
+            for archive in self._open:
+                self.archive.add(archive.F, archive.X)
+        self._open = []
+
+    def _archives(self) -> list:
+        return [self.archive, *self._open]
 
     def _timed(self, walk: Iterator[Trail]) -> Iterator[Trail]:
         """The walk's batches, the time spent making them counted as evaluation."""

@@ -1,5 +1,6 @@
 """On the device only: the flowshop's tabu walk on the device (flowshop_apply moves the state there) takes
-the host walk's steps, and leaves on the device the state of the last solution built from scratch."""
+the host walk's steps, and leaves on the device the state of the last solution built from scratch; so do
+walks side by side in lanes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from mols.backends import BackendSpec, prepare
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems.flowshop.model import Flowshop
-from tests.conftest import device_walks_agree, random_instance
+from tests.conftest import device_walks_agree, lane_walks_agree, random_instance
 
 pytestmark = pytest.mark.gpu
 
@@ -21,3 +22,11 @@ def test_device_walk_takes_the_host_walks_steps(rng, name, n, m):
     problem, nbh = Flowshop(random_instance(rng, n, m)), NEIGHBORHOODS[name]
     gpu = prepare(problem, nbh, BackendSpec("gpu", walk_batch=7))
     device_walks_agree(problem, nbh, gpu, rng, max(1, n // 4))
+
+
+@pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))
+@pytest.mark.parametrize("n, m", [(2, 1), (9, 3), (50, 10), (200, 20), (30, 45)])
+def test_walks_side_by_side_take_the_host_walks_steps(rng, name, n, m):
+    """Four walks of different lengths in five lanes, batches of 8 steps (lane_walks_agree)."""
+    problem, nbh = Flowshop(random_instance(rng, n, m)), NEIGHBORHOODS[name]
+    lane_walks_agree(problem, nbh, prepare(problem, nbh, BackendSpec("gpu", walk_batch=8)), rng, max(1, n // 4))

@@ -12,7 +12,7 @@ from mols.problems import load_problem
 from mols.problems.qap.instance import QapInstance
 from mols.problems.qap.model import Qap
 from mols.search import RunConfig, solve
-from tests.conftest import device_walks_agree
+from tests.conftest import device_walks_agree, lane_walks_agree
 
 SWAP = get_neighborhood("swap")
 pytestmark = pytest.mark.gpu
@@ -105,7 +105,8 @@ def test_gpu_selection_equals_cpu(rng, fused, instance):
 def test_device_walk_takes_the_host_walks_steps(rng, fused, instance):
     """Two tabu walks run on the device (batches of 7 steps, the last one shorter) visit the solutions
     that the host walk visits on the CPU, with the same scores and costs. After each, the state on the
-    device (moved by qap_apply) is the last solution's state built from scratch."""
+    device (moved by qap_apply) is the last solution's state built from scratch. So do four walks side by
+    side in lanes (lane_walks_agree)."""
     if instance == "asymmetric":
         n = 30
         problem = Qap(QapInstance("random", rng.integers(-50, 100, size=(2, n, n)), rng.integers(0, 1000, (n, n))))
@@ -114,3 +115,4 @@ def test_device_walk_takes_the_host_walks_steps(rng, fused, instance):
         problem = load_problem("mqap" if instance.startswith("KC") else "qap", instance)
     gpu = prepare(problem, SWAP, BackendSpec("gpu", fused=fused, walk_batch=7))
     device_walks_agree(problem, SWAP, gpu, rng, problem.n // 4)
+    lane_walks_agree(problem, SWAP, gpu, rng, problem.n // 4)

@@ -99,3 +99,27 @@ def test_pls_on_other_problems_same_front_with_the_device_archive(problem, insta
             for backend in ("cpu", "gpu")]
     for part in ("F", "X"):
         np.testing.assert_array_equal(getattr(runs[1].archive, part), getattr(runs[0].archive, part))
+
+
+@pytest.mark.parametrize("problem, instance", [("flowshop", "020_10_01"), ("flowshop", "200_20_01"),
+                                               ("mqap", "KC10-2fl-1uni"), ("qap", "tai25a")])
+def test_weight_vectors_side_by_side_give_the_runs_one_after_another(problem, instance):
+    """Aggregated tabu search's weight vectors walked side by side in lanes (one launch per kernel for all)
+    give the archive of the GPU walking them one after another, and of the CPU."""
+    from mols.backends import BackendSpec
+    from mols.search import build_search
+
+    archives = {}
+    for backend, lanes in [("gpu", True), ("gpu", False), ("cpu", False)]:
+        config = RunConfig(instance, problem=problem, algorithm="tabu", backend=backend, iterations=400, seed=3)
+        search = build_search(config)
+        if backend == "gpu":
+            search.evaluator = prepare(search.problem, search.nbh, BackendSpec("gpu", lanes=lanes))
+        result = search.run()
+        assert result.status == "completed", result.error
+        if backend == "gpu":
+            assert bool(search.evaluator._lane_walks) == (lanes and problem != "qap")  # qap: one vector
+        archives[backend, lanes] = result.archive
+    for key, archive in archives.items():
+        for part in ("F", "X"):
+            np.testing.assert_array_equal(getattr(archive, part), getattr(archives["cpu", False], part), key)

@@ -27,23 +27,23 @@ def test_each_run_starts_from_the_run_before_it_perturbed():
     """Run r + 1 starts from run r's best solution after `strength` random swaps (not from the best of
     all runs); the last run is not perturbed."""
     search = build_search(config(algorithm="its", iterations=250, run_length=50, strength=2))
-    ends, starts = [], []
-    tabu, perturb = search._tabu, search.perturb
+    runs, starts = [], []
+    start_run, perturb = search._start_run, search.perturb
 
-    def recording_tabu(w, budget, start=None):
+    def recording_start(w, budget, start=None, own_archive=False):
         starts.append(start)
-        ends.append(tabu(w, budget, start))
-        return ends[-1]
+        runs.append(start_run(w, budget, start, own_archive))
+        return runs[-1]
 
     def recording_perturb(x):
-        assert x is ends[-1][0]  # the best of the run just ended
+        assert x is runs[-1].best_xf[0]  # the best of the run just ended
         y, f = perturb(x)
         assert np.count_nonzero(y != x) <= 4  # two swaps
         return y, f
 
-    search._tabu, search.perturb = recording_tabu, recording_perturb
+    search._start_run, search.perturb = recording_start, recording_perturb
     assert search.run().status == "completed"
-    assert len(ends) == 5 and starts[0] is None and all(start is not None for start in starts[1:])
+    assert len(runs) == 5 and starts[0] is None and all(start is not None for start in starts[1:])
 
 
 def test_its_budget_not_a_multiple_of_the_run_length():

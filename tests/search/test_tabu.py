@@ -100,9 +100,9 @@ class SplitRecorder(AggregatedTabu):
         super().__init__(*args, **kwargs)
         self.budgets = []
 
-    def _tabu(self, w, budget):
+    def _start_run(self, w, budget, *args, **kwargs):
         self.budgets.append(budget)
-        super()._tabu(w, budget)
+        return super()._start_run(w, budget, *args, **kwargs)
 
 
 @pytest.mark.parametrize("iterations, partitions, expected", [
@@ -381,3 +381,24 @@ def test_the_tabu_memory_takes_32_bits_and_a_budget_beyond_them_is_refused(tiny)
     assert tabu(tiny, iterations=2**31 - 7, tenure=5).budget == 2**31 - 7
     with pytest.raises(MolsError, match="32 bits, so a run takes at most 2147483641 iterations with tenure 5"):
         tabu(tiny, iterations=2**31 - 6, tenure=5)
+
+
+class OneArchive(AggregatedTabu):
+    """Every run offers straight to the search's archive, in turn: the archive of the runs one after another."""
+
+    def _start_run(self, w, budget, start=None, own_archive=False):
+        return super()._start_run(w, budget, start, own_archive=False)
+
+
+@pytest.mark.parametrize("neighborhood", sorted(Flowshop.neighborhoods))
+@pytest.mark.parametrize("seed", range(3))
+def test_runs_archives_merged_in_order_equal_one_archive_in_turn(neighborhood, seed):
+    """The weight vectors' runs each keep an archive of their own, merged in the vectors' order (so that they
+    can walk side by side): the same archive, solution for solution, as offering every solution to one
+    archive run after run. A small instance with many equal vectors makes the first-of-equals rule matter."""
+    problem = Flowshop(load_problem("flowshop", "020_05_01").instance)
+    got, want = (tabu(problem, iterations=600, seed=seed, neighborhood=neighborhood, cls=cls).run()
+                 for cls in (AggregatedTabu, OneArchive))
+    assert got.status == want.status == "completed"
+    for part in ("F", "X"):
+        np.testing.assert_array_equal(getattr(got.archive, part), getattr(want.archive, part))

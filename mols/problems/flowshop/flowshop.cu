@@ -59,6 +59,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
     VAL* __restrict__ F,              // (n_moves, 3)
     long long n_moves)
 {
+    perm = lane_state(perm); eext = lane_state(eext); pref_t = lane_state(pref_t); pref_u = lane_state(pref_u);
+    dpi = lane_state(dpi);
+    F += blockIdx.y * n_moves * 3;
 #if STAGE_SHARED
     __shared__ __align__(16) VAL s_q[(N_JOBS + 1) * N_MACH];
     __shared__ __align__(16) VAL s_dpi[N_JOBS * N_MACH];
@@ -116,8 +119,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
     F[3 * t + 2] = acc.n_tardy;
 }
 
-// One step of a tabu walk on the device (backends/gpu_walk.py), one block: the state moved to the neighbor
-// *move (f, its objective vector, is not needed), the CUDA twin of state.fill_state from the move's first
+// One step of a tabu walk on the device (backends/gpu_walk.py), one block per lane: the lane's state moved
+// to the neighbor *move (none where the move is -1: the lane's walk has ended; f is not needed), the CUDA twin of state.fill_state from the move's first
 // changed position s on. perm's positions s.. take their jobs by the move's runs (nbh_segments) and the rows
 // of dpi from s - 1 on are rebuilt from q, by the whole block (and, where STAGE_SHARED, each position's row
 // of D in shared memory); then the first warp rebuilds eext, pref_t and pref_u from s + 1 on as a
@@ -136,7 +139,10 @@ extern "C" __global__ void flowshop_apply(const VAL* q, const VAL* due, int* per
 #if STAGE_SHARED
     __shared__ VAL d_rows[N_JOBS * N_MACH];  // row k: D[order[k], order[k + 1]], position k's (from s on)
 #endif
-    const Move mv = nbh_decode(*move, N_JOBS);
+    perm = lane_state(perm); eext = lane_state(eext); pref_t = lane_state(pref_t); pref_u = lane_state(pref_u);
+    dpi = lane_state(dpi);
+    if (move[blockIdx.y] < 0) return;
+    const Move mv = nbh_decode(move[blockIdx.y], N_JOBS);
     const Segments seg = nbh_segments(mv, N_JOBS);
     const int s = nbh_first_changed(mv);
     for (int k = threadIdx.x; k < N_JOBS; k += blockDim.x) {

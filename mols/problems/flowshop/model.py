@@ -32,6 +32,7 @@ class Flowshop(Problem):
     objectives = OBJECTIVES
     cuda_file = Path(__file__).with_name("flowshop.cu")
     cuda_kernel = "flowshop_neighborhood"
+    lane_kernels = True
     neighborhoods = ("insertion", "swap")  # flowshop.cu walks their nbh_segments
 
     def __init__(self, instance: FlowshopInstance):

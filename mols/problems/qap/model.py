@@ -36,6 +36,7 @@ class Qap(Problem):
 
     cuda_file = Path(__file__).with_name("qap.cu")
     cuda_kernel = "qap_neighborhood"
+    lane_kernels = True
     neighborhoods = ("swap",)
     lanes = None  # threads per move; None: by the size (threads_per_move)
 

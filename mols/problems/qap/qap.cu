@@ -67,6 +67,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) qap_neighborhood(
     const VAL* __restrict__ cost, const int* __restrict__ Bp, const int* __restrict__ BpT,
     VAL* __restrict__ F, long long n_moves)
 {
+    cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
+    F += blockIdx.y * n_moves * N_OBJ;
     const long long thread = (long long)blockIdx.x * BLOCK + threadIdx.x, t = thread / LANES;
     if ((thread - threadIdx.x % 32) / LANES >= n_moves) return;  // the whole warp is past the end
     VAL f[N_OBJ];
@@ -85,6 +87,9 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
     long long n_moves, long long first, const double* c, const double* threshold, const long long* step,
     const TABU* __restrict__ forbidden_until, double* part_s, long long* part_i, FVAL* part_f)
 {
+    cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
+    select_lane(c, threshold, step, part_s, part_i, part_f);
+    forbidden_until += blockIdx.y * n_moves;
     double bs = SEL_INF, as = SEL_INF;
     long long bi = NO_ID, ai = NO_ID;
     FVAL bf[N_OBJ], af[N_OBJ];
@@ -120,11 +125,15 @@ __device__ void exchange_rows_columns(int* m, int r, int s) {
     for (int t = threadIdx.x; t < N_FAC; t += blockDim.x) exchange(m, t * N_FAC + r, t * N_FAC + s);
 }
 
-// One block: the state moved to the neighbor *move, whose costs are f: the CUDA twin of the O(kn)
+// One block per lane: the lane's state moved to the neighbor *move (none where it is -1: the lane's walk
+// has ended), whose costs are f: the CUDA twin of the O(kn)
 // update in cpu.fill_state (the positions r, s exchanged in perm, rows and columns of Bp and BpT).
 extern "C" __global__ void qap_apply(const int* A, const int* AT, int* perm, VAL* cost, int* Bp, int* BpT,
                                       const long long* move, const VAL* f) {
-    const Move mv = nbh_decode(*move, N_FAC);
+    perm = lane_state(perm); cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
+    if (move[blockIdx.y] < 0) return;
+    const Move mv = nbh_decode(move[blockIdx.y], N_FAC);
+    f += blockIdx.y * N_OBJ;
     exchange_rows_columns(Bp, mv.i, mv.j);
 #if !SYMMETRIC
     exchange_rows_columns(BpT, mv.i, mv.j);

@@ -1,0 +1,67 @@
+"""A batch of tabu searches run together (search/batch.py) gives each search exactly what it gives alone: on the
+CPU (the runs walk one after another) and on the GPU (side by side in lanes, one launch per kernel for all)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from mols.backends import prepare
+from mols.errors import MolsError
+from mols.problems import load_problem
+from mols.search import RunConfig, make_search, solve
+from mols.search.batch import SearchBatch
+
+
+def batch_equals_alone(config: RunConfig, size: int) -> list:
+    """The searches of seeds config.seed .. + size - 1 run as one batch, each checked against its run alone."""
+    problem = load_problem(config.problem, config.instance)
+    nbh = problem.neighborhood(config.neighborhood)
+    evaluator = prepare(problem, nbh, config.spec)
+    configs = [dataclasses.replace(config, seed=config.seed + b) for b in range(size)]
+    searches = [make_search(one, problem, nbh, evaluator) for one in configs]
+    results = SearchBatch(searches).run()
+    for one, got in zip(configs, results):
+        alone = solve(one)
+        assert got.status == alone.status == "completed", got.error
+        assert got.iterations == alone.iterations and got.starts == alone.starts
+        for part in ("F", "X"):
+            np.testing.assert_array_equal(getattr(got.archive, part), getattr(alone.archive, part), one.seed)
+    return searches
+
+
+@pytest.mark.parametrize("config", [
+    RunConfig("020_05_01", algorithm="tabu", backend="cpu", iterations=300, seed=5),
+    RunConfig("020_05_01", algorithm="its", backend="cpu", iterations=250, run_length=40, seed=1),
+    RunConfig("tai12a", problem="qap", algorithm="its", backend="cpu", iterations=200, run_length=30),
+    RunConfig("KC10-2fl-1uni", problem="mqap", algorithm="tabu", backend="cpu", iterations=120, partitions=4),
+])
+def test_cpu_batch_gives_each_search_its_run_alone(config):
+    batch_equals_alone(config, 3)
+
+
+def test_a_batch_runs_tabu_searches_without_a_target():
+    problem = load_problem("qap", "tai12a")
+    nbh = problem.neighborhood("swap")
+    evaluator = prepare(problem, nbh, "cpu")
+    pls = make_search(RunConfig("tai12a", problem="qap", backend="cpu"), problem, nbh, evaluator)
+    with pytest.raises(MolsError, match="tabu"):
+        SearchBatch([pls])
+    targeted = make_search(RunConfig("tai12a", problem="qap", algorithm="tabu", backend="cpu", target=1e9), problem,
+                           nbh, evaluator)
+    with pytest.raises(MolsError, match="target"):
+        SearchBatch([targeted])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config", [
+    RunConfig("020_10_01", algorithm="tabu", backend="gpu", iterations=600, seed=2),
+    RunConfig("050_20_01", algorithm="its", backend="gpu", iterations=500, run_length=70, seed=4),
+    RunConfig("tai25a", problem="qap", algorithm="its", backend="gpu", iterations=400, run_length=60),
+    RunConfig("KC10-2fl-1uni", problem="mqap", algorithm="tabu", backend="gpu", iterations=300, partitions=4),
+])
+def test_gpu_batch_in_lanes_gives_each_search_its_run_alone(config):
+    searches = batch_equals_alone(config, 5)
+    assert searches[0].evaluator._lane_walks  # the runs walked side by side
