@@ -14,7 +14,6 @@ archive so far, no child starts after it, and the merged front is made from the 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import subprocess
 import time
@@ -24,12 +23,10 @@ from pathlib import Path
 import pandas as pd
 
 from mols.archive import nondominated
-from mols.backends import prepare
 from mols.errors import MolsError
-from mols.problems import load_problem
 from mols.results import MANIFEST, ResultsFolder, RunContext, write_atomic
-from mols.search import RunConfig, make_search
-from mols.search.batch import SearchBatch
+from mols.search import RunConfig
+from mols.search.batch import build_batch, seed_configs
 
 MERGED, BATCH = "merged_front.csv", "batch.json"
 EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's number
@@ -60,7 +57,7 @@ def run_batch(command: list[str], config: RunConfig, size: int, folder: Path, pa
     """Run the batch (module docstring) and write its merged front and batch.json; returns batch.json's
     content. command: how to start `mols run` (e.g. [python, cli.py, "run"]); stop: a
     mols.signals.StopSignals whose signal ends the batch early. Each child's messages go to OUT/seed-S.log."""
-    configs = [dataclasses.replace(config, seed=config.seed + b) for b in range(size)]
+    configs = seed_configs(config, size)
     waiting, running, codes, signalled = list(configs), {}, {}, set()
     while waiting or running:
         while waiting and len(running) < parallel and not stop.requested:
@@ -88,16 +85,6 @@ def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, st
     on_iteration sees the neighborhood evaluations of all the searches so far."""
     if config.algorithm not in ("tabu", "its") or config.spec.device != "gpu" or config.target is not None:
         return None
-    problem = load_problem(config.problem, config.instance)
-    nbh = problem.neighborhood(config.neighborhood)
-    evaluator = prepare(problem, nbh, config.spec)
-    if problem.target is not None or evaluator.lane_walk(2) is None:
-        return None
-    configs = [dataclasses.replace(config, seed=config.seed + b) for b in range(size)]
-    for one in configs:
-        if not overwrite and (seed_folder(folder, one.seed) / MANIFEST).exists():
-            raise MolsError(f"{seed_folder(folder, one.seed)} holds a run already; give --overwrite to replace it, "
-                            "or choose another --output")
     done = [0] * size
 
     def counter(b: int):
@@ -106,12 +93,20 @@ def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, st
             on_iteration(sum(done))
         return count
 
-    searches = [make_search(one, problem, nbh, evaluator, counter(b)) for b, one in enumerate(configs)]
+    batch = build_batch(config, size, counter)
+    lead = batch.searches[0]
+    if lead.problem.target is not None or not lead.evaluator.shares_launches():
+        return None
+    configs = seed_configs(config, size)
+    for one in configs:
+        if not overwrite and (seed_folder(folder, one.seed) / MANIFEST).exists():
+            raise MolsError(f"{seed_folder(folder, one.seed)} holds a run already; give --overwrite to replace it, "
+                            "or choose another --output")
     stop.phase = "search"
-    results = SearchBatch(searches).run(stop)
+    results = batch.run(stop)
     stop.phase = "write"  # a signal now is only noted: the folders are written
     codes = {}
-    for one, search, result in zip(configs, searches, results):
+    for one, search, result in zip(configs, batch.searches, results):
         with ResultsFolder(seed_folder(folder, one.seed), overwrite) as out:
             out.write(one, result, RunContext.of(search))
         codes[one.seed] = EXIT_CODES.get(result.status, stop.exit_code or 130)

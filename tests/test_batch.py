@@ -33,20 +33,26 @@ def dominated(F: np.ndarray) -> np.ndarray:
     return np.array([any((g <= f).all() and (g < f).any() for g in F) for f in F])
 
 
+def fronts_as_alone(folder, config: RunConfig, size: int) -> list[pd.DataFrame]:
+    """The fronts of the batch's complete folders, each checked equal to the run of its seed alone."""
+    fronts = []
+    for seed in range(config.seed, config.seed + size):
+        check_complete(seed_folder(folder, seed), "completed")
+        search = build_search(dataclasses.replace(config, seed=seed))
+        alone = front_frame(search.run(), search.problem.objectives, search.problem.encoding)
+        got = pd.read_csv(seed_folder(folder, seed) / "front.csv", dtype={"solution": str})
+        pd.testing.assert_frame_equal(got, alone, check_dtype=False)
+        fronts.append(got)
+    return fronts
+
+
 def test_each_search_of_a_batch_finds_what_it_finds_alone(tmp_path):
     code, output = finish(mols_run(*TABU, "--seed", "4", "--batch", "3", "--threads", "2", "-o", str(tmp_path)))
     assert code == 0, output
     record = json.loads((tmp_path / BATCH).read_text())
     assert [s["seed"] for s in record["searches"]] == [4, 5, 6]
-    fronts = []
-    for seed in (4, 5, 6):
-        check_complete(seed_folder(tmp_path, seed), "completed")
-        config = RunConfig(instance="020_05_01", algorithm="tabu", backend="cpu", iterations=150, seed=seed)
-        search = build_search(config)
-        alone = front_frame(search.run(), search.problem.objectives, search.problem.encoding)
-        got = pd.read_csv(seed_folder(tmp_path, seed) / "front.csv", dtype={"solution": str})
-        pd.testing.assert_frame_equal(got, alone, check_dtype=False)
-        fronts.append(got.assign(seed=seed))
+    config = RunConfig(instance="020_05_01", algorithm="tabu", backend="cpu", iterations=150, seed=4)
+    fronts = [got.assign(seed=seed) for seed, got in zip((4, 5, 6), fronts_as_alone(tmp_path, config, 3))]
     both = pd.concat(fronts, ignore_index=True)
     objectives = list(load_problem("flowshop", "020_05_01").objectives)
     best = both[~dominated(both[objectives].to_numpy())]
@@ -64,13 +70,7 @@ def test_a_gpu_batch_shares_each_launch_and_finds_what_each_search_finds_alone(t
     assert code == 0, output
     record = json.loads((tmp_path / BATCH).read_text())
     assert record["mode"] == "one launch" and [s["status"] for s in record["searches"]] == ["completed"] * 4
-    for seed in range(2, 6):
-        check_complete(seed_folder(tmp_path, seed), "completed")
-        config = RunConfig(instance="020_10_01", algorithm="tabu", backend="gpu", iterations=400, seed=seed)
-        search = build_search(config)
-        alone = front_frame(search.run(), search.problem.objectives, search.problem.encoding)
-        got = pd.read_csv(seed_folder(tmp_path, seed) / "front.csv", dtype={"solution": str})
-        pd.testing.assert_frame_equal(got, alone, check_dtype=False)
+    fronts_as_alone(tmp_path, RunConfig(instance="020_10_01", algorithm="tabu", backend="gpu", iterations=400, seed=2), 4)
 
 
 def test_the_merged_front_of_one_objective_is_its_best_rows():

@@ -50,15 +50,15 @@ MAX_LANES = 65535  # searches sharing a launch at most: grid.y is the search
 CHUNK_ROWS = 1 << 25  # moves per launch at most (F of 128 MB for one int32 objective)
 
 
-def check_lanes(problem: Problem, what: str, chunked: bool, lanes: int) -> None:
-    """BackendError unless `lanes` searches can share the launches over `what` (module docstring)."""
+def lanes_refused(problem: Problem, what: str, chunked: bool, lanes: int) -> str | None:
+    """Why `lanes` searches cannot share the launches over `what` (module docstring), or None."""
     if lanes > MAX_LANES:
-        raise BackendError(f"{lanes} searches cannot share a launch: at most {MAX_LANES} (a CUDA grid's y size)")
+        return f"{lanes} searches cannot share a launch: at most {MAX_LANES} (a CUDA grid's y size)"
     if not problem.lane_kernels:
-        raise BackendError(f"the {problem.name} problem's kernels serve one search at a time (Problem.lane_kernels)")
+        return f"the {problem.name} problem's kernels serve one search at a time (Problem.lane_kernels)"
     if chunked:
-        raise BackendError(f"{what} is evaluated in chunks: searches share a launch only where each neighborhood is "
-                           "evaluated whole")
+        return f"{what} is evaluated in chunks: searches share a launch only where each neighborhood is evaluated whole"
+    return None
 
 
 class GpuEvaluator:
@@ -74,8 +74,9 @@ class GpuEvaluator:
         self.firsts = range(0, self.n_neighbors, self.chunk)  # each launch's first move
         self.what = describe(problem, nbh, self.n_neighbors)
         layout = state_layout(problem, nbh)
-        if lanes > 1:
-            check_lanes(problem, self.what, self.chunk < self.n_neighbors, lanes)
+        refused = lanes > 1 and lanes_refused(problem, self.what, self.chunk < self.n_neighbors, lanes)
+        if refused:
+            raise BackendError(refused)
         self.device = gpu_name()
         self.block = block
         self.defines = {**problem.cuda_defines(), "BLOCK": block, "STATE_BYTES": packed_nbytes(layout)}
@@ -204,18 +205,21 @@ class GpuEvaluator:
             self._walk = DeviceWalk(self, self.spec.walk_batch)
         return self._walk(x, c, threshold, steps, tenure, keys)
 
+    def shares_launches(self, lanes: int = 2) -> bool:
+        """Whether `lanes` tabu walks can walk side by side on the device: the spec lets them (lanes, device
+        walks), the problem has an apply kernel, and lanes_refused finds nothing."""
+        return (self.spec.lanes and self.spec.device_walk and self.problem.apply_kernel(self.nbh) is not None
+                and not lanes_refused(self.problem, self.what, self.chunk < self.n_neighbors, lanes))
+
     def lane_walk(self, lanes: int):
         """A DeviceWalk over `lanes` walks sharing each launch (an evaluator of that many lanes, made once), or
-        None where one walk at a time is all there is: fewer than 2 lanes, the spec turns lanes or device walks
-        off, the problem has no lane kernels or no apply kernel, or the neighborhood is evaluated in chunks."""
-        problem = self.problem
-        if (lanes < 2 or not (self.spec.lanes and self.spec.device_walk) or not problem.lane_kernels
-                or problem.apply_kernel(self.nbh) is None or self.chunk < self.n_neighbors):
+        None where one walk at a time is all there is (fewer than 2 lanes, or not shares_launches)."""
+        if lanes < 2 or not self.shares_launches(lanes):
             return None
         if lanes not in self._lane_walks:
             from mols.backends.gpu_walk import DeviceWalk
 
-            ev = GpuEvaluator(problem, self.nbh, self.spec, self.block, lanes)
+            ev = GpuEvaluator(self.problem, self.nbh, self.spec, self.block, lanes)
             self._lane_walks[lanes] = DeviceWalk(ev, self.spec.walk_batch)
         return self._lane_walks[lanes]
 

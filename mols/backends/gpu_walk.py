@@ -5,8 +5,9 @@ select_final's choice, then the inverse move made tabu, the aspiration threshold
 the trail) and the problem's apply kernel, which moves the state on the device (Problem.apply_kernel).
 Several walks run side by side, one per lane of an evaluator with lanes (gpu.py), each with its own
 state, tabu memory, threshold, step count and trail: every kernel of a step serves all of them at once
-(grid.y = lanes), and a lane whose walk is done takes no more steps. A batch of steps is one CUDA graph; only its trail (the moves taken, their scores and objective
-vectors) comes back, and the host rebuilds the solutions visited from the moves (Neighborhood.path). The choices are the host loop's, step for
+(grid.y = lanes), and a lane whose walk is done takes no more steps. A batch of steps is one CUDA graph;
+only its trail (the moves taken, their scores and objective vectors) comes back, and the host rebuilds
+the solutions visited from the moves (Neighborhood.path). The choices are the host loop's, step for
 step: the same kernels select on the same state, forbids and threshold. A sampled neighborhood's
 walk takes each step's draw key (Search.draw_keys: consecutive counters): the first goes up with x,
 and the apply kernel advances the counter of the key on the device, so that step t draws with keys[t]

@@ -14,6 +14,7 @@ import dataclasses
 import multiprocessing
 import os
 import statistics
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -24,11 +25,10 @@ from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.problems import load_problem
 from mols.search import RunConfig, make_search, solve
-from mols.search.batch import SearchBatch
+from mols.search.batch import build_batch, seed_configs
 
 CASES = {"020_10_01": "flowshop", "050_20_01": "flowshop", "200_20_01": "flowshop", "tai12a": "qap",
          "tai50a": "qap", "tai100a": "qap"}
-SIZES = (1, 8, 64, 512, 4096)
 
 
 def search_config(instance: str, backend: str, iterations: int, seed: int = 0, **fields) -> RunConfig:
@@ -40,16 +40,8 @@ def search_config(instance: str, backend: str, iterations: int, seed: int = 0, *
 
 
 def batch_seconds(config: RunConfig, size: int, repeats: int) -> float:
-    """Median search time of a SearchBatch of `size` searches (seeds 0 ..) on one evaluator."""
-    problem = load_problem(config.problem, config.instance)
-    nbh = problem.neighborhood(config.neighborhood)
-    evaluator = prepare(problem, nbh, config.spec)
-    times = []
-    for _ in range(repeats):
-        searches = [make_search(dataclasses.replace(config, seed=b), problem, nbh, evaluator) for b in range(size)]
-        results = SearchBatch(searches).run()
-        times.append(results[0].wall_seconds)
-    return statistics.median(times)
+    """Median search time of a SearchBatch of `size` searches (seeds config.seed ..) on one evaluator."""
+    return statistics.median(build_batch(config, size).run()[0].wall_seconds for _ in range(repeats))
 
 
 def _one_core(config: RunConfig) -> float:
@@ -59,15 +51,13 @@ def _one_core(config: RunConfig) -> float:
 def cpu_batch_seconds(config: RunConfig, size: int, repeats: int) -> float:
     """Median wall time of `size` searches spread over the cores, one per worker process on one core (as many
     processes as cores at most)."""
-    import time
-
     cores = os.cpu_count() or 1
     times = []
     with ProcessPoolExecutor(min(size, cores), mp_context=multiprocessing.get_context("spawn")) as pool:
         list(pool.map(_one_core, [dataclasses.replace(config, iterations=5)] * min(size, cores)))  # compile
         for _ in range(repeats):
             start = time.perf_counter()
-            list(pool.map(_one_core, [dataclasses.replace(config, seed=b) for b in range(size)]))
+            list(pool.map(_one_core, seed_configs(config, size)))
             times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -80,26 +70,25 @@ def rows_of(instance: str, sizes: list[int], iterations: int, repeats: int, gpu:
     n_neighbors = problem.neighborhood(config.neighborhood).n_neighbors(problem.n)
     rows = []
 
-    def row(device: str, size: int, seconds: float) -> dict:
+    def row(device: str, size: int, steps: int, seconds: float) -> dict:
         done = {"instance": instance, "problem": config.problem, "neighbors": n_neighbors, "device": device,
-                "searches": size, "iterations": iterations, "seconds": seconds}
+                "searches": size, "iterations": steps, "seconds": seconds,
+                "neighbors_per_s": size * steps * n_neighbors / seconds}
         print(done, flush=True)  # as it comes: a long benchmark shows its progress
         return done
 
     if gpu:
         lane_bytes = n_neighbors * (4 + problem.n_obj * problem.dtype.itemsize)
+        gpu_config = search_config(instance, "gpu", iterations)
         for size in sizes:
             if size * lane_bytes <= max_lane_bytes:
-                rows.append(row("gpu", size, batch_seconds(search_config(instance, "gpu", iterations), size, repeats)))
+                rows.append(row("gpu", size, iterations, batch_seconds(gpu_config, size, repeats)))
     cpu_iterations = max(10, iterations // 10)
     cores = os.cpu_count() or 1
     config = search_config(instance, "cpu", cpu_iterations)
-    iterations = cpu_iterations
-    rows.append(row(f"cpu x{cores}", 1, batch_seconds(config, 1, repeats)))
+    rows.append(row(f"cpu x{cores}", 1, cpu_iterations, batch_seconds(config, 1, repeats)))
     for size in sorted({1, cores}):
-        rows.append(row("cpu x1 per search", size, cpu_batch_seconds(config, size, repeats)))
-    for r in rows:
-        r["neighbors_per_s"] = r["searches"] * r["iterations"] * n_neighbors / r["seconds"]
+        rows.append(row("cpu x1 per search", size, cpu_iterations, cpu_batch_seconds(config, size, repeats)))
     return rows
 
 

@@ -83,6 +83,24 @@ class SearchResult:
         return self.iterations * self.n_neighbors
 
 
+def ended(*steps: Callable[[], None]) -> tuple[str, str | None]:
+    """Run the steps in turn; how the search they make up ended: (status, error). A stop or Ctrl-C is
+    "interrupted"; a target reached is "completed"; a MolsError or any other exception (a bug, a device
+    fault: its traceback) is "failed". The archives keep what was found until then."""
+    try:
+        for step in steps:
+            step()
+    except (KeyboardInterrupt, Stopped):
+        return "interrupted", None
+    except TargetReached:
+        return "completed", None
+    except MolsError as err:
+        return "failed", str(err)
+    except Exception:  # noqa: BLE001 - a bug or a device fault: keep the archive, report the traceback
+        return "failed", traceback.format_exc()
+    return "completed", None
+
+
 class Search(ABC):
     def __init__(self, problem: Problem, nbh: Neighborhood, evaluator: Evaluator, iterations: int,
                  rng: np.random.Generator, on_iteration: OnIteration | None = None, target: float | None = None):
@@ -109,21 +127,10 @@ class Search(ABC):
         it where it is. Either way the result holds the archive found so far, with the status and the
         error. A MolsError in the warm-up (an array that does not fit) reaches the caller: nothing has
         been searched yet."""
-        status, error = "completed", None
         self.stop = stop
         self.warm_up()
-        try:
-            self.profiler = Profiler()
-            self._check_stop()
-            self._search()
-        except (KeyboardInterrupt, Stopped):
-            status = "interrupted"
-        except TargetReached:
-            pass
-        except MolsError as err:
-            status, error = "failed", str(err)
-        except Exception:  # noqa: BLE001 - a bug or a device fault: keep the archive, report the traceback
-            status, error = "failed", traceback.format_exc()
+        self.profiler = Profiler()
+        status, error = ended(self._check_stop, self._search)
         self.profiler.stop()
         return self.result(status, error)
 

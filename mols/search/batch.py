@@ -12,15 +12,32 @@ batch of steps, each with its archive so far.
 
 from __future__ import annotations
 
-import traceback
+import dataclasses
+from collections.abc import Callable
 
-import numpy as np
-
-from mols.backends.base import WalkLane
+from mols.backends import prepare
 from mols.errors import MolsError
-from mols.search.base import SearchResult, Stopped
+from mols.problems import load_problem
+from mols.search import RunConfig, make_search
+from mols.search.base import OnIteration, SearchResult, ended
 from mols.search.profiler import Profiler
 from mols.search.tabu import AggregatedTabu, walk_together
+
+
+def seed_configs(config: RunConfig, size: int) -> list[RunConfig]:
+    """config with the seeds config.seed .. config.seed + size - 1."""
+    return [dataclasses.replace(config, seed=config.seed + b) for b in range(size)]
+
+
+def build_batch(config: RunConfig, size: int,
+                counters: Callable[[int], OnIteration | None] = lambda b: None) -> SearchBatch:
+    """The searches of config with the seeds config.seed .. + size - 1, on one problem, neighborhood and
+    evaluator; search b reports its iterations to counters(b)."""
+    problem = load_problem(config.problem, config.instance)
+    nbh = problem.neighborhood(config.neighborhood)
+    evaluator = prepare(problem, nbh, config.spec)
+    return SearchBatch([make_search(one, problem, nbh, evaluator, counters(b))
+                        for b, one in enumerate(seed_configs(config, size))])
 
 
 class SearchBatch:
@@ -36,22 +53,13 @@ class SearchBatch:
         lead = self.searches[0]
         for search in self.searches if lead.nbh.sampled else [lead]:  # a warm-up takes draws: each its own
             search.warm_up()
-        self._warm_lanes()
+        lead.warm_lanes(len(self.searches) * len(lead.weights))  # the first round's lanes (ITS: one vector each)
         profiler = Profiler()
         for search in self.searches:
             search.stop, search.profiler = stop, profiler
-        status, error = "completed", None
-        try:
-            self._rounds()
-        except (KeyboardInterrupt, Stopped):
-            status = "interrupted"
-        except MolsError as err:
-            status, error = "failed", str(err)
-        except Exception:  # noqa: BLE001 - a bug or a device fault: keep the archives, report the traceback
-            status, error = "failed", traceback.format_exc()
-        finally:
-            for search in self.searches:
-                search._merge()
+        status, error = ended(self._rounds)
+        for search in self.searches:
+            search._merge()
         profiler.stop()
         return [search.result(status, error) for search in self.searches]
 
@@ -67,12 +75,3 @@ class SearchBatch:
             for search, _ in pending:
                 search._merge()
 
-    def _warm_lanes(self) -> None:
-        """The lane walker of the first round compiled and its graph captured, before the clock starts."""
-        lead = self.searches[0]
-        lanes = len(self.searches) * len(lead.weights)  # ITS: one vector
-        walker = lead.evaluator.lane_walk(lanes)
-        if walker is not None:
-            x = lead.problem.encoding.initial()
-            walk = WalkLane(x, lead.weights[0], -np.inf, lead.budget, lead.draw_keys(lead.budget, advance=False))
-            next(walker.lanes([walk] * lanes, lead.tenure))

@@ -160,10 +160,16 @@ class AggregatedTabu(Search):
         walk = self.evaluator.device_walk(x, self.weights[0], -np.inf, self.budget, self.tenure, keys)
         if walk is not None:  # its kernels compiled, and the graph of a whole batch captured
             next(walk)
-        walker = self.evaluator.lane_walk(len(self.weights))
-        if walker is not None:  # the same for the weight vectors' walks side by side
-            lane = WalkLane(x, self.weights[0], -np.inf, self.budget, keys)
-            next(walker.lanes([lane] * len(self.weights), self.tenure))
+        self.warm_lanes(len(self.weights))
+
+    def warm_lanes(self, lanes: int) -> None:
+        """The walker of `lanes` walks side by side, where the evaluator has one, compiled and the graph of a
+        whole batch captured (a batch of searches warms its first round's)."""
+        walker = self.evaluator.lane_walk(lanes)
+        if walker is not None:
+            x = self.problem.encoding.initial()
+            lane = WalkLane(x, self.weights[0], -np.inf, self.budget, self.draw_keys(self.budget, advance=False))
+            next(walker.lanes([lane] * lanes, self.tenure))
 
     def _search(self) -> None:
         try:

@@ -3,8 +3,6 @@ CPU (the runs walk one after another) and on the GPU (side by side in lanes, one
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -12,24 +10,20 @@ from mols.backends import prepare
 from mols.errors import MolsError
 from mols.problems import load_problem
 from mols.search import RunConfig, make_search, solve
-from mols.search.batch import SearchBatch
+from mols.search.batch import SearchBatch, build_batch, seed_configs
 
 
 def batch_equals_alone(config: RunConfig, size: int) -> list:
     """The searches of seeds config.seed .. + size - 1 run as one batch, each checked against its run alone."""
-    problem = load_problem(config.problem, config.instance)
-    nbh = problem.neighborhood(config.neighborhood)
-    evaluator = prepare(problem, nbh, config.spec)
-    configs = [dataclasses.replace(config, seed=config.seed + b) for b in range(size)]
-    searches = [make_search(one, problem, nbh, evaluator) for one in configs]
-    results = SearchBatch(searches).run()
-    for one, got in zip(configs, results):
+    batch = build_batch(config, size)
+    results = batch.run()
+    for one, got in zip(seed_configs(config, size), results):
         alone = solve(one)
         assert got.status == alone.status == "completed", got.error
         assert got.iterations == alone.iterations and got.starts == alone.starts
         for part in ("F", "X"):
             np.testing.assert_array_equal(getattr(got.archive, part), getattr(alone.archive, part), one.seed)
-    return searches
+    return batch.searches
 
 
 @pytest.mark.parametrize("config", [
