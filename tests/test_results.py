@@ -48,7 +48,7 @@ def test_front_csv_and_run_json(tmp_path, finished):
     assert run["algorithm"] == "pls-nondominated" and run["objectives"] == list(OBJECTIVES)
     assert set(run["profile"]) == {"evaluation", "archiving", "ls process"}
     assert run["iterations"] == 15 and run["archive_size"] == len(result.archive)
-    assert run["walk"] is None  # PLS walks no tabu walk
+    assert run["walk"] == "host"  # where PLS iterations ran: the CPU backend drives each from the host
     assert run["evaluated_neighbors"] == 15 * run["neighbors_per_iteration"] == 15 * 190
     assert run["starts"] == result.starts
     assert run["device"] == search.evaluator.device and run["threads"] == search.evaluator.threads

@@ -55,15 +55,24 @@ class DeviceArchive:
     def settle(self, result: Filtered, stream) -> Filtered:
         """After an update on the device: the new size, and the accepted appended here if they did not fit."""
         kept = self.size - int(result.removed.sum())
-        self.size = kept + len(result.ids)
-        if self.size > len(self.buffer):
-            cupy = import_cupy()
+        if kept + len(result.ids) > len(self.buffer):
+            self.size = kept
+            self.reserve(kept + len(result.ids), stream)
             with stream:
-                grown = cupy.empty((_doubled(len(self.buffer), self.size), self.gpu_filter.n_obj), dtype=self.buffer.dtype)
-                grown[:kept] = self.buffer[:kept]
-                grown[kept:self.size].set(np.ascontiguousarray(result.F, dtype=grown.dtype), stream=stream)
-            self.buffer = grown
+                self.buffer[kept:kept + len(result.ids)].set(np.ascontiguousarray(result.F, dtype=self.buffer.dtype),
+                                                              stream=stream)
+        self.size = kept + len(result.ids)
         return result
+
+    def reserve(self, rows: int, stream) -> None:
+        """Room for `rows` members (the capacity doubled until it fits), the first `size` copied over."""
+        if rows <= len(self.buffer):
+            return
+        cupy = import_cupy()
+        with stream:
+            grown = cupy.empty((_doubled(len(self.buffer), rows), self.gpu_filter.n_obj), dtype=self.buffer.dtype)
+            grown[:self.size] = self.buffer[:self.size]
+        self.buffer = grown
 
 
 def _doubled(capacity: int, size: int) -> int:

@@ -40,14 +40,16 @@ __device__ __forceinline__ bool dominates_vector(const FVAL* a, const FVAL* f) {
 }
 
 // keep[t] = 1 for the candidates lo + t (t < n) to filter: all of them, or with *use_f only those that
-// dominate f (PLS-√ offers the archive only neighbors that dominate the current solution).
+// dominate f (PLS-√ offers the archive only neighbors that dominate the current solution); none where
+// *active is 0 (an iteration of Pareto local search on the device that has no member to explore).
 extern "C" __global__ void __launch_bounds__(BLOCK) seed_flags(
-    const FVAL* F, long long lo, long long n, const int* use_f, const FVAL* f, unsigned char* keep) {
+    const FVAL* F, long long lo, long long n, const int* use_f, const FVAL* f, const int* active,
+    unsigned char* keep) {
     long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
     if (t >= n) return;
     FVAL row[N_OBJ];
     load_row(F, lo + t, row);
-    keep[t] = !*use_f || dominates_vector(row, f);
+    keep[t] = *active && (!*use_f || dominates_vector(row, f));
 }
 
 // keep[t] = 0 where a member of A (*m, k) weakly dominates candidate lo + t, for t < n; rows with

@@ -68,7 +68,8 @@ class GpuFilter:
         self._offsets = cupy.empty(blocks, dtype=cupy.int64)
         self._totals = cupy.empty(2, dtype=cupy.int64)  # survivors, accepted
         self._surv = self._acc = cupy.empty(0, dtype=cupy.int64)
-        self.params = PackedBuffers([((1,), np.int64), ((1,), np.int32), ((n_obj,), self.dtype)])  # m, use_f, f
+        # m, use_f, f, active (0: filter nothing; Pareto local search on the device sets it there)
+        self.params = PackedBuffers([((1,), np.int64), ((1,), np.int32), ((n_obj,), self.dtype), ((1,), np.int32)])
         self._back = self._buffers(BLOCK)
 
     def _buffers(self, members: int) -> PackedBuffers:
@@ -97,18 +98,22 @@ class GpuFilter:
 
     def set_params(self, m: int, f: np.ndarray | None = None) -> None:
         """The archive's size m, and f: filter only the candidates that dominate it (None: all)."""
-        m_host, use_f, f_host = self.params.host
-        m_host[0], use_f[0] = m, f is not None
+        m_host, use_f, f_host, active = self.params.host
+        m_host[0], use_f[0], active[0] = m, f is not None, 1
         if f is not None:
             f_host[:] = f
 
-    def enqueue(self, F, A, capacity: int, stream, update: bool = False, then=None) -> None:
+    def enqueue(self, F, A, capacity: int, stream, update: bool = False, then=None, before_update=None) -> None:
         """Every step on `stream`, no wait and no allocation: the parameters up, the filter of F (N, k)
         against the first m rows of A (capacity, k), with `update` the archive's update in place, then
-        `then(removed)` (more work on the device's removed flags), and the result down."""
+        `then(removed)` (more work on the device's removed flags), and the result down. With
+        `before_update(removed)` (Pareto local search on the device: its check that the update fits), the
+        parameters are those on the device, where the caller's kernels write them: none go up, and no
+        result comes down."""
         self.reserve(len(F), capacity)
         m_ptr = self.params.device[0]
-        self.params.upload(stream)
+        if before_update is None:
+            self.params.upload(stream)
         with stream:
             import_cupy().cuda.runtime.memsetAsync(self._totals.data.ptr, 0, self._totals.nbytes, stream.ptr)
             n_surv, n_acc = self._totals[:1], self._totals[1:]
@@ -120,13 +125,18 @@ class GpuFilter:
             if capacity:
                 self._mark_removed((-(-capacity // BLOCK),), (BLOCK,),
                                    (A, m_ptr, F, self._surv, self._acc, n_acc, removed))
-            grid = (-(-min(len(F), self.rows_back) // BLOCK),)
-            self._pack(grid, (BLOCK,), (F, self._surv, self._acc, n_acc, np.int64(self.rows_back), count, ids, rows))
+            if before_update is None:
+                grid = (-(-min(len(F), self.rows_back) // BLOCK),)
+                self._pack(grid, (BLOCK,), (F, self._surv, self._acc, n_acc, np.int64(self.rows_back), count, ids,
+                                            rows))
+            else:
+                before_update(removed)
             if update:
                 self._update((1,), (SCAN,), (A, m_ptr, removed, F, self._surv, self._acc, n_acc, np.int64(capacity)))
             if then is not None:
                 then(removed)
-        self._back.download(stream)
+        if before_update is None:
+            self._back.download(stream)
 
     def accepted_rows(self):
         """On the device, after enqueue: (surv, acc, n_acc): the accepted candidates are surv[acc[t]] for
@@ -149,10 +159,10 @@ class GpuFilter:
         """The candidates that no member weakly dominates (of those seed_flags picks), appended to the
         survivors in order, chunk by chunk. The archive is split into slices of tiles when a chunk has
         too few blocks to fill the device."""
-        n_surv, (use_f, f) = self._totals[:1], self.params.device[1:]
+        n_surv, (use_f, f, active) = self._totals[:1], self.params.device[1:]
         slices = max(1, min(-(-capacity // BLOCK), WAVE // -(-min(len(F), self.chunk) // BLOCK)))
         for lo, size, grid in self._chunks(len(F)):
-            self._seed(grid, (BLOCK,), (F, lo, size, use_f, f, self._keep))
+            self._seed(grid, (BLOCK,), (F, lo, size, use_f, f, active, self._keep))
             self._against_archive((grid[0], slices), (BLOCK,), (F, lo, size, A, m_ptr, self._keep))
             self._count(grid, (BLOCK,), (self._keep, size, self._counts))
             self._compact(grid, lo, size, n_surv, self._surv)

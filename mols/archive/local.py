@@ -12,7 +12,8 @@ unvisited member, until none is left. Three kinds keep it:
 The protocol: `start(x, f)` (x alone, unvisited), `unvisited` (how many members are), `pick(r)` (the
 r-th unvisited member, marked visited: its solution and vector), `explore(x, f, key, profiler)` (x's
 neighborhood evaluated and offered; with f, only the neighbors that dominate f: PLS-√), `members()`
-(F, X) and `len()`. All three give the same members in the same order, so the same seed gives the
+(F, X) and `len()`; and `device_iterations`: where the resident archive runs whole iterations on the
+device (pls_device.py), else None. An iteration explores the `pick_rank`-th unvisited member. All three give the same members in the same order, so the same seed gives the
 same front wherever the archive is. `explore` charges its parts to the profiler: the device's filter
 runs in the evaluation's graph, so it counts as evaluation; archiving is the host's work.
 """
@@ -22,10 +23,18 @@ from __future__ import annotations
 import numpy as np
 
 from mols.archive.host import Archive, dominates, nondominated
-from mols.errors import MolsError
+from mols.neighborhoods.draws import uniform
+
+
+def pick_rank(seed: int, counter: int, unvisited: int) -> int:
+    """Which unvisited member iteration `counter` explores: floor(u * unvisited), u the counter-based draw of
+    (seed, counter) (draws.py; resident.cu's draw_member draws the same on the device)."""
+    return int(uniform(np.array([seed, counter], dtype=np.uint64), 0, 0) * unvisited)
 
 
 class HostStart:
+    device_iterations = None
+
     def __init__(self, evaluator, nbh, problem, capacity: int = 1024):
         self.ev, self.nbh = evaluator, nbh
         self.archive = self.new_archive(problem, capacity)
@@ -76,10 +85,30 @@ class MirroredStart(HostStart):
                                self.ev.stream, capacity)
 
     def explore(self, x: np.ndarray, f: np.ndarray | None, key, profiler) -> None:
+        if self.ev.chunk < self.ev.n_neighbors:
+            self._explore_chunks(x, f, key, profiler)
+            return
         with profiler.section("evaluation"):
             result = self.filter_neighbors(x, f, key)
         with profiler.section("archiving"):
             self.archive.commit(result, self.nbh.apply_many(x, result.ids, key))
+
+    def _explore_chunks(self, x: np.ndarray, f: np.ndarray | None, key, profiler) -> None:
+        """A neighborhood evaluated in chunks (too many neighbors for F at once): each chunk is filtered
+        against the members as the chunks before left them. That keeps what one filter of the whole would
+        keep, in the same order: a candidate that an earlier chunk's would have beaten meets that one, or
+        the member that beat it, in the archive."""
+        ev, device = self.ev, self.archive.device
+        ev.stage(x, key)
+        ev.enqueue_upload()
+        for first in ev.firsts:
+            with profiler.section("evaluation"):
+                F = ev.F[:ev.enqueue_launch(first)]
+                device.gpu_filter.set_params(device.size, f)
+                device.enqueue_offer(F, ev.stream)
+                result = device.settle(device.gpu_filter.collect(F, device.size, ev.stream), ev.stream)
+            with profiler.section("archiving"):
+                self.archive.commit(result, self.nbh.apply_many(x, result.ids + first, key))
 
     def filter_neighbors(self, x: np.ndarray, f: np.ndarray | None = None, key=None):
         """One CUDA graph, captured once and replayed: x's state up, the evaluation, the filter against the
@@ -96,14 +125,17 @@ class MirroredStart(HostStart):
 
 def start_archive(evaluator, nbh, problem):
     """The start archive the evaluator's spec asks for: on the host, or on the device (resident where the
-    device can make the neighbors' solutions, mirrored otherwise)."""
+    device can make the neighbors' solutions and the neighborhood is evaluated whole, with its iterations on
+    the device where the problem can load a member there; mirrored otherwise)."""
     if evaluator.spec.archive == "cpu":  # (BackendSpec refuses archive gpu on the cpu device)
         return HostStart(evaluator, nbh, problem)
-    if evaluator.chunk < evaluator.n_neighbors:
-        raise MolsError(f"--archive gpu: {evaluator.n_neighbors} neighbors do not fit on the device at once; "
-                        "use --archive cpu")
-    if nbh.cuda_segments and problem.encoding.name == "permutation":
+    whole = evaluator.chunk >= evaluator.n_neighbors  # the resident archive needs the whole F at once
+    if whole and nbh.cuda_segments and problem.encoding.name == "permutation":
+        from mols.archive.pls_device import DeviceIterations
         from mols.archive.resident import ResidentArchive
 
-        return ResidentArchive(evaluator, nbh)
+        archive = ResidentArchive(evaluator, nbh)
+        if evaluator.spec.device_walk and problem.load_kernel(nbh):
+            archive.device_iterations = DeviceIterations(archive)
+        return archive
     return MirroredStart(evaluator, nbh, problem)

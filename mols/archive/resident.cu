@@ -54,10 +54,11 @@ extern "C" __global__ void __launch_bounds__(SCAN) compact_members(
 
 // Member kept + t is accepted candidate t, unvisited, its solution the neighbor of x with that move,
 // written in a free pool row; when they all fit in `capacity` (else the host grows the buffers and
-// launches this again). Then *unvisited = the unvisited members.
+// launches this again). Then *unvisited = the unvisited members, and *m_out = the members.
 extern "C" __global__ void __launch_bounds__(SCAN) append_members(
     int* X, long long* slot, unsigned char* visited, const int* x, const long long* surv, const long long* acc,
-    const long long* n_acc, long long capacity, long long* free_rows, long long* counts, long long* unvisited) {
+    const long long* n_acc, long long capacity, long long* free_rows, long long* counts, long long* unvisited,
+    long long* m_out) {
     __shared__ int n_open;
     long long kept = counts[0], freed = counts[1], accepted = *n_acc;
     bool fits = kept + accepted <= capacity;
@@ -91,18 +92,16 @@ extern "C" __global__ void __launch_bounds__(SCAN) append_members(
     __syncthreads();
     if (threadIdx.x == 0) {
         *unvisited = n_open;
+        *m_out = size;
         if (fits) counts[1] = freed - accepted;
     }
 }
 
-// The r-th unvisited member (in member order) of the first `size`: marked visited, its solution and
-// vector copied to out_x and out_f.
-extern "C" __global__ void __launch_bounds__(SCAN) pick_member(
-    const int* X, const long long* slot, unsigned char* visited, const FVAL* F, const long long* size_ptr,
-    const long long* r_ptr, int* out_x, FVAL* out_f) {
+// The r-th unvisited member (in member order) of the first `size`, for every thread of the block.
+__device__ long long unvisited_member(const unsigned char* visited, long long size, long long r) {
     __shared__ int warp_counts[SCAN / 32];
     __shared__ long long chosen;
-    long long size = *size_ptr, r = *r_ptr, seen = 0;
+    long long seen = 0;
     for (long long start = 0; start < size; start += SCAN) {
         long long a = start + threadIdx.x;
         bool open = a < size && !visited[a];
@@ -113,8 +112,74 @@ extern "C" __global__ void __launch_bounds__(SCAN) pick_member(
         if (seen > r) break;  // every thread sees the same seen
     }
     __syncthreads();
-    long long a = chosen;
+    return chosen;
+}
+
+// Member a marked visited, its solution and vector copied to out_x and out_f.
+__device__ __forceinline__ void take_member(long long a, const int* X, const long long* slot,
+                                            unsigned char* visited, const FVAL* F, int* out_x, FVAL* out_f) {
     for (int k = threadIdx.x; k < N_VARS; k += SCAN) out_x[k] = X[slot[a] * N_VARS + k];
     if (threadIdx.x < N_OBJ) out_f[threadIdx.x] = F[a * N_OBJ + threadIdx.x];
     if (threadIdx.x == 0) visited[a] = 1;
+}
+
+// The r-th unvisited member of the first `size`: marked visited, its solution and vector out.
+extern "C" __global__ void __launch_bounds__(SCAN) pick_member(
+    const int* X, const long long* slot, unsigned char* visited, const FVAL* F, const long long* size_ptr,
+    const long long* r_ptr, int* out_x, FVAL* out_f) {
+    take_member(unvisited_member(visited, *size_ptr, *r_ptr), X, slot, visited, F, out_x, out_f);
+}
+
+// Iterations of Pareto local search on the device (pls_device.py) keep ctl: the draw's seed, the iteration
+// counter, the iteration that ends the batch, the overflow flag and the member the iteration explores.
+#define CTL_SEED 0
+#define CTL_COUNTER 1
+#define CTL_LIMIT 2
+#define CTL_OVERFLOW 3
+#define CTL_CHOSEN 4
+
+// An iteration's member, drawn as the host's pick_rank draws it: r = floor(u * unvisited), u the draw of key
+// (seed, counter); taken as pick_member does, its solution to out_x and its vector to out_f; *active = 1
+// and the counter advances. Without an unvisited member, with the batch done or after an overflow:
+// *active = 0, and the iteration does nothing.
+extern "C" __global__ void __launch_bounds__(SCAN) draw_member(
+    const int* X, const long long* slot, unsigned char* visited, const FVAL* F, const long long* size_ptr,
+    const long long* unvisited_ptr, long long* ctl, int* active, int* out_x, FVAL* out_f) {
+    const long long unvisited = *unvisited_ptr, counter = ctl[CTL_COUNTER];
+    if (ctl[CTL_OVERFLOW] || unvisited == 0 || counter >= ctl[CTL_LIMIT]) {
+        if (threadIdx.x == 0) *active = 0;
+        return;
+    }
+    const unsigned long long key[2] = {(unsigned long long)ctl[CTL_SEED], (unsigned long long)counter};
+    const long long a = unvisited_member(visited, *size_ptr, (long long)(draw_uniform(key, 0, 0) * (double)unvisited));
+    take_member(a, X, slot, visited, F, out_x, out_f);
+    if (threadIdx.x == 0) {
+        *active = 1;
+        ctl[CTL_CHOSEN] = a;
+        ctl[CTL_COUNTER] = counter + 1;
+    }
+}
+
+// Before the update: when the members that stay and the accepted do not fit in `capacity` rows, the
+// iteration is undone (nothing removed, nothing accepted, its member unvisited again, the counter back)
+// and the overflow flag ends the batch; the host grows the buffers and runs it again.
+extern "C" __global__ void __launch_bounds__(SCAN) refuse_overflow(
+    const long long* m_ptr, unsigned char* removed, long long* n_acc, long long capacity, unsigned char* visited,
+    long long* ctl) {
+    __shared__ unsigned long long n_removed;
+    const long long m = *m_ptr;
+    if (threadIdx.x == 0) n_removed = 0;
+    __syncthreads();
+    unsigned long long own = 0;
+    for (long long a = threadIdx.x; a < m; a += SCAN) own += removed[a];
+    atomicAdd(&n_removed, own);
+    __syncthreads();
+    if (m - (long long)n_removed + *n_acc <= capacity) return;
+    for (long long a = threadIdx.x; a < m; a += SCAN) removed[a] = 0;
+    if (threadIdx.x == 0) {
+        *n_acc = 0;
+        ctl[CTL_OVERFLOW] = 1;
+        visited[ctl[CTL_CHOSEN]] = 0;
+        ctl[CTL_COUNTER] -= 1;
+    }
 }

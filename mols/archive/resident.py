@@ -24,6 +24,7 @@ from mols.archive.device import DeviceArchive
 from mols.archive.gpu_filter import Filtered
 from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kernel_source
 from mols.backends.select import C_TYPES
+from mols.neighborhoods.draws import DRAWS_CUH
 
 RESIDENT_CU = Path(__file__).with_name("resident.cu")
 SCAN = 1024  # threads of every kernel; members go through them in tiles
@@ -37,15 +38,17 @@ class ResidentArchive:
         self.device = DeviceArchive(problem.n_obj, problem.dtype, capacity)
         self.scan = scan
         defines = {"N_OBJ": problem.n_obj, "FVAL": C_TYPES[np.dtype(problem.dtype)], "N_VARS": problem.n, "SCAN": scan}
-        module = compile_module(kernel_source(defines, nbh.cuda_source(), RESIDENT_CU.read_text()))
+        self.module = compile_module(kernel_source(defines, nbh.cuda_source(), DRAWS_CUH.read_text(),
+                                                   RESIDENT_CU.read_text()))
         self._compact, self._append, self._pick = (
-            module.get_function(name) for name in ("compact_members", "append_members", "pick_member"))
+            self.module.get_function(name) for name in ("compact_members", "append_members", "pick_member"))
         self.params = PackedBuffers([((problem.n,), np.int32), ((1,), np.int64), ((1,), np.int64)])  # x, r, size
         self.out = PackedBuffers([((1,), np.int64), ((problem.n,), np.int32), ((problem.n_obj,), problem.dtype)])
         self._counts = cupy.empty(2, dtype=cupy.int64)  # members kept, free pool rows
         self._buffers(capacity)
         self.unvisited = 0
         self._pending = False  # an explore launched and not settled yet
+        self.device_iterations = None  # a DeviceIterations (pls_device.py), where PLS runs its iterations there
 
     def _buffers(self, capacity: int) -> None:
         """Pool, slots, flags and free stack for `capacity` members; the graphs are captured again."""
@@ -116,11 +119,19 @@ class ResidentArchive:
         that an interruption cut short, once it is settled)."""
         if self._pending:
             self._settle()
+        if self.device_iterations is not None and self.device_iterations.pending:
+            self.device_iterations.finish()
         with self.ev.stream:
             F = self.device.F.get(stream=self.ev.stream)
             X = self.X[self.slot[:self.device.size]].get(stream=self.ev.stream)
         self.ev.stream.synchronize()
         return F, X
+
+    def grow(self, rows: int) -> None:
+        """Buffers for at least `rows` members (doubled), the members as they are kept."""
+        self.device.reserve(rows, self.ev.stream)
+        if len(self.device.buffer) > len(self.slot):
+            self._grow(len(self.device.buffer), len(self))
 
     def _grow(self, capacity: int, kept: int) -> None:
         """The accepted did not fit (the vectors are appended already): larger buffers with the kept
@@ -161,10 +172,10 @@ class ResidentArchive:
         ev = self.ev
         self.params.upload(ev.stream)
         ev.enqueue_evaluation()
-        self.device.enqueue_offer(ev.F, ev.stream, then=self._members_update)
+        self.device.enqueue_offer(ev.F, ev.stream, then=self.members_update)
         self.out.download(ev.stream)
 
-    def _members_update(self, removed) -> None:
+    def members_update(self, removed) -> None:
         """After the vectors' update, in the same stream: solutions, flags and the free stack."""
         m = self.device.gpu_filter.params.device[0]
         self._compact((1,), (self.scan,), (self.slot, self.visited, m, removed, self.free, self._counts))
@@ -175,4 +186,5 @@ class ResidentArchive:
         surv, acc, n_acc = self.device.gpu_filter.accepted_rows()
         with self.ev.stream:
             self._append((1,), (self.scan,), (self.X, self.slot, self.visited, x, surv, acc, n_acc,
-                                         np.int64(len(self.slot)), self.free, self._counts, unvisited))
+                                         np.int64(len(self.slot)), self.free, self._counts, unvisited,
+                                         self.device.gpu_filter.params.device[0]))

@@ -1,4 +1,7 @@
-// Random numbers for sampled neighborhoods: the CUDA twin of draws.py (same bits).
+// Random numbers for sampled neighborhoods: the CUDA twin of draws.py (same bits). Guarded: a source may
+// take it twice (a sampled neighborhood's header, and Pareto local search's draws).
+#ifndef MOLS_DRAWS_CUH
+#define MOLS_DRAWS_CUH
 __device__ __forceinline__ unsigned long long draw_mix(unsigned long long z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
@@ -13,3 +16,4 @@ __device__ __forceinline__ double draw_uniform(const unsigned long long* key, lo
     z = draw_mix(z ^ (unsigned long long)q);
     return (double)(z >> 11) * 0x1.0p-53;
 }
+#endif

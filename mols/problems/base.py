@@ -150,6 +150,13 @@ class Problem(ABC):
         each move applied on the device. None: the kernels read the state as it comes."""
         return None
 
+    def load_kernel(self, nbh: Neighborhood) -> str | None:
+        """A kernel that makes the state of a solution on the device (archive/pls_device.py): arguments (*data,
+        *state, the solution, an int flag: nothing where it is 0); one block of pls_device.LOAD_BLOCK threads
+        (its launch bound). With it, and the resident
+        archive, Pareto local search runs its iterations on the device; None: the host drives each."""
+        return None
+
     def apply_kernel(self, nbh: Neighborhood) -> str | None:
         """A kernel that moves the state on the device to the neighbor chosen by the selection
         (backends/gpu_walk.py): arguments (*data, *state, move id, its objective vector), the last two on

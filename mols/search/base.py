@@ -76,7 +76,7 @@ class SearchResult:
     signal: str | None = None  # the signal that interrupted it (SIGINT, SIGTERM, SIGHUP), if one did
     target: float | None = None  # the value that would end it early (one objective), if any
     reached: Reached | None = None  # when the target was reached, if it was
-    walk: str | None = None  # tabu walks: "device" (batches of steps in CUDA graphs) or "host"; None: no walk
+    walk: str | None = None  # tabu walks, PLS iterations: "device" (batches in CUDA graphs) or "host"; None: neither
 
     @property
     def evaluated_neighbors(self) -> int:

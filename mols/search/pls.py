@@ -1,6 +1,7 @@
 """Pareto local search, PLS-1 (Paquete et al.), in two variants.
 
-Each iteration picks an unvisited archive member at random, evaluates its whole neighborhood,
+Each iteration picks an unvisited archive member at random (a counter-based draw of the iteration's
+number: archive/local.py's pick_rank, the same on the device), evaluates its whole neighborhood,
 offers neighbors to the archive and marks the member visited. When every member is visited the
 search restarts from a new random solution, while the budget of neighborhood evaluations lasts.
 
@@ -18,12 +19,15 @@ that stays, which dominates everything the neighbor would have removed.
 
 Where the start's archive lives (the spec's `archive`: host, or the device, mirrored or resident) is
 archive/local.py's business: the search sees one protocol (start, unvisited, pick, explore, members),
-and the same seed gives the same front wherever it is.
+and the same seed gives the same front wherever it is. Where the archive is resident and the problem can
+make a member's state on the device (the flowshop), batches of iterations run there without the host
+(archive/pls_device.py; the spec's `device_walk` turns it off), with the same front again.
 """
 
 from __future__ import annotations
 
 from mols.archive import start_archive
+from mols.archive.local import pick_rank
 from mols.errors import MolsError
 from mols.search.base import Search
 from mols.search.profiler import Profiler
@@ -38,6 +42,8 @@ class ParetoLocalSearch(Search):
             raise MolsError(f"--variant: unknown PLS variant {variant!r}; choose one of {', '.join(VARIANTS)}")
         self.variant = variant
         self.local = start_archive(self.evaluator, self.nbh, self.problem)  # one for every start
+        self._pick_seed = int(self.rng.integers(2**63))  # the members' draws: (seed, iteration)
+        self.walk = "host" if self.local.device_iterations is None else "device"  # where iterations run
 
     def _search(self) -> None:
         while self.iterations < self.budget:
@@ -50,12 +56,22 @@ class ParetoLocalSearch(Search):
 
     def _run_start(self) -> None:
         """Explore unvisited members of the start's archive, picked at random, until none is left or the
-        budget is spent."""
-        local = self.local
+        budget is spent: a batch at a time on the device where it can, else one at a time."""
+        local, device = self.local, self.local.device_iterations
         while self.iterations < self.budget and local.unvisited:
-            x, f = local.pick(int(self.rng.integers(0, local.unvisited)))
-            local.explore(x, f if self.variant == "dominating" else None, self.draw_key(), self.profiler)
-            self._count_iteration(len(local))
+            if device is None:
+                self._iterate()
+                steps = 1
+            else:
+                with self.profiler.section("evaluation"):
+                    steps = device.run(self._pick_seed, self.iterations, self.budget,
+                                       self.variant == "dominating") - self.iterations
+            self._count_iteration(len(local), steps)
+
+    def _iterate(self) -> None:
+        """One iteration driven by the host: the member drawn, picked and explored."""
+        x, f = self.local.pick(pick_rank(self._pick_seed, self.iterations, self.local.unvisited))
+        self.local.explore(x, f if self.variant == "dominating" else None, self.draw_key(), self.profiler)
 
     def warm_up(self) -> None:
         """Also compile the start archive's kernels (and capture its graphs), with one iteration that the
@@ -66,3 +82,5 @@ class ParetoLocalSearch(Search):
         self.local.start(x, f)
         x, f = self.local.pick(0)
         self.local.explore(x, f if self.variant == "dominating" else None, self.draw_key(), Profiler())
+        if self.local.device_iterations is not None:
+            self.local.device_iterations.warm_up()

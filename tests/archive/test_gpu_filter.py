@@ -111,10 +111,12 @@ def test_int64_beyond_int32():
 @pytest.mark.parametrize("k", [2, 3])
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_more_survivors_than_chunks(rng, k, dtype):
-    """Thousands of survivors from an empty archive, many chunks: survivors checked across all of them."""
+    """Thousands of survivors from an empty archive, many chunks (and one chunk of all): survivors checked
+    across all of them."""
     F = points(rng, 20_000, k, 60, dtype, plane=True)
     assert_same(F, F[:0], chunk=999, rows_back=64)
     assert_same(F, front(F[::7]), chunk=4096)
+    assert_same(F, F[:0], chunk=1 << 20)
 
 
 def test_function_api_and_dtype_check(rng):

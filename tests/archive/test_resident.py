@@ -61,3 +61,42 @@ def test_resident_archive_equals_the_host_archive(rng, name, dominating, scan):
             max_size = max(max_size, len(host))
     assert len(resident.slot) > 2
     assert scan == 1024 or dominating or max_size > scan
+
+
+@pytest.mark.parametrize("dominating", [False, True])
+@pytest.mark.parametrize("most", [64, 4])
+def test_device_iterations_keep_the_members_of_the_host_loop(rng, dominating, most):
+    """Batches of PLS iterations on the device (pls_device.py) explore the members that pick_rank draws and
+    keep the members of the host Archive driven one iteration at a time, batch by batch, through three
+    starts; a capacity of 2 makes iterations overflow, be undone and run again in grown buffers."""
+    from mols.archive.local import pick_rank
+    from mols.archive.pls_device import DeviceIterations
+    from mols.archive.resident import ResidentArchive
+
+    problem = Flowshop(random_instance(rng, 25, 4))
+    nbh = NEIGHBORHOODS["insertion"]
+    gpu, cpu = prepare(problem, nbh, "gpu"), prepare(problem, nbh, "cpu")
+    resident = ResidentArchive(gpu, nbh, capacity=2, scan=32)
+    device = resident.device_iterations = DeviceIterations(resident, most)
+    seed, counter, batches = int(rng.integers(2**63)), 0, 0
+    for start in range(3):
+        x0 = problem.random_solution(rng)
+        host = Archive(problem.n_obj, problem.n, problem.dtype)
+        host.add(problem.evaluate_one(x0)[None], x0[None])
+        resident.clear()
+        resident.start(x0, problem.evaluate_one(x0))
+        limit = 120 * (start + 1)
+        while counter < limit and resident.unvisited:
+            done = device.run(seed, counter, limit, dominating)
+            for c in range(counter, done):
+                unvisited = host.unvisited_ids()
+                member = int(unvisited[pick_rank(seed, c, unvisited.size)])
+                host.visited[member] = True
+                host_offer(host, cpu, nbh, host.solution(member), host.F[member].copy(), dominating)
+            counter, batches = done, batches + 1
+            F, X = resident.members()
+            np.testing.assert_array_equal(F, host.F)
+            np.testing.assert_array_equal(X, host.X)
+            assert resident.unvisited == host.unvisited_ids().size
+    assert len(resident.slot) > 2
+    assert counter > 3 * most or dominating  # batches of several iterations ran

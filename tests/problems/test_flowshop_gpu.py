@@ -30,3 +30,28 @@ def test_walks_side_by_side_take_the_host_walks_steps(rng, name, n, m):
     """Four walks of different lengths in five lanes, batches of 8 steps (lane_walks_agree)."""
     problem, nbh = Flowshop(random_instance(rng, n, m)), NEIGHBORHOODS[name]
     lane_walks_agree(problem, nbh, prepare(problem, nbh, BackendSpec("gpu", walk_batch=8)), rng, max(1, n // 4))
+
+
+@pytest.mark.parametrize("n, m", [(2, 1), (9, 3), (50, 10), (200, 20), (30, 45)])
+def test_load_kernel_makes_the_state_of_a_solution(rng, n, m):
+    """flowshop_load (Pareto local search's iterations on the device) writes, over garbage, the state that
+    fill_state makes on the host; with its flag 0 it writes nothing."""
+    import cupy
+    import numpy as np
+
+    from mols.archive.pls_device import LOAD_BLOCK
+    from mols.backends.cuda import compile_kernel
+
+    problem, nbh = Flowshop(random_instance(rng, n, m)), NEIGHBORHOODS["insertion"]
+    gpu = prepare(problem, nbh, "gpu")
+    load = compile_kernel(gpu.source, problem.load_kernel(nbh))
+    for active in (1, 0, 1):
+        for array in gpu.state.device:
+            array.fill(7)
+        x = problem.random_solution(rng)
+        load((1, 1), (LOAD_BLOCK,), (*gpu.data, *gpu.state_args, cupy.asarray(x, dtype=cupy.int32),
+                             cupy.full(1, active, dtype=cupy.int32)))
+        want = tuple(np.zeros(shape, dtype) for shape, dtype in problem.state_layout())
+        problem.fill_state(x, want)
+        for on_device, expected in zip(gpu.state.device, want):
+            np.testing.assert_array_equal(on_device.get(), expected if active else np.full_like(expected, 7))

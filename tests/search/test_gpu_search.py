@@ -72,6 +72,59 @@ def test_same_front_on_both_backends_and_archives(algorithm, variant, instance):
         assert run.status == "completed", run.error
 
 
+@pytest.mark.parametrize("variant", ["nondominated", "dominating"])
+@pytest.mark.parametrize("instance", ["020_10_01", "100_20_01"])
+def test_pls_iterations_on_the_device_give_the_host_driven_front(variant, instance):
+    """PLS-1 with its iterations in batches on the device (archive/pls_device.py) gives the front of the host
+    driving each iteration with the same resident archive, and of the CPU, with the same seed."""
+    from mols.backends import BackendSpec
+    from mols.problems import load_problem
+    from mols.search import make_search
+
+    fronts = {}
+    for name, spec in [("device", BackendSpec("gpu")), ("host", BackendSpec("gpu", device_walk=False)),
+                       ("cpu", BackendSpec("cpu"))]:
+        config = RunConfig(instance, algorithm="pls", variant=variant, backend=spec.device, iterations=500, seed=11)
+        problem = load_problem(config.problem, config.instance)
+        nbh = problem.neighborhood(config.neighborhood)
+        search = make_search(config, problem, nbh, prepare(problem, nbh, spec.resolved()))
+        assert (search.local.device_iterations is not None) == (name == "device")
+        result = search.run()
+        assert result.status == "completed", result.error
+        assert result.iterations == 500
+        assert result.walk == ("device" if name == "device" else "host")
+        fronts[name] = result.archive
+    for name, archive in fronts.items():
+        for part in ("F", "X"):
+            np.testing.assert_array_equal(getattr(archive, part), getattr(fronts["cpu"], part), name)
+
+
+@pytest.mark.parametrize("variant", ["nondominated", "dominating"])
+@pytest.mark.parametrize("chunk_rows", [1000, 333])
+def test_pls_with_the_device_archive_takes_a_neighborhood_in_chunks(variant, chunk_rows):
+    """biTSP's 2-opt neighborhood evaluated in chunks is filtered on the device chunk by chunk (the mirrored
+    archive), with the CPU's front."""
+    from mols.archive.local import MirroredStart
+    from mols.backends import BackendSpec
+    from mols.problems import load_problem
+    from mols.search import make_search
+
+    fronts = []
+    for spec in (BackendSpec("gpu", chunk_rows=chunk_rows), BackendSpec("cpu")):
+        config = RunConfig("kroAB100", problem="bitsp", variant=variant, backend=spec.device, iterations=120, seed=5)
+        problem = load_problem(config.problem, config.instance)
+        nbh = problem.neighborhood(config.neighborhood)
+        search = make_search(config, problem, nbh, prepare(problem, nbh, spec.resolved()))
+        if spec.device == "gpu":
+            assert search.evaluator.chunk == chunk_rows < search.evaluator.n_neighbors
+            assert isinstance(search.local, MirroredStart)
+        result = search.run()
+        assert result.status == "completed", result.error
+        fronts.append(result.archive)
+    for part in ("F", "X"):
+        np.testing.assert_array_equal(getattr(fronts[0], part), getattr(fronts[1], part))
+
+
 @pytest.mark.parametrize("repeats", [1, 40])  # 40 overflows the queue of forbids written inside the graph
 def test_later_forbid_of_the_same_id_wins(rng, repeats):
     problem = Flowshop(random_instance(rng, 10, 3))

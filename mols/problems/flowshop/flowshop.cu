@@ -123,8 +123,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
 // to the neighbor *move (none where the move is -1: the lane's walk has ended; f is not needed), the CUDA twin of state.fill_state from the move's first
 // changed position s on. perm's positions s.. take their jobs by the move's runs (nbh_segments) and the rows
 // of dpi from s - 1 on are rebuilt from q, by the whole block (and, where STAGE_SHARED, each position's row
-// of D in shared memory); then the first warp rebuilds eext, pref_t and pref_u from s + 1 on as a
-// wavefront: lane l takes machine i = i0 + l of a chunk of 32 and, at time t, position k = s + t - l, so
+// of D in shared memory); then the first warp rebuilds eext from s + 1 on as a wavefront, and pref_t and
+// pref_u by a scan (prefix_tardiness, off the wavefront's critical path). The wavefront: lane l takes machine i = i0 + l of a chunk of 32 and, at time t, position k = s + t - l, so
 // that E[k][i] = max(E[k][i-1], E[k-1][i] + D[i]) has E[k][i-1] from lane l - 1 one time step before (a
 // shuffle; for l = 0, from the chunk before through `left_of`, one buffer per chunk parity) and E[k-1][i]
 // in its own register: n - s + 31 steps per chunk, no wait on another lane's memory between positions.
@@ -132,13 +132,86 @@ __device__ __forceinline__ VAL pair_value(const VAL* q, int a, int b, int i) {  
     return i == 0 ? __ldg(q + a * N_MACH) : __ldg(q + a * N_MACH + i) - __ldg(q + b * N_MACH + i - 1);
 }
 
-extern "C" __global__ void flowshop_apply(const VAL* q, const VAL* due, int* perm, VAL* eext, VAL* pref_t,
-                                          int* pref_u, VAL* dpi, const long long* move, const VAL* f) {
-    __shared__ int order[N_JOBS + 1];  // order[k + 1] = the new perm[k]; order[0] = N_JOBS (q's zero row)
+// pref_t and pref_u from position s on, by the first warp once eext is whole: each position's lateness
+// (its completion on the last machine, eext's last column plus its Q, against its due date), 32 positions at
+// a time, summed by a warp scan onto the prefix before them.
+__device__ __forceinline__ void prefix_tardiness(int s, const int* order, const VAL* q, const VAL* due,
+                                                 const VAL* eext, VAL* pref_t, int* pref_u) {
+    const int lane = threadIdx.x;
+    VAL tardiness = pref_t[s];
+    int tardy = pref_u[s];
+    for (int k0 = s; k0 < N_JOBS; k0 += 32) {
+        const int k = k0 + lane;
+        VAL late = 0;
+        int is_late = 0;
+        if (k < N_JOBS) {
+            const int b = order[k + 1];
+            const VAL l = eext[(k + 1) * N_MACH + N_MACH - 1] + __ldg(q + b * N_MACH + N_MACH - 1) - due[b];
+            late = l > 0 ? l : 0;
+            is_late = l > 0;
+        }
+        for (int d = 1; d < 32; d <<= 1) {  // inclusive scan over the warp
+            const VAL up = __shfl_up_sync(0xffffffffu, late, d);
+            const int up_count = __shfl_up_sync(0xffffffffu, is_late, d);
+            if (lane >= d) {
+                late += up;
+                is_late += up_count;
+            }
+        }
+        if (k < N_JOBS) {
+            pref_t[k + 1] = tardiness + late;
+            pref_u[k + 1] = tardy + is_late;
+        }
+        tardiness += __shfl_sync(0xffffffffu, late, 31);
+        tardy += __shfl_sync(0xffffffffu, is_late, 31);
+    }
+}
+
+// The state rebuilt from position s on, for the permutation order[1..N_JOBS] (order[0] = N_JOBS): perm's
+// positions s.. from order, dpi's rows from s - 1 on, then eext (the wavefront above), pref_t and pref_u.
+// Called by the whole block, after order is written and a barrier.
+__device__ __forceinline__ void rebuild_from(int s, const int* order, const VAL* q, const VAL* due, int* perm,
+                                             VAL* eext, VAL* pref_t, int* pref_u, VAL* dpi) {
     __shared__ VAL left_of[2][N_JOBS];  // E[k][i0 - 1] from the chunk before; E[k][i0 + 31] for the next
 #if STAGE_SHARED
     __shared__ VAL d_rows[N_JOBS * N_MACH];  // row k: D[order[k], order[k + 1]], position k's (from s on)
 #endif
+    for (int k = s + threadIdx.x; k < N_JOBS; k += blockDim.x) perm[k] = order[k + 1];
+    const int r0 = s > 0 ? s - 1 : 0;  // dpi row r is D[order[r + 1], order[r + 2]]: position r + 1's row
+#if STAGE_SHARED
+    for (int x = s * N_MACH + threadIdx.x; x < N_JOBS * N_MACH; x += blockDim.x)
+        d_rows[x] = pair_value(q, order[x / N_MACH], order[x / N_MACH + 1], x % N_MACH);
+    __syncthreads();  // the rows are whole before dpi and the wavefront read them
+#define POSITION_D(k, i) d_rows[(k) * N_MACH + (i)]
+#else
+#define POSITION_D(k, i) pair_value(q, order[k], order[(k) + 1], i)
+#endif
+    for (int x = threadIdx.x; x < (N_JOBS - 1 - r0) * N_MACH; x += blockDim.x)
+        dpi[r0 * N_MACH + x] = POSITION_D(r0 + 1 + x / N_MACH, x % N_MACH);
+    if (threadIdx.x >= 32) return;
+    const int lane = threadIdx.x;
+    for (int i0 = 0; i0 < N_MACH; i0 += 32) {
+        const int i = i0 + lane, chunk = i0 / 32;
+        VAL e = i < N_MACH ? eext[s * N_MACH + i] : 0;  // E[s - 1][i], the row before position s
+#pragma unroll 4
+        for (int t = 0; t < N_JOBS - s + 31; ++t) {
+            const VAL left = __shfl_up_sync(0xffffffffu, e, 1);  // lane l - 1's E[k][i - 1]
+            const int k = s + t - lane;
+            if (k >= s && k < N_JOBS && i < N_MACH) {
+                e += POSITION_D(k, i);
+                if (i > 0) e = max(e, lane > 0 ? left : left_of[(chunk + 1) % 2][k]);
+                eext[(k + 1) * N_MACH + i] = e;
+                if (lane == 31) left_of[chunk % 2][k] = e;
+            }
+        }
+        __syncwarp();  // left_of is whole before the next chunk reads it, eext before the tardiness below
+    }
+    prefix_tardiness(s, order, q, due, eext, pref_t, pref_u);
+}
+
+extern "C" __global__ void flowshop_apply(const VAL* q, const VAL* due, int* perm, VAL* eext, VAL* pref_t,
+                                          int* pref_u, VAL* dpi, const long long* move, const VAL* f) {
+    __shared__ int order[N_JOBS + 1];  // order[k + 1] = the new perm[k]; order[0] = N_JOBS (q's zero row)
     perm = lane_state(perm); eext = lane_state(eext); pref_t = lane_state(pref_t); pref_u = lane_state(pref_u);
     dpi = lane_state(dpi);
     if (move[blockIdx.y] < 0) return;
@@ -152,46 +225,25 @@ extern "C" __global__ void flowshop_apply(const VAL* q, const VAL* due, int* per
     }
     if (threadIdx.x == 0) order[0] = N_JOBS;
     __syncthreads();  // every job read before perm changes
-    for (int k = s + threadIdx.x; k < N_JOBS; k += blockDim.x) perm[k] = order[k + 1];
-    const int r0 = s > 0 ? s - 1 : 0;
-    for (int x = threadIdx.x; x < (N_JOBS - 1 - r0) * N_MACH; x += blockDim.x) {
-        const int r = r0 + x / N_MACH, i = x % N_MACH;
-        dpi[r * N_MACH + i] = pair_value(q, order[r + 1], order[r + 2], i);
+    rebuild_from(s, order, q, due, perm, eext, pref_t, pref_u, dpi);
+}
+
+// The lane's state made from the permutation x on the device (a Pareto local search's member, archive/
+// pls_device.py), the twin of state.fill_state; nothing where *active is 0 (that iteration has no member).
+// LOAD_BLOCK threads: the tables of a whole permutation fill in fewer rounds than a move's.
+#define LOAD_BLOCK 1024
+extern "C" __global__ void __launch_bounds__(LOAD_BLOCK) flowshop_load(const VAL* q, const VAL* due, int* perm, VAL* eext, VAL* pref_t,
+                                         int* pref_u, VAL* dpi, const int* x, const int* active) {
+    __shared__ int order[N_JOBS + 1];
+    perm = lane_state(perm); eext = lane_state(eext); pref_t = lane_state(pref_t); pref_u = lane_state(pref_u);
+    dpi = lane_state(dpi);
+    if (!*active) return;
+    for (int k = threadIdx.x; k < N_JOBS + 1; k += blockDim.x) order[k] = k == 0 ? N_JOBS : x[k - 1];
+    for (int i = threadIdx.x; i < N_MACH; i += blockDim.x) {
+        eext[i] = 0;
+        dpi[(N_JOBS - 1) * N_MACH + i] = 0;
     }
-#if STAGE_SHARED
-    for (int x = s * N_MACH + threadIdx.x; x < N_JOBS * N_MACH; x += blockDim.x)
-        d_rows[x] = pair_value(q, order[x / N_MACH], order[x / N_MACH + 1], x % N_MACH);
-    __syncthreads();  // the rows are whole before the wavefront reads them
-#define POSITION_D(k, i) d_rows[(k) * N_MACH + (i)]
-#else
-#define POSITION_D(k, i) pair_value(q, order[k], order[(k) + 1], i)
-#endif
-    if (threadIdx.x >= 32) return;
-    const int lane = threadIdx.x;
-    VAL tardiness = pref_t[s];
-    int tardy = pref_u[s];
-    for (int i0 = 0; i0 < N_MACH; i0 += 32) {
-        const int i = i0 + lane, chunk = i0 / 32;
-        VAL e = i < N_MACH ? eext[s * N_MACH + i] : 0;  // E[s - 1][i], the row before position s
-#pragma unroll 4
-        for (int t = 0; t < N_JOBS - s + 31; ++t) {
-            const VAL left = __shfl_up_sync(0xffffffffu, e, 1);  // lane l - 1's E[k][i - 1]
-            const int k = s + t - lane;
-            if (k >= s && k < N_JOBS && i < N_MACH) {
-                const int b = order[k + 1];
-                e += POSITION_D(k, i);
-                if (i > 0) e = max(e, lane > 0 ? left : left_of[(chunk + 1) % 2][k]);
-                eext[(k + 1) * N_MACH + i] = e;
-                if (lane == 31) left_of[chunk % 2][k] = e;
-                if (i == N_MACH - 1) {
-                    const VAL late = e + __ldg(q + b * N_MACH + N_MACH - 1) - due[b];
-                    tardiness += late > 0 ? late : 0;
-                    tardy += late > 0;
-                    pref_t[k + 1] = tardiness;
-                    pref_u[k + 1] = tardy;
-                }
-            }
-        }
-        __syncwarp();  // left_of is whole before the next chunk reads it
-    }
+    if (threadIdx.x == 0) pref_t[0] = pref_u[0] = 0;
+    __syncthreads();
+    rebuild_from(0, order, q, due, perm, eext, pref_t, pref_u, dpi);
 }

@@ -87,6 +87,9 @@ class Flowshop(Problem):
     def apply_kernel(self, nbh: Neighborhood) -> str:
         return "flowshop_apply"
 
+    def load_kernel(self, nbh: Neighborhood) -> str:
+        return "flowshop_load"
+
     def cuda_defines(self) -> dict[str, int | str]:
         # What flowshop.cu stages: q and dpi rows, then the permutation (with its 'no job') and slacks.
         tables = (2 * self.n + 1) * self.m * self.dtype.itemsize
