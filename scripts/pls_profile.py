@@ -46,7 +46,7 @@ def instrument(records: list) -> None:
     pls_device.DeviceIterations._graph = lambda self, n: Timed(graph(self, n), n)
 
 
-KERNELS = {"device": ("_draw", "_load", "_refuse"), "ev": ("_kernel",), "resident": ("_compact", "_append"),
+KERNELS = {"device": ("_draw", "_load", "_refuse"), "ev": ("_kernel",), "resident": ("_update_solutions",),
            "filter": ("_seed", "_against_archive", "_count", "_against_survivors", "_scan", "_scatter",
                       "_mark_removed", "_update")}
 

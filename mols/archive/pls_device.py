@@ -2,14 +2,14 @@
 with the resident archive (resident.py) on problems that make a solution's state on the device
 (Problem.load_kernel: the flowshop).
 
-An iteration is five steps on the evaluator's stream:
-- draw_member (resident.cu) draws the member to explore from the counter-based draw of (seed,
-  iteration), exactly as the host's pick_rank does, marks it visited and sets `active`;
-- the problem's load kernel makes its state;
+An iteration is these steps on the evaluator's stream, after a first draw of the batch:
+- the problem's load kernel makes the drawn member's state;
 - the evaluation;
 - the GPU filter and the members' update. refuse_overflow runs first: an iteration whose accepted
   neighbors do not fit is undone, and it ends the batch; the host grows the buffers and runs it again;
-- the solutions' update.
+- update_solutions (resident.cu): the solutions' update, then the next member drawn from the
+  counter-based draw of (seed, iteration), exactly as the host's pick_rank draws it, marked visited, and
+  `active` set.
 
 An iteration without a member (none unvisited, the batch's count reached, or after an overflow) does
 nothing. A batch of G iterations is one CUDA graph. G is a power of two no larger than the unvisited members
@@ -34,7 +34,7 @@ class DeviceIterations:
     def __init__(self, resident, most: int = MOST):
         ev = resident.ev
         self.resident, self.most = resident, most
-        self._draw, self._refuse = (resident.module.get_function(name) for name in ("draw_member", "refuse_overflow"))
+        self._draw, self._refuse = (resident.module.get_function(name) for name in ("first_draw", "refuse_overflow"))
         self._load = compile_kernel(ev.source, ev.problem.load_kernel(ev.nbh))
         self.ctl = PackedBuffers([((5,), np.int64)])
         self._graphs, self._buffer = {}, None  # iterations -> graph, for the archive's buffers as they were
@@ -94,11 +94,15 @@ class DeviceIterations:
         def refuse(removed) -> None:
             self._refuse((1,), (r.scan,), (m, removed, n_acc, np.int64(capacity), r.visited, ctl))
 
+        def solutions_then_draw(removed) -> None:
+            r.members_update(removed, (ctl, active, f))
+
+        with ev.stream:
+            self._draw((1,), (r.scan,), (r.X, r.slot, r.visited, device.buffer, m, unvisited, ctl, active, x, f))
         for _ in range(iterations):
             with ev.stream:
-                self._draw((1,), (r.scan,), (r.X, r.slot, r.visited, device.buffer, m, unvisited, ctl, active, x, f))
                 self._load((1, 1), (LOAD_BLOCK,), (*ev.data, *ev.state_args, x, active))
             ev.enqueue_prepare()
             ev.enqueue_launch()
-            device.gpu_filter.enqueue(ev.F, device.buffer, capacity, ev.stream, update=True, then=r.members_update,
+            device.gpu_filter.enqueue(ev.F, device.buffer, capacity, ev.stream, update=True, then=solutions_then_draw,
                                       before_update=refuse)

@@ -24,9 +24,8 @@ __device__ __forceinline__ int tile_rank(bool flag, int* warp_counts, int* in_ti
 
 // The members that stay (not removed) keep their order in slot and visited; the pool rows of the
 // removed ones go onto the free stack. counts = {members kept, free rows}.
-extern "C" __global__ void __launch_bounds__(SCAN) compact_members(
-    long long* slot, unsigned char* visited, const long long* m_ptr, const unsigned char* removed,
-    long long* free_rows, long long* counts) {
+__device__ void compact_members(long long* slot, unsigned char* visited, const long long* m_ptr,
+                                const unsigned char* removed, long long* free_rows, long long* counts) {
     __shared__ int warp_counts[SCAN / 32];
     long long m = *m_ptr, kept = 0, freed = counts[1];
     for (long long start = 0; start < m; start += SCAN) {
@@ -55,7 +54,7 @@ extern "C" __global__ void __launch_bounds__(SCAN) compact_members(
 // Member kept + t is accepted candidate t, unvisited, its solution the neighbor of x with that move,
 // written in a free pool row; when they all fit in `capacity` (else the host grows the buffers and
 // launches this again). Then *unvisited = the unvisited members, and *m_out = the members.
-extern "C" __global__ void __launch_bounds__(SCAN) append_members(
+__device__ void append_members(
     int* X, long long* slot, unsigned char* visited, const int* x, const long long* surv, const long long* acc,
     const long long* n_acc, long long capacity, long long* free_rows, long long* counts, long long* unvisited,
     long long* m_out) {
@@ -142,7 +141,7 @@ extern "C" __global__ void __launch_bounds__(SCAN) pick_member(
 // (seed, counter); taken as pick_member does, its solution to out_x and its vector to out_f; *active = 1
 // and the counter advances. Without an unvisited member, with the batch done or after an overflow:
 // *active = 0, and the iteration does nothing.
-extern "C" __global__ void __launch_bounds__(SCAN) draw_member(
+__device__ void draw_member(
     const int* X, const long long* slot, unsigned char* visited, const FVAL* F, const long long* size_ptr,
     const long long* unvisited_ptr, long long* ctl, int* active, int* out_x, FVAL* out_f) {
     const long long unvisited = *unvisited_ptr, counter = ctl[CTL_COUNTER];
@@ -182,4 +181,32 @@ extern "C" __global__ void __launch_bounds__(SCAN) refuse_overflow(
         visited[ctl[CTL_CHOSEN]] = 0;
         ctl[CTL_COUNTER] -= 1;
     }
+}
+
+// The kernels: a batch's first draw; the appending alone (after the host grew the buffers); and, after the
+// vectors' update, the solutions' (compact, then append) with, where ctl is given (iterations on the device),
+// the next iteration's draw. One launch for what would be three.
+extern "C" __global__ void __launch_bounds__(SCAN) first_draw(
+    const int* X, const long long* slot, unsigned char* visited, const FVAL* F, const long long* size_ptr,
+    const long long* unvisited_ptr, long long* ctl, int* active, int* out_x, FVAL* out_f) {
+    draw_member(X, slot, visited, F, size_ptr, unvisited_ptr, ctl, active, out_x, out_f);
+}
+
+extern "C" __global__ void __launch_bounds__(SCAN) append_only(
+    int* X, long long* slot, unsigned char* visited, const int* x, const long long* surv, const long long* acc,
+    const long long* n_acc, long long capacity, long long* free_rows, long long* counts, long long* unvisited,
+    long long* m_out) {
+    append_members(X, slot, visited, x, surv, acc, n_acc, capacity, free_rows, counts, unvisited, m_out);
+}
+
+extern "C" __global__ void __launch_bounds__(SCAN) update_solutions(
+    int* X, long long* slot, unsigned char* visited, const unsigned char* removed, int* x, const long long* surv,
+    const long long* acc, const long long* n_acc, long long capacity, long long* free_rows, long long* counts,
+    long long* unvisited, long long* m, const FVAL* F, long long* ctl, int* active, FVAL* out_f) {
+    compact_members(slot, visited, m, removed, free_rows, counts);
+    __syncthreads();  // counts, slots and flags are whole
+    append_members(X, slot, visited, x, surv, acc, n_acc, capacity, free_rows, counts, unvisited, m);
+    if (ctl == nullptr) return;
+    __syncthreads();  // x is read, the members and their count are whole
+    draw_member(X, slot, visited, F, m, unvisited, ctl, active, x, out_f);
 }

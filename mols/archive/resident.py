@@ -40,8 +40,8 @@ class ResidentArchive:
         defines = {"N_OBJ": problem.n_obj, "FVAL": C_TYPES[np.dtype(problem.dtype)], "N_VARS": problem.n, "SCAN": scan}
         self.module = compile_module(kernel_source(defines, nbh.cuda_source(), DRAWS_CUH.read_text(),
                                                    RESIDENT_CU.read_text()))
-        self._compact, self._append, self._pick = (
-            self.module.get_function(name) for name in ("compact_members", "append_members", "pick_member"))
+        self._update_solutions, self._append, self._pick = (
+            self.module.get_function(name) for name in ("update_solutions", "append_only", "pick_member"))
         self.params = PackedBuffers([((problem.n,), np.int32), ((1,), np.int64), ((1,), np.int64)])  # x, r, size
         self.out = PackedBuffers([((1,), np.int64), ((problem.n,), np.int32), ((problem.n_obj,), problem.dtype)])
         self._counts = cupy.empty(2, dtype=cupy.int64)  # members kept, free pool rows
@@ -175,11 +175,17 @@ class ResidentArchive:
         self.device.enqueue_offer(ev.F, ev.stream, then=self.members_update)
         self.out.download(ev.stream)
 
-    def members_update(self, removed) -> None:
-        """After the vectors' update, in the same stream: solutions, flags and the free stack."""
+    def members_update(self, removed, draw=None) -> None:
+        """After the vectors' update, in the same stream: solutions, flags and the free stack, in one kernel;
+        with draw = (ctl, active, f), also the next iteration's member drawn (pls_device.py)."""
         m = self.device.gpu_filter.params.device[0]
-        self._compact((1,), (self.scan,), (self.slot, self.visited, m, removed, self.free, self._counts))
-        self._launch_append()
+        x, unvisited = self.params.device[0], self.out.device[0]
+        surv, acc, n_acc = self.device.gpu_filter.accepted_rows()
+        ctl, active, f = draw or (np.intp(0),) * 3  # null pointers: no draw
+        with self.ev.stream:
+            self._update_solutions((1,), (self.scan,), (
+                self.X, self.slot, self.visited, removed, x, surv, acc, n_acc, np.int64(len(self.slot)), self.free,
+                self._counts, unvisited, m, self.device.buffer, ctl, active, f))
 
     def _launch_append(self) -> None:
         x, unvisited = self.params.device[0], self.out.device[0]
