@@ -59,3 +59,30 @@ def test_a_batch_runs_tabu_searches_without_a_target():
 def test_gpu_batch_in_lanes_gives_each_search_its_run_alone(config):
     searches = batch_equals_alone(config, 5)
     assert searches[0].evaluator._lane_walks  # the runs walked side by side
+
+
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
+def test_a_stop_ends_every_search_of_a_batch_with_its_archive_so_far(backend):
+    """A stop requested during the batch (Ctrl-C) ends every search at once, each interrupted, with the
+    signal's name and the archive it had found: whole members (their vectors are their solutions'). On the
+    CPU the runs walk one after another, on the GPU side by side."""
+    from types import SimpleNamespace
+
+    stop = SimpleNamespace(requested=False, name="SIGINT")
+
+    def counters(b):
+        def count(iterations, _size):
+            stop.requested = stop.requested or iterations >= 60
+        return count
+
+    config = RunConfig("020_05_01", algorithm="tabu", backend=backend, iterations=3000, seed=2)
+    batch = build_batch(config, 3, counters)
+    results = batch.run(stop)
+    assert [r.status for r in results] == ["interrupted"] * 3
+    assert {r.signal for r in results} == {"SIGINT"}
+    assert 60 <= sum(r.iterations for r in results) < 3 * 3000
+    problem = batch.searches[0].problem
+    assert len(results[0].archive) > 0
+    for r in results:
+        if len(r.archive):
+            np.testing.assert_array_equal(r.archive.F, problem.evaluate(r.archive.X))
