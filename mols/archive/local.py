@@ -13,8 +13,9 @@ The protocol: `start(x, f)` (x alone, unvisited), `unvisited` (how many members 
 r-th unvisited member, marked visited: its solution and vector), `explore(x, f, key, profiler)` (x's
 neighborhood evaluated and offered; with f, only the neighbors that dominate f: PLS-√), `members()`
 (F, X) and `len()`; and `device_iterations`: where the resident archive runs whole iterations on the
-device (pls_device.py), else None. An iteration explores the `pick_rank`-th unvisited member. All three give the same members in the same order, so the same seed gives the
-same front wherever the archive is. `explore` charges its parts to the profiler: the device's filter
+device (pls_device.py), else None. An iteration explores the `pick_rank`-th unvisited member. All
+three give the same members in the same order, so the same seed gives the same front wherever the
+archive is. `explore` charges its parts to the profiler: the device's filter
 runs in the evaluation's graph, so it counts as evaluation; archiving is the host's work.
 """
 

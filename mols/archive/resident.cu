@@ -200,7 +200,7 @@ extern "C" __global__ void __launch_bounds__(SCAN) append_only(
 }
 
 extern "C" __global__ void __launch_bounds__(SCAN) update_solutions(
-    int* X, long long* slot, unsigned char* visited, const unsigned char* removed, int* x, const long long* surv,
+    const unsigned char* removed, int* X, long long* slot, unsigned char* visited, int* x, const long long* surv,
     const long long* acc, const long long* n_acc, long long capacity, long long* free_rows, long long* counts,
     long long* unvisited, long long* m, const FVAL* F, long long* ctl, int* active, FVAL* out_f) {
     compact_members(slot, visited, m, removed, free_rows, counts);

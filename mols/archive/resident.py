@@ -178,19 +178,19 @@ class ResidentArchive:
     def members_update(self, removed, draw=None) -> None:
         """After the vectors' update, in the same stream: solutions, flags and the free stack, in one kernel;
         with draw = (ctl, active, f), also the next iteration's member drawn (pls_device.py)."""
-        m = self.device.gpu_filter.params.device[0]
-        x, unvisited = self.params.device[0], self.out.device[0]
-        surv, acc, n_acc = self.device.gpu_filter.accepted_rows()
         ctl, active, f = draw or (np.intp(0),) * 3  # null pointers: no draw
         with self.ev.stream:
-            self._update_solutions((1,), (self.scan,), (
-                self.X, self.slot, self.visited, removed, x, surv, acc, n_acc, np.int64(len(self.slot)), self.free,
-                self._counts, unvisited, m, self.device.buffer, ctl, active, f))
+            self._update_solutions((1,), (self.scan,),
+                                   (removed, *self._append_args(), self.device.buffer, ctl, active, f))
 
     def _launch_append(self) -> None:
-        x, unvisited = self.params.device[0], self.out.device[0]
-        surv, acc, n_acc = self.device.gpu_filter.accepted_rows()
         with self.ev.stream:
-            self._append((1,), (self.scan,), (self.X, self.slot, self.visited, x, surv, acc, n_acc,
-                                         np.int64(len(self.slot)), self.free, self._counts, unvisited,
-                                         self.device.gpu_filter.params.device[0]))
+            self._append((1,), (self.scan,), self._append_args())
+
+    def _append_args(self) -> tuple:
+        """append_members' arguments (resident.cu): the pool, x, the accepted rows, the capacity, the free stack,
+        and where the unvisited count and the size go."""
+        x, unvisited, m = self.params.device[0], self.out.device[0], self.device.gpu_filter.params.device[0]
+        surv, acc, n_acc = self.device.gpu_filter.accepted_rows()
+        return (self.X, self.slot, self.visited, x, surv, acc, n_acc, np.int64(len(self.slot)), self.free, self._counts,
+                unvisited, m)

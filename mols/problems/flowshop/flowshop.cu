@@ -120,14 +120,16 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
 }
 
 // One step of a tabu walk on the device (backends/gpu_walk.py), one block per lane: the lane's state moved
-// to the neighbor *move (none where the move is -1: the lane's walk has ended; f is not needed), the CUDA twin of state.fill_state from the move's first
-// changed position s on. perm's positions s.. take their jobs by the move's runs (nbh_segments) and the rows
-// of dpi from s - 1 on are rebuilt from q, by the whole block (and, where STAGE_SHARED, each position's row
-// of D in shared memory); then the first warp rebuilds eext from s + 1 on as a wavefront, and pref_t and
-// pref_u by a scan (prefix_tardiness, off the wavefront's critical path). The wavefront: lane l takes machine i = i0 + l of a chunk of 32 and, at time t, position k = s + t - l, so
-// that E[k][i] = max(E[k][i-1], E[k-1][i] + D[i]) has E[k][i-1] from lane l - 1 one time step before (a
-// shuffle; for l = 0, from the chunk before through `left_of`, one buffer per chunk parity) and E[k-1][i]
-// in its own register: n - s + 31 steps per chunk, no wait on another lane's memory between positions.
+// to the neighbor *move (none where the move is -1: the lane's walk has ended; f is not needed), the CUDA
+// twin of state.fill_state from the move's first changed position s on. perm's positions s.. take their
+// jobs by the move's runs (nbh_segments) and the rows of dpi from s - 1 on are rebuilt from q, by the whole
+// block (and, where STAGE_SHARED, each position's row of D in shared memory); then the first warp rebuilds
+// eext from s + 1 on as a wavefront, and pref_t and pref_u by a scan (prefix_tardiness, off the
+// wavefront's critical path). The wavefront: lane l takes machine i = i0 + l of a chunk of 32 and, at time
+// t, position k = s + t - l, so that E[k][i] = max(E[k][i-1], E[k-1][i] + D[i]) has E[k][i-1] from lane
+// l - 1 one time step before (a shuffle; for l = 0, from the chunk before through `left_of`, one buffer per
+// chunk parity) and E[k-1][i] in its own register: n - s + 31 steps per chunk, no wait on another lane's
+// memory between positions.
 __device__ __forceinline__ VAL pair_value(const VAL* q, int a, int b, int i) {  // D[a, b][i] (state.pair_row)
     return i == 0 ? __ldg(q + a * N_MACH) : __ldg(q + a * N_MACH + i) - __ldg(q + b * N_MACH + i - 1);
 }
@@ -232,8 +234,9 @@ extern "C" __global__ void flowshop_apply(const VAL* q, const VAL* due, int* per
 // pls_device.py), the twin of state.fill_state; nothing where *active is 0 (that iteration has no member).
 // LOAD_BLOCK threads: the tables of a whole permutation fill in fewer rounds than a move's.
 #define LOAD_BLOCK 1024
-extern "C" __global__ void __launch_bounds__(LOAD_BLOCK) flowshop_load(const VAL* q, const VAL* due, int* perm, VAL* eext, VAL* pref_t,
-                                         int* pref_u, VAL* dpi, const int* x, const int* active) {
+extern "C" __global__ void __launch_bounds__(LOAD_BLOCK) flowshop_load(
+    const VAL* q, const VAL* due, int* perm, VAL* eext, VAL* pref_t, int* pref_u, VAL* dpi, const int* x,
+    const int* active) {
     __shared__ int order[N_JOBS + 1];
     perm = lane_state(perm); eext = lane_state(eext); pref_t = lane_state(pref_t); pref_u = lane_state(pref_u);
     dpi = lane_state(dpi);
