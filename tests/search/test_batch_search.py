@@ -55,6 +55,8 @@ def test_a_batch_runs_tabu_searches_without_a_target():
     RunConfig("050_20_01", algorithm="its", backend="gpu", iterations=500, run_length=70, seed=4),
     RunConfig("tai25a", problem="qap", algorithm="its", backend="gpu", iterations=400, run_length=60),
     RunConfig("KC10-2fl-1uni", problem="mqap", algorithm="tabu", backend="gpu", iterations=300, partitions=4),
+    RunConfig("kroA100", problem="tsp", algorithm="its", backend="gpu", iterations=300, run_length=50, seed=3),
+    RunConfig("kroAB100", problem="bitsp", algorithm="tabu", backend="gpu", iterations=200, seed=1),
 ])
 def test_gpu_batch_in_lanes_gives_each_search_its_run_alone(config):
     searches = batch_equals_alone(config, 5)

@@ -155,7 +155,7 @@ def test_pls_on_other_problems_same_front_with_the_device_archive(problem, insta
 
 
 @pytest.mark.parametrize("problem, instance", [("flowshop", "020_10_01"), ("flowshop", "200_20_01"),
-                                               ("mqap", "KC10-2fl-1uni"), ("qap", "tai25a")])
+                                               ("mqap", "KC10-2fl-1uni"), ("qap", "tai25a"), ("bitsp", "kroAB100")])
 def test_weight_vectors_side_by_side_give_the_runs_one_after_another(problem, instance):
     """Aggregated tabu search's weight vectors walked side by side in lanes (one launch per kernel for all)
     give the archive of the GPU walking them one after another, and of the CPU."""

@@ -42,6 +42,7 @@ class Tsp(Problem):
     name = "tsp"
     neighborhoods = tuple(KERNELS)
     chunkable = True
+    lane_kernels = True
     cuda_file = Path(__file__).with_name("tsp.cu")
     cuda_kernel = "tsp_swap"
 
@@ -66,6 +67,9 @@ class Tsp(Problem):
 
     def selection_kernel(self, nbh: Neighborhood) -> str:
         return KERNELS[nbh.name] + "_select"
+
+    def apply_kernel(self, nbh: Neighborhood) -> str:
+        return KERNELS[nbh.name] + "_apply"
 
     def _evaluate(self, batch: np.ndarray) -> np.ndarray:
         return np.stack([tour_lengths(xy, batch, self.att) for xy in self.xy], axis=1)

@@ -43,10 +43,13 @@ __device__ __forceinline__ long long two_opt_delta(const double2* __restrict__ p
 
 // Arguments: perm (N_CITIES,), txy (N_OBJ, N_CITIES) coordinates in tour order, edge (N_OBJ, N_CITIES),
 // length (N_OBJ,), then F (rows, N_OBJ) whose row r is move first + r, for moves first .. n_moves - 1.
+// Lanes (backends/lane.cuh): lane blockIdx.y reads its own state and writes its own rows of F.
 #define TSP_KERNEL(NAME, DELTA)                                                                          \
 extern "C" __global__ void __launch_bounds__(BLOCK) NAME(                                              \
     const int* __restrict__ perm, const double2* __restrict__ txy, const int* __restrict__ edge,         \
     const long long* __restrict__ length, VAL* __restrict__ F, long long n_moves, long long first) {    \
+    txy = lane_state(txy); edge = lane_state(edge); length = lane_state(length);                        \
+    F += blockIdx.y * (n_moves - first) * N_OBJ;                                                        \
     const long long t = first + (long long)blockIdx.x * BLOCK + threadIdx.x;                            \
     if (t >= n_moves) return;                                                                           \
     const Move mv = nbh_decode(t, N_CITIES);                                                            \
@@ -67,6 +70,9 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) NAME(                   
     const long long* __restrict__ length, long long n_moves, long long first, const double* c,          \
     const double* threshold, const long long* step, const TABU* __restrict__ forbidden_until,           \
     double* part_s, long long* part_i, FVAL* part_f) {                                                  \
+    txy = lane_state(txy); edge = lane_state(edge); length = lane_state(length);                        \
+    select_lane(c, threshold, step, part_s, part_i, part_f);                                            \
+    forbidden_until += blockIdx.y * n_moves;                                                            \
     double bs = SEL_INF, as = SEL_INF;                                                                  \
     long long bi = NO_ID, ai = NO_ID;                                                                   \
     FVAL bf[N_OBJ], af[N_OBJ];                                                                          \
@@ -90,3 +96,58 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) NAME(                   
 TSP_SELECT_KERNEL(tsp_swap_select, swap_delta)
 TSP_SELECT_KERNEL(tsp_2opt_select, two_opt_delta)
 #endif
+
+// One step of a tabu walk on the device (backends/gpu_walk.py), one block per lane: the lane's tour moved
+// by the move move[lane] (none where it is -1: the lane's walk has ended), its lengths the move's
+// objective vector f[lane]. The twin of the neighborhood's apply and fill_tour: perm and the tour-ordered
+// coordinates moved, then the edges that changed measured again (the others keep their lengths; a reversed
+// run's edges are its old ones backwards, distances being symmetric).
+__device__ __forceinline__ void measure_edge(const double2* txy, int* edge, int p) {
+    edge[p] = tsp_distance(txy[p], txy[p < N_CITIES - 1 ? p + 1 : 0]);
+}
+
+template <typename T> __device__ __forceinline__ void exchange(T* a, int i, int j) {
+    const T t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+}
+
+// Cities at positions i < j exchange places: edges i - 1, i, j - 1 and j change.
+__device__ __forceinline__ void swap_move(int* perm, double2* txy, int* edge, int i, int j) {
+    if (threadIdx.x != 0) return;
+    const int changed[4] = {i > 0 ? i - 1 : N_CITIES - 1, i, j - 1, j};
+    exchange(perm, i, j);
+    for (int o = 0; o < N_OBJ; ++o) {
+        exchange(txy + o * N_CITIES, i, j);
+        for (int e = 0; e < 4; ++e) measure_edge(txy + o * N_CITIES, edge + o * N_CITIES, changed[e]);
+    }
+}
+
+// Positions i < j reversed: edges i .. j - 1 reversed, edges i - 1 and j measured again.
+__device__ __forceinline__ void two_opt_move(int* perm, double2* txy, int* edge, int i, int j) {
+    for (int k = threadIdx.x; k < (j - i + 1) / 2; k += blockDim.x) {
+        exchange(perm, i + k, j - k);
+        for (int o = 0; o < N_OBJ; ++o) exchange(txy + o * N_CITIES, i + k, j - k);
+    }
+    for (int k = threadIdx.x; k < (j - i) / 2; k += blockDim.x)
+        for (int o = 0; o < N_OBJ; ++o) exchange(edge + o * N_CITIES, i + k, j - 1 - k);
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    for (int o = 0; o < N_OBJ; ++o) {
+        measure_edge(txy + o * N_CITIES, edge + o * N_CITIES, i > 0 ? i - 1 : N_CITIES - 1);
+        measure_edge(txy + o * N_CITIES, edge + o * N_CITIES, j);
+    }
+}
+
+#define TSP_APPLY_KERNEL(NAME, MOVE)                                                                     \
+extern "C" __global__ void NAME(int* perm, double2* txy, int* edge, long long* length, const long long* move, \
+                                const VAL* f) {                                                         \
+    perm = lane_state(perm); txy = lane_state(txy); edge = lane_state(edge); length = lane_state(length); \
+    if (move[blockIdx.y] < 0) return;                                                                   \
+    const Move mv = nbh_decode(move[blockIdx.y], N_CITIES);                                             \
+    if (threadIdx.x < N_OBJ) length[threadIdx.x] = f[blockIdx.y * N_OBJ + threadIdx.x];                 \
+    MOVE(perm, txy, edge, mv.i, mv.j);                                                                  \
+}
+
+TSP_APPLY_KERNEL(tsp_swap_apply, swap_move)
+TSP_APPLY_KERNEL(tsp_2opt_apply, two_opt_move)
