@@ -28,7 +28,7 @@ from mols.search import RunConfig, make_search, solve
 from mols.search.batch import build_batch, seed_configs
 
 CASES = {"020_10_01": "flowshop", "050_20_01": "flowshop", "200_20_01": "flowshop", "tai12a": "qap",
-         "tai50a": "qap", "tai100a": "qap"}
+         "tai50a": "qap", "tai100a": "qap", "kroA100": "tsp", "lin318": "tsp"}
 
 
 def search_config(instance: str, backend: str, iterations: int, seed: int = 0, **fields) -> RunConfig:

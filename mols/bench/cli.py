@@ -221,7 +221,7 @@ def bench_threads(
 @bench_app.command("batch")
 @user_errors
 def bench_batch(
-    instances: Annotated[str, typer.Option(help="Comma-separated flowshop and QAP instances, or all.")] = "all",
+    instances: Annotated[str, typer.Option(help="Comma-separated flowshop, QAP and TSP instances, or all.")] = "all",
     sizes: Annotated[str, typer.Option(help="Comma-separated numbers of searches per batch.")] = "1,8,64,512,4096",
     iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="Tabu steps per search (the CPU "
                                             "runs a tenth of them).")] = 1000,
