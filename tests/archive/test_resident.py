@@ -23,6 +23,16 @@ def host_offer(archive: Archive, cpu, nbh, x, f, dominating: bool) -> np.ndarray
     return ids[archive.add(F[ids], nbh.apply_many(x, ids))]
 
 
+def new_start(problem, resident, rng) -> Archive:
+    """A random solution as the resident archive's start, and a host Archive holding it alone."""
+    x0 = problem.random_solution(rng)
+    host = Archive(problem.n_obj, problem.n, problem.dtype)
+    host.add(problem.evaluate_one(x0)[None], x0[None])
+    resident.clear()
+    resident.start(x0, problem.evaluate_one(x0))
+    return host
+
+
 @pytest.mark.parametrize("name", ["insertion", "swap"])
 @pytest.mark.parametrize("dominating", [False, True])
 @pytest.mark.parametrize("scan", [1024, 32])  # 32 threads: archives span several tiles
@@ -37,11 +47,7 @@ def test_resident_archive_equals_the_host_archive(rng, name, dominating, scan):
     resident = ResidentArchive(gpu, nbh, capacity=2, scan=scan)
     max_size = 0
     for start in range(3):
-        x0 = problem.random_solution(rng)
-        host = Archive(problem.n_obj, problem.n, problem.dtype)
-        host.add(problem.evaluate_one(x0)[None], x0[None])
-        resident.clear()
-        resident.start(x0, problem.evaluate_one(x0))
+        host = new_start(problem, resident, rng)
         for step in range(40):
             unvisited = host.unvisited_ids()
             assert resident.unvisited == unvisited.size
@@ -80,11 +86,7 @@ def test_device_iterations_keep_the_members_of_the_host_loop(rng, dominating, mo
     device = resident.device_iterations = DeviceIterations(resident, most)
     seed, counter, batches = int(rng.integers(2**63)), 0, 0
     for start in range(3):
-        x0 = problem.random_solution(rng)
-        host = Archive(problem.n_obj, problem.n, problem.dtype)
-        host.add(problem.evaluate_one(x0)[None], x0[None])
-        resident.clear()
-        resident.start(x0, problem.evaluate_one(x0))
+        host = new_start(problem, resident, rng)
         limit = 120 * (start + 1)
         while counter < limit and resident.unvisited:
             done = device.run(seed, counter, limit, dominating)
