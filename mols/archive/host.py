@@ -128,6 +128,9 @@ class Archive:
         """Offer candidates F (N, k) with solutions X (N, n); returns which were accepted (N,).
         Members that an accepted candidate dominates leave the archive."""
         F = np.ascontiguousarray(F, dtype=self.F.dtype)
+        if len(F) == 1 and not len(self):  # a search's first solution: nothing to compare
+            self.hold(F, X, np.zeros(1, dtype=bool))
+            return np.ones(1, dtype=bool)
         accepted, removed = self.verdict(F)
         if accepted.any():
             self.replace(~removed, F[accepted], np.asarray(X)[accepted])
@@ -143,6 +146,14 @@ class Archive:
         new = np.flatnonzero(accepted)
         removed = _beaten_by(self.F, F[new], strict=True) if new.size else np.zeros(len(self), dtype=bool)
         return accepted, removed
+
+    def hold(self, F: np.ndarray, X: np.ndarray, visited: np.ndarray) -> None:
+        """Exactly these members (mutually non-dominated), in this order: F (A, k), X (A, n), visited (A,)."""
+        self.F = np.array(F, dtype=self.F.dtype)
+        self._pool = np.array(X, dtype=self._pool.dtype)
+        self._slot = np.arange(len(self.F))
+        self._free = self._free[:0]
+        self.visited = np.asarray(visited, dtype=bool)
 
     def replace(self, stay: np.ndarray, F_new: np.ndarray, X_new: np.ndarray) -> None:
         """Keep the members where stay (A,) is true, then append the new ones, unvisited."""

@@ -23,6 +23,20 @@ class WalkLane(NamedTuple):
     keys: object = None  # DrawKeys or an array (steps, 2), or None
 
 
+class LaneBatch(NamedTuple):
+    """A batch of steps of walks side by side (backends/gpu_walk.py): walk b took taken[b] steps, and rows
+    t < taken[b] of its arrays hold them: the solutions visited X (L, m, n), scores (L, m), vectors F (L, m, k)."""
+
+    taken: np.ndarray
+    X: np.ndarray
+    scores: np.ndarray
+    F: np.ndarray
+
+    def trails(self) -> list[tuple[int, Trail]]:
+        """(b, walk b's Trail) for each walk that took steps."""
+        return [(b, (self.X[b, :m], self.scores[b, :m], self.F[b, :m])) for b, m in enumerate(self.taken) if m > 0]
+
+
 KEY = ((2,), np.dtype(np.uint64))  # a draw key (seed, counter), the last state array of a sampled neighborhood
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 
 import numpy as np
@@ -79,9 +80,14 @@ def pinned_array(shape, dtype, what: str) -> np.ndarray:
     return cupyx.empty_pinned(shape, dtype=dtype)
 
 
+def packed_offsets(layout: list[tuple[tuple[int, ...], np.dtype]]) -> list[int]:
+    """Where each array of a packed buffer starts, each on an ALIGN boundary, and (last) the buffer's bytes."""
+    return [0, *itertools.accumulate(-(-nbytes(shape, dtype) // ALIGN) * ALIGN for shape, dtype in layout)]
+
+
 def packed_nbytes(layout: list[tuple[tuple[int, ...], np.dtype]]) -> int:
-    """The bytes of a packed buffer of these arrays, each starting on an ALIGN boundary."""
-    return sum(-(-nbytes(shape, dtype) // ALIGN) * ALIGN for shape, dtype in layout)
+    """The bytes of a packed buffer of these arrays."""
+    return packed_offsets(layout)[-1]
 
 
 class PackedBuffers:
@@ -90,8 +96,8 @@ class PackedBuffers:
 
     def __init__(self, layout: list[tuple[tuple[int, ...], np.dtype]]):
         cupy = import_cupy()
-        offsets = [packed_nbytes(layout[:a]) for a in range(len(layout))]
-        self.nbytes = total = packed_nbytes(layout)
+        *offsets, total = packed_offsets(layout)  # once: a layout of many lanes has thousands of arrays
+        self.nbytes = total
         check_fits(total, "a solution's state")
         self._pinned = cupy.cuda.alloc_pinned_memory(total)
         self.host_flat = np.frombuffer(self._pinned, dtype=np.uint8, count=total)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.backends.base import Trail, WalkLane
+from mols.backends.base import LaneBatch, Trail, WalkLane
 from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, kernel_source
 from mols.backends.gpu_select import SEL_BLOCK, SELECT_CU
 from mols.backends.select import C_TYPES
@@ -55,34 +55,39 @@ class DeviceWalk:
             yield trail
 
     def lanes(self, walks: list[WalkLane], tenure: int) -> Iterator[list[tuple[int, Trail]]]:
-        """The walks side by side, walk b in lane b, every move admissible at first; yields, batch by batch,
-        (b, trail) for each walk that took steps in the batch (views that the next batch overwrites)."""
+        """The walks side by side (batches), yielding, batch by batch, (b, trail) for each walk b that took steps."""
+        for batch in self.batches(walks, tenure):
+            yield batch.trails()
+
+    def batches(self, walks: list[WalkLane], tenure: int) -> Iterator[LaneBatch]:
+        """The walks side by side, walk b in lane b, every move admissible at first; yields each batch of steps
+        of them all (views that the next batch overwrites), its solutions rebuilt from the moves for all walks
+        in one call (Neighborhood.paths)."""
         ev, lanes, batch = self.ev, self.ev.lanes, self.batch
         if len(walks) > lanes:
             raise ValueError(f"{len(walks)} walks for {lanes} lanes")
-        longest = max((w.steps for w in walks), default=0)
+        steps = np.array([w.steps for w in walks], dtype=np.int64)
+        longest = int(steps.max(initial=0))
         if longest == 0:
             return
         self.sel.start([(w.x, w.c, w.threshold, None if w.keys is None else w.keys[0]) for w in walks])
         tenure_host, limit_host = self.params.host
         tenure_host[0] = tenure
         limit_host[:] = 0  # lanes without a walk end at once
-        limit_host[:len(walks)] = [w.steps for w in walks]
+        limit_host[:len(walks)] = steps
         self.params.upload(ev.stream)
-        x = [w.x for w in walks]
+        x = np.stack([w.x for w in walks])
         for first in range(0, longest, batch):
             m = min(batch, longest - first)
             self._graph(m).launch(ev.stream)
             ev.stream.synchronize()
-            ids, scores, F = (a.reshape(lanes, batch, -1) for a in self.trail.host)
-            out = []
-            for b, w in enumerate(walks):
-                taken = min(m, w.steps - first)
-                if taken > 0:
-                    X = ev.nbh.path(x[b], ids[b, :taken, 0], None if w.keys is None else w.keys[first:first + taken])
-                    x[b] = X[-1]
-                    out.append((b, (X, scores[b, :taken, 0], F[b, :taken])))
-            yield out
+            # contiguous, as Numba compiled them in the warm-up (search/tabu.py's warm_lanes), whatever L and m
+            ids, scores, F = (np.ascontiguousarray(a.reshape(lanes, batch, -1)[:len(walks), :m]) for a in self.trail.host)
+            taken = np.clip(steps - first, 0, m)
+            X = ev.nbh.paths(x, ids[..., 0], taken, _keys(walks, first, m))
+            moved = np.flatnonzero(taken)
+            x[moved] = X[moved, taken[moved] - 1]
+            yield LaneBatch(taken, X, scores[..., 0], F)
 
     def _graph(self, steps: int):
         if steps not in self._graphs:
@@ -108,3 +113,14 @@ class DeviceWalk:
                 self._apply(grid, (APPLY_BLOCK,), (*ev.data, *ev.state_args, out_id, out_f))
             ev.enqueue_prepare()
         self.trail.download(stream)
+
+
+def _keys(walks: list[WalkLane], first: int, m: int) -> np.ndarray | None:
+    """Each walk's draw keys of steps first .. first + m - 1 (L, m, 2), where the neighborhood samples."""
+    if walks[0].keys is None:
+        return None
+    keys = np.zeros((len(walks), m, 2), dtype=np.uint64)
+    for b, w in enumerate(walks):
+        part = w.keys[first:first + m]
+        keys[b, :len(part)] = part
+    return keys

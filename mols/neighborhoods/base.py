@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from mols.errors import MolsError
 
@@ -105,6 +105,16 @@ class Neighborhood:
         keys = NO_KEYS if keys is None else np.asarray(keys, dtype=np.uint64).reshape(-1, 2)
         return _moved(self.apply_into)(x, np.asarray(ids, dtype=np.int64), keys, self.problem_size(x), True)
 
+    def paths(self, starts: np.ndarray, ids: np.ndarray, taken: np.ndarray, keys: np.ndarray | None = None
+              ) -> np.ndarray:
+        """Many walks' paths at once (walks side by side, backends/gpu_walk.py): row t of walk b (out[b, t]) is
+        the solution after its moves ids[b, :t + 1] from starts[b], for t < taken[b] (the rest is left unset);
+        keys (L, m, 2): each step's draw, where the neighborhood samples. Each walk gives `path`'s rows."""
+        starts = np.asarray(starts)
+        keys = NO_KEYS[None] if keys is None else np.asarray(keys, dtype=np.uint64)
+        return _lane_paths(self.apply_into)(starts, np.asarray(ids, dtype=np.int64), np.asarray(taken, dtype=np.int64),
+                                            keys, self.problem_size(starts[0]))
+
     def problem_size(self, x: np.ndarray) -> int:
         return len(x) // self.parts
 
@@ -166,3 +176,20 @@ def _moved(apply_into):
         return out
 
     return moved
+
+
+@cache
+def _lane_paths(apply_into):
+    @njit(parallel=True)
+    def lane_paths(starts, ids, taken, keys, n):
+        """out[b, t]: move ids[b, t] applied to out[b, t - 1] (to starts[b] at t = 0), with key keys[b, t]
+        (or keys[0, 0]), for t < taken[b]. The walks in parallel."""
+        out = np.empty((ids.shape[0], ids.shape[1], starts.shape[1]), dtype=starts.dtype)
+        for b in prange(ids.shape[0]):
+            for t in range(taken[b]):
+                base = out[b, t - 1] if t > 0 else starts[b]
+                key = keys[b, t] if keys.shape[0] > 1 or keys.shape[1] > 1 else keys[0, 0]
+                apply_into(base, ids[b, t], n, key, out[b, t])
+        return out
+
+    return lane_paths

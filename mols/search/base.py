@@ -182,13 +182,15 @@ class Search(ABC):
             (self.archive if archive is None else archive).add(f[None], x[None])
         return x, f
 
-    def _count_iteration(self, archive_size: int | None = None, steps: int = 1) -> None:
-        """`steps` more neighborhood evaluations; on_iteration sees the archive size (by default the run's)."""
+    def _count_iteration(self, archive_size: int | None = None, steps: int = 1, check: bool = True) -> None:
+        """`steps` more neighborhood evaluations; on_iteration sees the archive size (by default the run's). A stop
+        or the target ends the search here, unless `check` is false (the caller checks later)."""
         self.iterations += steps
         if self.on_iteration is not None:
             self.on_iteration(self.iterations, len(self.archive) if archive_size is None else archive_size)
-        self._check_stop()
-        self._check_target()
+        if check:
+            self._check_stop()
+            self._check_target()
 
     def _archives(self) -> list[Archive]:
         """The archives that hold what the run has found: the run's, and those of work in progress."""

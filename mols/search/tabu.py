@@ -35,7 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from mols.backends.base import Trail, WalkLane
+from mols.archive.lanes import LaneArchives
+from mols.backends.base import LaneBatch, Trail, WalkLane
 from mols.backends.select import MAX_TABU_STEP, weighted_scores
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
@@ -59,9 +60,19 @@ def check_weights(weights, k: int) -> np.ndarray:
 
 def normalising_coefficients(w: np.ndarray, F: np.ndarray, f: np.ndarray) -> np.ndarray:
     """c_o = w_o / r_o, r_o the range of objective o over f and the rows of F (1 if it is 0)."""
-    both = np.vstack([F, f[None]]).astype(np.float64)
-    spread = both.max(axis=0) - both.min(axis=0)
-    return w / np.where(spread > 0, spread, 1.0)
+    return w / _ranges(np.ascontiguousarray(F), np.asarray(f, dtype=F.dtype))
+
+
+@njit(cache=True)
+def _ranges(F: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """Each objective's range over f and the rows of F, in float64; 1 where it is 0."""
+    out = np.empty(f.shape[0])
+    for o in range(f.shape[0]):
+        lo = hi = np.float64(f[o])
+        for r in range(F.shape[0]):
+            lo, hi = min(lo, np.float64(F[r, o])), max(hi, np.float64(F[r, o]))
+        out[o] = hi - lo if hi > lo else 1.0
+    return out
 
 
 @njit(cache=True)
@@ -104,7 +115,9 @@ class TabuRun:
 def walk_together(runs: list[tuple[AggregatedTabu, TabuRun]]) -> None:
     """Tabu runs of one or more searches that share an evaluator and a tenure (a search's weight vectors, or a
     batch of searches, search/batch.py): side by side in one launch per kernel where the evaluator has lanes
-    for them (Evaluator.lane_walk), else one after another. Each search takes its runs' steps."""
+    for them (Evaluator.lane_walk), else one after another. Side by side, each batch of steps is taken for all
+    runs at once (take_together); each run's archive (one per run) is brought up to date when the walk ends or
+    stops, and at every batch where its search has a target."""
     lead = runs[0][0]
     walker = lead.evaluator.lane_walk(len(runs))
     if walker is None:
@@ -113,10 +126,52 @@ def walk_together(runs: list[tuple[AggregatedTabu, TabuRun]]) -> None:
         return
     for search, _ in runs:
         search.walk = "device"
-    for batch in lead._timed(walker.lanes([run.lane for _, run in runs], lead.tenure)):
-        for r, trail in batch:
-            search, run = runs[r]
-            search._take(run, trail)
+    lanes = LaneArchives([run.archive for _, run in runs])
+    best = np.array([run.best for _, run in runs], dtype=np.float64)
+    try:
+        for batch in lead._timed(walker.batches([run.lane for _, run in runs], lead.tenure)):
+            take_together(runs, batch, lanes, best)
+    finally:
+        with lead.profiler.section("archiving"):
+            lanes.flush_all()
+
+
+def take_together(runs: list[tuple[AggregatedTabu, TabuRun]], batch: LaneBatch, lanes: LaneArchives,
+                  best: np.ndarray) -> None:
+    """A batch of steps of every run (AggregatedTabu._take's, for all runs in one call each): the runs' new bests
+    (`best`, updated), the solutions visited offered to their archives (with one objective, only new bests can
+    enter), then each search counts its steps; a stop or a target ends the walk after all have counted."""
+    lead = runs[0][0]
+    new, last = lane_new_bests(batch.scores, batch.taken, best)
+    offered = new if lead.problem.n_obj == 1 else np.arange(batch.scores.shape[1]) < batch.taken[:, None]
+    with lead.profiler.section("archiving"):
+        lanes.offer(batch.F, batch.X, offered)
+    for b in np.flatnonzero(last >= 0):
+        run, t = runs[b][1], last[b]
+        run.best, run.best_xf = float(best[b]), (batch.X[b, t].copy(), batch.F[b, t].copy())
+    for b in np.flatnonzero(batch.taken):
+        search, run = runs[b]
+        if search.target is not None:
+            lanes.flush(b)
+        own = run.archive is search.archive
+        search._count_iteration(lanes.count[b] if own else None, steps=int(batch.taken[b]), check=False)
+    for search in {id(search): search for search, _ in runs}.values():
+        search._check_stop()
+        search._check_target()
+
+
+@njit(cache=True)
+def lane_new_bests(scores: np.ndarray, taken: np.ndarray, best: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """new_bests for each walk b over scores[b, :taken[b]] against best[b] (updated to the walk's new best):
+    new (L, m) and last (L,)."""
+    new, last = np.zeros(scores.shape, dtype=np.bool_), np.full(scores.shape[0], -1, dtype=np.int64)
+    for b in range(scores.shape[0]):
+        found, t = new_bests(scores[b, :taken[b]], best[b])
+        new[b, :taken[b]] = found
+        last[b] = t
+        if t >= 0:
+            best[b] = scores[b, t]
+    return new, last
 
 
 class AggregatedTabu(Search):
@@ -154,6 +209,8 @@ class AggregatedTabu(Search):
     def warm_up(self) -> None:
         super().warm_up()
         x = self.problem.encoding.initial()
+        F = np.zeros((1, self.problem.n_obj), dtype=self.problem.dtype)  # the evaluators' F
+        normalising_coefficients(self.weights[0], F, F[0])
         self.evaluator.best_weighted(x, self.weights[0], 0, -np.inf, self.draw_key())
         new_bests(np.zeros(1), 0.0)
         keys = self.draw_keys(self.budget, advance=False)
@@ -164,12 +221,15 @@ class AggregatedTabu(Search):
 
     def warm_lanes(self, lanes: int) -> None:
         """The walker of `lanes` walks side by side, where the evaluator has one, compiled and the graph of a
-        whole batch captured (a batch of searches warms its first round's)."""
+        whole batch captured, and what takes their steps (take_together) compiled (a batch of searches warms
+        its first round's)."""
         walker = self.evaluator.lane_walk(lanes)
         if walker is not None:
             x = self.problem.encoding.initial()
             lane = WalkLane(x, self.weights[0], -np.inf, self.budget, self.draw_keys(self.budget, advance=False))
-            next(walker.lanes([lane] * lanes, self.tenure))
+            batch = next(walker.batches([lane] * lanes, self.tenure))
+            new, _ = lane_new_bests(batch.scores[:1], batch.taken[:1], np.zeros(1))
+            LaneArchives([self.new_archive()]).offer(batch.F[:1], batch.X[:1], new)
 
     def _search(self) -> None:
         try:
