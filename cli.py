@@ -167,6 +167,9 @@ def run(
     target: Annotated[float | None, typer.Option(help="One objective: stop when a solution this good is found "
                                                  "(default: the problem's; the PPP stops at 0, a solution).")] = None,
     run_length: Annotated[int | None, typer.Option(min=1, help="ITS: iterations per tabu run (default: 10 n).")] = None,
+    objectives: Annotated[str | None, typer.Option(help="Optimise only these of the problem's objectives, in this "
+                                                   "order, e.g. 'makespan,tardiness' (default: all). front.csv still "
+                                                   "lists every objective; run.json names those optimised.")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Results folder (default: results/ and a "
                                                 "name unique to the configuration, see the README).")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run already in the results folder.")
@@ -184,7 +187,7 @@ def run(
                        neighborhood=neighborhood and neighborhood.value, backend=backend.value,
                        iterations=iterations, seed=seed, weights=parse_weights(weights), partitions=partitions,
                        tenure=tenure, threads=threads, archive=archive.value if archive else None,
-                       strength=strength, run_length=run_length, target=target)
+                       strength=strength, run_length=run_length, target=target, objectives=objectives)
     folder = output or RESULTS / folder_name(config)
     if batch > 1:
         return run_batch_command(config, batch, output or RESULTS / f"{folder_name(config)}-batch{batch}", overwrite)

@@ -45,6 +45,8 @@ def child_arguments(config: RunConfig, folder: Path, overwrite: bool) -> list[st
             args += [flag, str(value)]
     if config.weights is not None:
         args += ["--weights", ",".join(map(repr, config.weights))]
+    if config.objectives is not None:
+        args += ["--objectives", ",".join(config.objectives)]
     return args + (["--overwrite"] if overwrite else [])
 
 

@@ -1,5 +1,6 @@
 """Results folders: every run writes front.csv (objective values and solutions) and run.json
-(configuration, versions, device, timings, profile split, counts). Reports read only these.
+(configuration, versions, device, timings, profile split, counts). Reports read only these. front.csv
+lists every objective of the problem; run.json's "objectives" those the run optimised (--objectives).
 
 A folder is either complete or clearly incomplete, and two runs never write one folder:
 
@@ -30,6 +31,7 @@ from mols.backends import BackendSpec
 from mols.encodings import Encoding
 from mols.environment import environment
 from mols.errors import MolsError, reason
+from mols.problems import Problem
 from mols.search import RunConfig, SearchResult
 from mols.search.base import Search
 from mols.search.tabu import DEFAULT_PARTITIONS
@@ -48,23 +50,31 @@ class RunContext:
     threads: int | None = None  # CPU cores the evaluation could use; None on the GPU
     encoding: Encoding | None = None  # how solutions are written (None: values separated by spaces)
     backend: str | None = None  # the evaluator's label: cpu x16, gpu, gpu+host archive, ...
+    full: Problem | None = None  # where the run optimised some of its problem's objectives: the problem with all
 
     @classmethod
     def of(cls, search: Search) -> RunContext:
-        evaluator = search.evaluator
-        return cls(search.problem.instance_name, search.problem.objectives, evaluator.device,
-                   getattr(evaluator, "threads", None), search.problem.encoding, evaluator.label)
+        evaluator, problem = search.evaluator, search.problem
+        return cls(problem.instance_name, problem.objectives, evaluator.device, getattr(evaluator, "threads", None),
+                   problem.encoding, evaluator.label, problem.full if problem.full is not problem else None)
+
+
+def _safe(text: str) -> str:
+    """text as a part of a folder's name: runs of other characters than letters, digits, '.', '_' and '-' as '_'."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text)
 
 
 def folder_name(config: RunConfig) -> str:
     """The default results folder's name, unique to the configuration: instance, problem (unless the
-    flowshop), algorithm, neighborhood, budget, the options given (weights w, partitions p, tenure t,
-    strength k, run length r, target goal, archive), backend (cpuT with T threads) and seed, e.g.
+    flowshop), algorithm, neighborhood, budget, the options given (objectives obj, weights w, partitions p,
+    tenure t, strength k, run length r, target goal, archive), backend (cpuT with T threads) and seed, e.g.
     200_20_01-tabu-insertion-i10000-w0.6_0.3_0.1-t50-gpu-s0. `config.backend` is resolved (cpu or gpu)."""
-    parts = [re.sub(r"[^A-Za-z0-9._-]+", "_", Path(config.instance).stem)]
+    parts = [_safe(Path(config.instance).stem)]
     if config.problem != "flowshop":
         parts.append(config.problem)
     parts += [config.label, config.neighborhood, f"i{config.iterations}"]
+    if config.objectives is not None:
+        parts.append("obj" + "+".join(map(_safe, config.objectives)))
     if config.weights is not None:
         parts.append("w" + "_".join(f"{w:g}" for w in config.weights))
     options = {"p": config.partitions if config.partitions != DEFAULT_PARTITIONS else None, "t": config.tenure,
@@ -78,11 +88,17 @@ def folder_name(config: RunConfig) -> str:
     return "-".join(parts)
 
 
-def front_frame(result: SearchResult, objectives: tuple[str, ...], encoding: Encoding | None = None) -> pd.DataFrame:
+def front_frame(result: SearchResult, objectives: tuple[str, ...], encoding: Encoding | None = None,
+                full: Problem | None = None) -> pd.DataFrame:
     """The archive as a table sorted by objectives: one column per objective, then `solution` (as the
-    encoding writes it; a permutation's values separated by spaces)."""
+    encoding writes it; a permutation's values separated by spaces). With `full` (the problem with all the
+    objectives of a run that optimised some), one column per objective of `full`, its evaluation of the
+    solutions; the rows are still sorted by the objectives optimised."""
     F, X = result.archive.F, result.archive.X
     order = np.lexsort(F.T[::-1]) if len(F) else np.arange(0)
+    if full is not None:
+        objectives = full.objectives
+        F = full.evaluate(X) if len(X) else np.empty((0, full.n_obj), full.dtype)
     frame = pd.DataFrame(F[order], columns=list(objectives))
     write = encoding.format if encoding is not None else (lambda x: " ".join(map(str, x.tolist())))
     frame["solution"] = [write(x) for x in X[order]]
@@ -171,7 +187,7 @@ class ResultsFolder:
 
     def write(self, config: RunConfig, result: SearchResult, context: RunContext) -> None:
         """front.csv, then run.json, each renamed into place; an old run.json is removed first."""
-        front = front_frame(result, context.objectives, context.encoding).to_csv(index=False).encode()
+        front = front_frame(result, context.objectives, context.encoding, context.full).to_csv(index=False).encode()
         text = json.dumps(manifest(config, result, context, front), indent=2) + "\n"
         try:
             (self.path / MANIFEST).unlink(missing_ok=True)

@@ -82,13 +82,15 @@ def test_the_merged_front_of_one_objective_is_its_best_rows():
 
 def test_a_child_gets_the_configuration_of_the_batch(tmp_path):
     config = RunConfig(instance="tai12a", problem="qap", algorithm="its", backend="cpu", iterations=9, seed=3,
-                       weights=(0.25, 0.75), tenure=4, threads=1)
+                       weights=(0.25, 0.75), tenure=4, threads=1, objectives="cost, cost_2")
     args = child_arguments(config, tmp_path / "seed-3", overwrite=True)
     assert args[:5] == ["tai12a", "--seed", "3", "--output", str(tmp_path / "seed-3")]
     pairs = dict(zip(args[5:-1:2], args[6:-1:2]))
     assert pairs["--problem"] == "qap" and pairs["--algorithm"] == "its" and pairs["--iterations"] == "9"
     assert pairs["--weights"] == "0.25,0.75" and pairs["--tenure"] == "4" and args[-1] == "--overwrite"
-    assert {field.name for field in dataclasses.fields(RunConfig)} == {*FLAGS, "instance", "seed", "weights"}
+    assert pairs["--objectives"] == "cost,cost_2"
+    assert {field.name for field in dataclasses.fields(RunConfig)} == {*FLAGS, "instance", "seed", "weights",
+                                                                        "objectives"}
 
 
 def test_a_stop_writes_every_running_search_and_the_merged_front(tmp_path):

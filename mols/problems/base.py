@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,8 @@ class Problem(ABC):
       previous call's values, zeros before the first: a problem may update them from there);
     - `cpu_kernel(nbh)`: a Numba function evaluating the whole neighborhood;
     - for the GPU, `cuda_source(nbh)` (the CUDA source, by default the file `cuda_file`), `cuda_kernel`
-      (the kernel's name, or `kernel_name(nbh)`) and `cuda_defines()` (compile-time constants).
+      (the kernel's name, or `kernel_name(nbh)`) and `cuda_defines()` (compile-time constants);
+    - to optimise a subset of its objectives (--objectives, `with_objectives`), `_project(columns)`.
 
     Kernels all take the same arguments: `*data(), *state, F` (Numba) or `*data(), *state, F, n_moves`
     (CUDA), F (n_neighbors, n_obj) receiving the objective vectors; state ends with the draw key (2,)
@@ -64,6 +65,8 @@ class Problem(ABC):
     lane_kernels: bool = False  # its CUDA kernels serve several searches in one launch (backends/lane.cuh)
     threads_per_move: int = 1  # CUDA threads that share a move in the evaluation kernels; grids hold that many per move
     target: float | None = None  # one objective: a value that ends a search when reached (PPP: 0, a solution)
+    objective_aliases: dict[str, str] = {}  # other names --objectives takes for objectives: alias -> name
+    _full: Problem | None = None  # set by with_objectives: the problem with all its objectives
 
     def evaluate(self, X) -> np.ndarray:
         """Reference evaluation: one solution (size,) -> (n_obj,), or a batch (B, size) -> (B, n_obj), as dtype."""
@@ -83,6 +86,42 @@ class Problem(ABC):
         """The objective vector (n_obj,) of one solution, as the searches need it; a problem may
         override this with a faster path, tested against `evaluate`."""
         return self.evaluate(x)
+
+    @property
+    def full(self) -> Problem:
+        """This problem with all its objectives (itself, unless with_objectives made it): results folders
+        evaluate the archive's solutions with it, so that front.csv lists every objective."""
+        return self._full or self
+
+    def with_objectives(self, names: Sequence[str] | None) -> Problem:
+        """The problem that optimises `names` (objectives of `full`, or their aliases), in that order: its
+        `objectives` are those names and every evaluation gives their columns, kernels included. None: this
+        problem as it is; all the objectives in their order: `full`. MolsError naming --objectives for an unknown
+        or repeated name."""
+        if names is None:
+            return self
+        full = self.full
+        valid = ", ".join(full.objectives)
+        if not names:
+            raise MolsError(f"--objectives: give one or more of {valid}")
+        chosen = [full.objective_aliases.get(name, name) for name in names]
+        for name, canonical in zip(names, chosen):
+            if canonical not in full.objectives:
+                raise MolsError(f"--objectives: the {full.name} problem has no objective {name!r}; choose among {valid}")
+            if chosen.count(canonical) > 1:
+                raise MolsError(f"--objectives: {canonical} is given more than once; choose each once among {valid}")
+        columns = tuple(full.objectives.index(name) for name in chosen)
+        if columns == tuple(range(full.n_obj)):
+            return full
+        projected = full._project(columns)
+        projected.objectives, projected._full = tuple(chosen), full
+        return projected
+
+    def _project(self, columns: tuple[int, ...]) -> Problem:
+        """A problem whose evaluations (reference and kernels) give the columns `columns` of this one's, in
+        that order (with_objectives then names its objectives). By default: none (MolsError)."""
+        raise MolsError(f"--objectives: the {self.name} problem optimises all its objectives "
+                        f"({', '.join(self.objectives)}) only")
 
     def neighborhood(self, name: str) -> Neighborhood:
         """The neighborhood called `name` on this problem. A problem whose moves depend on its instance (the

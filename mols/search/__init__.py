@@ -51,8 +51,12 @@ class RunConfig:
     strength: int | None = None  # its and ils: random changes per perturbation; None: max(2, n // 5)
     run_length: int | None = None  # its only: iterations per tabu run; None: 10 n
     target: float | None = None  # one objective: stop when a solution this good is found; None: the problem's (PPP: 0)
+    objectives: tuple[str, ...] | None = None  # the problem's to optimise, in this order ("a,b" too); None: all
 
     def __post_init__(self):
+        if self.objectives is not None:
+            names = self.objectives.split(",") if isinstance(self.objectives, str) else self.objectives
+            object.__setattr__(self, "objectives", tuple(name.strip() for name in names))
         if self.neighborhood is None:
             object.__setattr__(self, "neighborhood", problem_entry(self.problem).neighborhood)
         if self.algorithm not in ALGORITHMS:
@@ -90,10 +94,16 @@ def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None =
             raise MolsError(f"give the neighborhood to search {problem.name} with (a Neighborhood, or a name)")
         nbh = neighborhood if isinstance(neighborhood, Neighborhood) else problem.neighborhood(neighborhood)
         config = RunConfig(instance=problem.instance_name, problem=problem.name, neighborhood=nbh.name, **options)
+        problem = problem.with_objectives(config.objectives)
     else:
-        problem = load_problem(config.problem, config.instance)
+        problem = run_problem(config)
         nbh = problem.neighborhood(config.neighborhood)
     return make_search(config, problem, nbh, prepare(problem, nbh, config.spec), on_iteration)
+
+
+def run_problem(config: RunConfig) -> Problem:
+    """The problem of `config`: its instance loaded, optimising config.objectives (MolsError for bad names)."""
+    return load_problem(config.problem, config.instance).with_objectives(config.objectives)
 
 
 def make_search(config: RunConfig, problem: Problem, nbh: Neighborhood, evaluator, on_iteration=None) -> Search:
@@ -130,4 +140,4 @@ def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, 
 
 
 __all__ = ["ALGORITHMS", "DEFAULT_ITERATIONS", "VARIANTS", "Reached", "RunConfig", "SearchResult", "build_search",
-           "make_search", "solve"]
+           "make_search", "run_problem", "solve"]

@@ -17,8 +17,7 @@ from collections.abc import Callable
 
 from mols.backends import prepare
 from mols.errors import MolsError
-from mols.problems import load_problem
-from mols.search import RunConfig, make_search
+from mols.search import RunConfig, make_search, run_problem
 from mols.search.base import OnIteration, SearchResult, ended
 from mols.search.profiler import Profiler
 from mols.search.tabu import AggregatedTabu, walk_together
@@ -33,7 +32,7 @@ def build_batch(config: RunConfig, size: int,
                 counters: Callable[[int], OnIteration | None] = lambda b: None) -> SearchBatch:
     """The searches of config with the seeds config.seed .. + size - 1, on one problem, neighborhood and
     evaluator; search b reports its iterations to counters(b)."""
-    problem = load_problem(config.problem, config.instance)
+    problem = run_problem(config)
     nbh = problem.neighborhood(config.neighborhood)
     evaluator = prepare(problem, nbh, config.spec)
     return SearchBatch([make_search(one, problem, nbh, evaluator, counters(b))

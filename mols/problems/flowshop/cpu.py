@@ -19,8 +19,12 @@ PAD = 16  # values (64 bytes or more) after a thread's scratch, so no two thread
 
 
 @cache
-def make_cpu_kernel(nbh: Neighborhood):
+def make_cpu_kernel(nbh: Neighborhood, columns: tuple[int, int, int] = (0, 1, 2)):
+    """The kernel of `nbh` writing makespan, total tardiness and tardy jobs into the columns `columns` of F
+    (-1: not written; Flowshop.output_columns). They are compile-time constants: the stores not made cost
+    nothing, and neither does the map (0, 1, 2) of every objective."""
     decode, first_changed, source = nbh.decode, nbh.first_changed, nbh.source
+    col_makespan, col_tardiness, col_tardy = columns
 
     @njit(parallel=True)
     def evaluate_neighborhood(q, due, perm, eext, pref_t, pref_u, dpi, F):
@@ -52,8 +56,11 @@ def make_cpu_kernel(nbh: Neighborhood):
                             tardiness += late
                             n_tardy += 1
                         prev = src
-                    F[idx, 0] = last + q[perm[prev], m - 1]
-                    F[idx, 1] = tardiness
-                    F[idx, 2] = n_tardy
+                    if col_makespan >= 0:
+                        F[idx, col_makespan] = last + q[perm[prev], m - 1]
+                    if col_tardiness >= 0:
+                        F[idx, col_tardiness] = tardiness
+                    if col_tardy >= 0:
+                        F[idx, col_tardy] = n_tardy
 
     return evaluate_neighborhood

@@ -1,7 +1,9 @@
 // A whole flowshop neighborhood, one thread per move, generated from the thread id.
 // Prepended by the host: the neighborhood header (Move, Segments, NBH_SEGMENTS, nbh_decode,
 // nbh_first_changed, nbh_segments) and #define N_JOBS, N_MACH, VAL (int or long long), BLOCK,
-// and STAGE_SHARED (1 when the tables fit in shared memory).
+// STAGE_SHARED (1 when the tables fit in shared memory), N_OBJ (F's columns) and COL_MAKESPAN,
+// COL_TARDINESS, COL_TARDY: each objective's column of F, -1 where it is not optimised (model.py's
+// output_columns).
 //
 // The recursion runs in the offset form of state.py: per cell, e[i] = max(e[i-1], e[i] + d[i]),
 // one DPX instruction on Hopper. Each thread keeps its row e in registers, starts from the current
@@ -56,12 +58,12 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
     const VAL* __restrict__ pref_t,   // (N_JOBS + 1,) prefix total tardiness
     const int* __restrict__ pref_u,   // (N_JOBS + 1,) prefix number of tardy jobs
     const VAL* __restrict__ dpi,      // (N_JOBS, N_MACH) D rows of consecutive jobs of perm
-    VAL* __restrict__ F,              // (n_moves, 3)
+    VAL* __restrict__ F,              // (n_moves, N_OBJ)
     long long n_moves)
 {
     perm = lane_state(perm); eext = lane_state(eext); pref_t = lane_state(pref_t); pref_u = lane_state(pref_u);
     dpi = lane_state(dpi);
-    F += blockIdx.y * n_moves * 3;
+    F += blockIdx.y * n_moves * N_OBJ;
 #if STAGE_SHARED
     __shared__ __align__(16) VAL s_q[(N_JOBS + 1) * N_MACH];
     __shared__ __align__(16) VAL s_dpi[N_JOBS * N_MACH];
@@ -114,9 +116,15 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
             prev = end - 1 + offset;
         }
     }
-    F[3 * t] = acc.last + s_q[s_perm[prev + 1] * N_MACH + N_MACH - 1];
-    F[3 * t + 1] = acc.tardiness;
-    F[3 * t + 2] = acc.n_tardy;
+#if COL_MAKESPAN >= 0
+    F[N_OBJ * t + COL_MAKESPAN] = acc.last + s_q[s_perm[prev + 1] * N_MACH + N_MACH - 1];
+#endif
+#if COL_TARDINESS >= 0
+    F[N_OBJ * t + COL_TARDINESS] = acc.tardiness;
+#endif
+#if COL_TARDY >= 0
+    F[N_OBJ * t + COL_TARDY] = acc.n_tardy;
+#endif
 }
 
 // One step of a tabu walk on the device (backends/gpu_walk.py), one block per lane: the lane's state moved

@@ -1,7 +1,9 @@
-"""The permutation flowshop with three objectives: makespan, total tardiness, number of tardy jobs."""
+"""The permutation flowshop with three objectives: makespan, total tardiness, number of tardy jobs (or any of
+them, in any order: with_objectives, the kernels writing only the columns chosen)."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +36,8 @@ class Flowshop(Problem):
     cuda_kernel = "flowshop_neighborhood"
     lane_kernels = True
     neighborhoods = ("insertion", "swap")  # flowshop.cu walks their nbh_segments
+    objective_aliases = {"tardiness": "total_tardiness"}
+    columns = (0, 1, 2)  # the objectives of OBJECTIVES that F holds, in its order (_project)
 
     def __init__(self, instance: FlowshopInstance):
         self.instance = instance
@@ -58,7 +62,7 @@ class Flowshop(Problem):
             late = left - due[jobs]
             tardiness += np.maximum(late, 0)
             n_tardy += late > 0
-        return np.stack([done[-1], tardiness, n_tardy], axis=1)  # (B, 3)
+        return np.stack([done[-1], tardiness, n_tardy], axis=1)[:, self.columns]  # (B, n_obj)
 
     def evaluate_one(self, x: np.ndarray) -> np.ndarray:
         """Through the kernels' state (Numba): eext[n] are the last position's offset values."""
@@ -66,7 +70,18 @@ class Flowshop(Problem):
         self.fill_state(x, state)
         perm, eext, pref_t, pref_u, _ = state
         makespan = eext[self.n, self.m - 1] + self.q[perm[self.n - 1], self.m - 1]
-        return np.array([makespan, pref_t[self.n], pref_u[self.n]], dtype=self.dtype)
+        values = (makespan, pref_t[self.n], pref_u[self.n])
+        return np.array([values[c] for c in self.columns], dtype=self.dtype)
+
+    def _project(self, columns: tuple[int, ...]) -> Flowshop:
+        projected = copy.copy(self)
+        projected.columns = columns
+        return projected
+
+    def output_columns(self) -> tuple[int, int, int]:
+        """The column of F that each objective of OBJECTIVES goes to, -1 where it is not optimised: the kernels'
+        compile-time map (cpu.py; flowshop.cu's COL_MAKESPAN, COL_TARDINESS, COL_TARDY)."""
+        return tuple(self.columns.index(c) if c in self.columns else -1 for c in range(len(OBJECTIVES)))
 
     def data(self) -> tuple[np.ndarray, ...]:
         return self.q, self.due
@@ -82,7 +97,7 @@ class Flowshop(Problem):
         fill_state(self.q, self.due, *state)
 
     def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
-        return make_cpu_kernel(nbh)
+        return make_cpu_kernel(nbh, self.output_columns())
 
     def apply_kernel(self, nbh: Neighborhood) -> str:
         return "flowshop_apply"
@@ -94,9 +109,14 @@ class Flowshop(Problem):
         # What flowshop.cu stages: q and dpi rows, then the permutation (with its 'no job') and slacks.
         tables = (2 * self.n + 1) * self.m * self.dtype.itemsize
         staged = tables + (self.n + 1) * 4 + self.n * self.dtype.itemsize
+        makespan, tardiness, tardy = self.output_columns()
         return {
             "N_JOBS": self.n,
             "N_MACH": self.m,
+            "N_OBJ": self.n_obj,
+            "COL_MAKESPAN": makespan,
+            "COL_TARDINESS": tardiness,
+            "COL_TARDY": tardy,
             "VAL": "int" if self.dtype == np.int32 else "long long",
             "STAGE_SHARED": int(staged <= SHARED_BUDGET),
         }

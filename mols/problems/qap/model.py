@@ -64,6 +64,11 @@ class Qap(Problem):
         cpu.fill_state(self.A, self.AT, self.b, np.asarray(x, dtype=np.int32), *state)
         return state[1]
 
+    def _project(self, columns: tuple[int, ...]) -> Qap:
+        """The mQAP of the flow matrices `columns`, in that order (with_objectives)."""
+        inst = self.instance
+        return Qap(QapInstance(inst.name, inst.a[list(columns)], inst.b, inst.path), name=self.name)
+
     def data(self) -> tuple[np.ndarray, ...]:
         return self.A, self.AT
 

@@ -62,6 +62,10 @@ class Tsp(Problem):
         self.dtype = integer_dtype(self.n * int(longest), instance.name)
         self.encoding = Permutation(self.n)
 
+    def _project(self, columns: tuple[int, ...]) -> Tsp:
+        """The TSP of the coordinate sets `columns`, in that order, under the same instance name (with_objectives)."""
+        return Tsp(TspPair(self.instance.name, tuple(self.instance.parts[c] for c in columns)))
+
     def kernel_name(self, nbh: Neighborhood) -> str:
         return KERNELS[nbh.name]
 
