@@ -15,7 +15,9 @@ GPU that choice is a masked reduction on the device (backends/select.cu), and on
 move comes back; where the problem can move its state on the device, whole batches of steps run
 there and only their trail comes back (backends/gpu_walk.py). A sampled neighborhood draws step t's
 neighbors with the t-th of the run's draw keys (Search.draw_keys), on the device as on the host. Every
-solution visited is offered to the archive, so a run yields a Pareto approximation.
+solution visited is offered to the archive, so a run yields a Pareto approximation. With a target
+(search/budget.py), a batch of steps is cut at the first step that reaches it: the run stops there, as the host
+loop does.
 
 The weight vectors' runs are independent. Their random starts and coefficients are made first, in the order
 of the vectors (which draws from the RNG and the draw keys exactly as running them one after another
@@ -40,6 +42,7 @@ from mols.backends.select import MAX_TABU_STEP, weighted_scores
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.search.base import Search
+from mols.search.budget import UNLIMITED, first_at_most
 
 DEFAULT_PARTITIONS = 3  # Das-Dennis lattice: 10 weight vectors for 3 objectives
 
@@ -131,6 +134,11 @@ class AggregatedTabu(Search):
             raise MolsError(f"--tenure must be at least 0, got {tenure}")
         self.tenure = min(tenure, self.budget)  # a longer tenure forbids for the whole run all the same
         self._open = []  # the archives of runs not merged yet (_merge)
+        if self.budget == UNLIMITED:  # only time (or a target) ends it: as many steps as the tabu memory counts
+            if len(self.weights) > 1:
+                raise MolsError(f"-a tabu shares its iterations between its {len(self.weights)} weight "
+                                "vectors: give --iterations or --evaluations too (or one vector, --weights)")
+            self.budget = MAX_TABU_STEP - 1 - self.tenure
         if self.budget + self.tenure >= MAX_TABU_STEP:
             raise MolsError(f"--iterations {self.budget}: the tabu memory counts steps in 32 bits, so a run takes at "
                             f"most {MAX_TABU_STEP - 1 - self.tenure} iterations with tenure {self.tenure}")
@@ -215,8 +223,11 @@ class AggregatedTabu(Search):
 
     def _take(self, run: TabuRun, trail: Trail) -> None:
         """A batch of the run's steps: its new best, and the solutions visited offered to its archive (with one
-        objective, only new bests can enter)."""
+        objective, only new bests can enter). With a target, the batch ends at the first step that reaches it."""
         X, scores, F = trail
+        hit = None if self.goal is None else first_at_most(F, self.goal)
+        if hit is not None:
+            X, scores, F = X[:hit + 1], scores[:hit + 1], F[:hit + 1]
         new, last = new_bests(scores, run.best)
         if last >= 0:
             run.best, run.best_xf = float(scores[last]), (X[last].copy(), F[last].copy())
