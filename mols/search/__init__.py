@@ -126,7 +126,7 @@ def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, 
           neighborhood: Neighborhood | str | None = None, **options) -> SearchResult:
     """Run one search: a RunConfig (a registered problem and instance), or your own Problem object with
     `neighborhood` and RunConfig's fields as keywords (algorithm="tabu", iterations=..., seed=...,
-    backend=...). Bad input raises MolsError before it starts; once it runs, an interruption or a
+    backend=...; budgets: time=..., evaluations=..., target=...; PLS: restarts=0 for the natural end). Bad input raises MolsError before it starts; once it runs, an interruption or a
     failure still returns the archive found so far (see SearchResult.status). Without `stop`, SIGINT
     (Ctrl-C), SIGTERM and SIGHUP stop the search at its next iteration while it runs (called from the
     main thread), and the result says which signal did."""

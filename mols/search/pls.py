@@ -23,10 +23,9 @@ Where the start's archive lives (the spec's `archive`: host, or the device, mirr
 archive/local.py's business: the search sees one protocol (start, unvisited, pick, explore, members),
 and the same seed gives the same front wherever it is. Where the archive is resident and the problem can
 make a member's state on the device (the flowshop), batches of iterations run there without the host
-(archive/pls_device.py; the spec's `device_walk` turns it off), with the same front again. A batch never
-outlasts a start (it runs at most as many iterations as there are unvisited members), so the natural end
-costs no idle iteration there; with a target, the device runs one iteration per batch, so that the run
-stops at the iteration that reaches it, as on the host.
+(archive/pls_device.py; the spec's `device_walk` turns it off), with the same front again, the same
+iterations and the same natural end (an iteration that finds no member there is not counted); with a target,
+the device runs one iteration per batch, so that the run stops at the iteration that reaches it, as on the host.
 """
 
 from __future__ import annotations

@@ -63,8 +63,8 @@ def test_device_pls_iterations_end_as_the_cpu(variant, budget, ended_by):
         assert results["cpu"].ended_by == ended_by
 
 
-def test_device_pls_natural_end_has_no_idle_iterations():
-    """The device's batches stop at the natural end: the iterations are those the host drives."""
+def test_device_pls_natural_end_counts_the_host_iterations():
+    """The device's batches end with the start: no iteration without a member is counted."""
     results = outcomes("device", restarts=0)
     assert results["device"].iterations == results["host"].iterations == results["cpu"].iterations
     assert results["cpu"].ended_by == "natural end"
