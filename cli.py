@@ -32,7 +32,8 @@ from mols.errors import MolsError, reason
 from mols.neighborhoods import NAMES
 from mols.problems.io import read_text
 from mols.results import FRONT, MANIFEST, RESULTS, ResultsFolder, RunContext, folder_name
-from mols.search import ALGORITHMS, DEFAULT_ITERATIONS, VARIANTS, RunConfig, build_search
+from mols.search import ALGORITHMS, VARIANTS, RunConfig, build_search
+from mols.search.budget import parse_target
 from mols.search.tabu import DEFAULT_PARTITIONS
 from mols.signals import StopSignals
 
@@ -150,8 +151,12 @@ def run(
     neighborhood: Annotated[NeighborhoodName | None, typer.Option(
         "--neighborhood", "-n", help="Moves (default: the problem's usual one, insertion for the flowshop).")] = None,
     backend: BackendOpt = "auto",
-    iterations: Annotated[int, typer.Option("--iterations", "-i", min=1,
-                                            help="Budget: whole-neighborhood evaluations.")] = DEFAULT_ITERATIONS,
+    iterations: Annotated[int | None, typer.Option("--iterations", "-i", help="Budget: whole-neighborhood "
+                                                   "evaluations (default: 10,000; none where --time or "
+                                                   "--evaluations is given).")] = None,
+    time_budget: Annotated[float | None, typer.Option("--time", help="Budget: seconds of search.")] = None,
+    evaluations: Annotated[int | None, typer.Option(help="Budget: neighbors evaluated (iterations x neighbors "
+                                                    "per iteration).")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of every random choice.")] = 0,
     weights: Annotated[str | None, typer.Option(help="Tabu, ITS, HC, ILS: one weight vector, e.g. '0.5,0.3,0.2' "
                                                 "(default: tabu a lattice of vectors, see --partitions; the others "
@@ -164,8 +169,12 @@ def run(
                                                          "device (gpu; the default on the gpu backend).")] = None,
     strength: Annotated[int | None, typer.Option(min=1, help="ITS, ILS: random changes per perturbation "
                                                  "(swaps, bit flips, new values; default: n / 5, at least 2).")] = None,
-    target: Annotated[float | None, typer.Option(help="One objective: stop when a solution this good is found "
-                                                 "(default: the problem's; the PPP stops at 0, a solution).")] = None,
+    target: Annotated[str | None, typer.Option(help="Stop when the archive holds a solution at least this good in "
+                                               "every objective: one value per objective, e.g. '60,300,2' (default: "
+                                               "the problem's; the PPP stops at 0, a solution).")] = None,
+    restarts: Annotated[int | None, typer.Option(help="PLS: random restarts, then stop when the archive is fully "
+                                                 "explored (0: PLS-1's natural end; default: restart until a "
+                                                 "budget ends the run).")] = None,
     run_length: Annotated[int | None, typer.Option(min=1, help="ITS: iterations per tabu run (default: 10 n).")] = None,
     objectives: Annotated[str | None, typer.Option(help="Optimise only these of the problem's objectives, in this "
                                                    "order, e.g. 'makespan,tardiness' (default: all). front.csv still "
@@ -187,22 +196,26 @@ def run(
                        neighborhood=neighborhood and neighborhood.value, backend=backend.value,
                        iterations=iterations, seed=seed, weights=parse_weights(weights), partitions=partitions,
                        tenure=tenure, threads=threads, archive=archive.value if archive else None,
-                       strength=strength, run_length=run_length, target=target, objectives=objectives)
+                       strength=strength, run_length=run_length, target=parse_target(target), time=time_budget,
+                       evaluations=evaluations, restarts=restarts, objectives=objectives)
     folder = output or RESULTS / folder_name(config)
     if batch > 1:
         return run_batch_command(config, batch, output or RESULTS / f"{folder_name(config)}-batch{batch}", overwrite)
     with StopSignals(ignore_after=_WHOLE_PROCESS["yes"]) as stop, ResultsFolder(folder, overwrite) as out:
         with Progress(*Progress.get_default_columns(), TextColumn("archive {task.fields[archive]}"),
                       console=console, disable=not console.is_terminal, transient=True) as progress:
-            task = progress.add_task(f"{config.label} on {config.backend}", total=iterations, archive=0)
+            task = progress.add_task(f"{config.label} on {config.backend}", total=None, archive=0)
+            log = LogProgress(None)
             show = (lambda done, size: progress.update(task, completed=done, archive=size)) if console.is_terminal \
-                else LogProgress(iterations)
+                else log
             try:
                 search = build_search(config, show)
             except KeyboardInterrupt:
                 err_console.print(f"interrupted by {stop.name} before the search started: nothing written")
                 raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
-            err_console.print(f"mols: {config.label} on {config.backend}, {iterations} iterations; results go to "
+            progress.update(task, total=search.total)
+            log.total = search.total
+            err_console.print(f"mols: {config.label} on {config.backend}, {budget_text(config)}; results go to "
                               f"{folder}", highlight=False)
             stop.phase = "search"
             result = search.run(stop)
@@ -230,7 +243,7 @@ def run_batch_command(config: RunConfig, size: int, folder: Path, overwrite: boo
     with StopSignals(ignore_after=_WHOLE_PROCESS["yes"], phase="setup") as stop, \
             Progress(*Progress.get_default_columns(), console=console, disable=not console.is_terminal,
                      transient=True) as progress:
-        task = progress.add_task("iterations", total=size * config.iterations)
+        task = progress.add_task("iterations", total=config.iterations and size * config.iterations)
         err_console.print(f"mols: {size} x {config.label} on {config.backend}, {seeds}; results go to {folder}",
                           highlight=False)
         try:
@@ -257,6 +270,13 @@ def run_batch_command(config: RunConfig, size: int, folder: Path, overwrite: boo
                         f"logs in {folder}")
 
 
+def budget_text(config: RunConfig) -> str:
+    """The budgets given, e.g. '10000 iterations' or '2.5 s, 1000000 evaluations'."""
+    given = [(config.iterations, "iterations"), (config.evaluations, "evaluations"),
+             (None if config.time is None else f"{config.time:g}", "s")]
+    return ", ".join(f"{value} {unit}" for value, unit in given if value is not None)
+
+
 def parse_weights(text: str | None) -> tuple[float, ...] | None:
     if text is None:
         return None
@@ -268,11 +288,12 @@ def parse_weights(text: str | None) -> tuple[float, ...] | None:
 
 def show_run(result, folder: Path) -> None:
     status = f"{result.status} by {result.signal}" if result.signal else result.status
-    console.print(f"{status}: {result.iterations} neighborhood evaluations ({result.starts} starts), "
+    ended = f", ended by {result.ended_by}" if result.ended_by else ""
+    console.print(f"{status}{ended}: {result.iterations} neighborhood evaluations ({result.starts} starts), "
                   f"{len(result.archive)} solutions in the archive, {result.wall_seconds:.2f} s", highlight=False)
     if result.target is not None:
-        reached = result.reached
-        console.print(f"target {result.target:g} " + (f"reached after {reached.iteration} iterations "
+        reached, value = result.reached, ",".join(f"{v:g}" for v in np.atleast_1d(result.target))
+        console.print(f"target {value} " + (f"reached after {reached.iteration} iterations "
                       f"({reached.seconds:.3f} s)" if reached else "not reached"), highlight=False)
     show_table("time profile", ["part", "seconds", "%"],
                [[part, f"{cost['seconds']:.3f}", f"{cost['percent']:.1f}"] for part, cost in result.profile.items()])

@@ -33,7 +33,7 @@ EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's nu
 FLAGS = {"problem": "--problem", "algorithm": "--algorithm", "variant": "--variant", "neighborhood": "--neighborhood",
          "backend": "--backend", "iterations": "--iterations", "partitions": "--partitions", "tenure": "--tenure",
          "threads": "--threads", "archive": "--archive", "strength": "--strength", "run_length": "--run-length",
-         "target": "--target"}
+         "target": "--target", "time": "--time", "evaluations": "--evaluations", "restarts": "--restarts"}
 
 
 def child_arguments(config: RunConfig, folder: Path, overwrite: bool) -> list[str]:
@@ -42,7 +42,7 @@ def child_arguments(config: RunConfig, folder: Path, overwrite: bool) -> list[st
     for field, flag in FLAGS.items():
         value = getattr(config, field)
         if value is not None:
-            args += [flag, str(value)]
+            args += [flag, ",".join(map(repr, value)) if isinstance(value, tuple) else str(value)]
     if config.weights is not None:
         args += ["--weights", ",".join(map(repr, config.weights))]
     if config.objectives is not None:

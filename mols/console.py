@@ -78,15 +78,17 @@ def user_errors(fn):
 
 class LogProgress:
     """Progress as lines on stderr where the output is no terminal (a log, a batch job): the first
-    iteration, then one line every `every` seconds, and the last."""
+    iteration, then one line every `every` seconds, and the last (where `total` is known)."""
 
-    def __init__(self, total: int, every: float = 10.0):
+    def __init__(self, total: int | None, every: float = 10.0):
         self.total, self.every, self.last = total, every, None
 
     def __call__(self, done: int, size: int) -> None:
         now = time.monotonic()
-        if self.last is None or now - self.last >= self.every or done >= self.total:
-            err_console.print(f"mols: {done}/{self.total} iterations, archive {size}", highlight=False)
+        last = self.total is not None and done >= self.total
+        if self.last is None or now - self.last >= self.every or last:
+            of = "" if self.total is None else f"/{self.total}"
+            err_console.print(f"mols: {done}{of} iterations, archive {size}", highlight=False)
             self.last = now
 
 

@@ -66,20 +66,23 @@ def _safe(text: str) -> str:
 
 def folder_name(config: RunConfig) -> str:
     """The default results folder's name, unique to the configuration: instance, problem (unless the
-    flowshop), algorithm, neighborhood, budget, the options given (objectives obj, weights w, partitions p,
-    tenure t, strength k, run length r, target goal, archive), backend (cpuT with T threads) and seed, e.g.
-    200_20_01-tabu-insertion-i10000-w0.6_0.3_0.1-t50-gpu-s0. `config.backend` is resolved (cpu or gpu)."""
+    flowshop), algorithm, neighborhood, budgets (iterations i, evaluations e, time T), the options given
+    (objectives obj, weights w, partitions p, tenure t, strength k, run length r, restarts R, target goal,
+    archive), backend (cpuT with T threads) and seed, e.g. 200_20_01-tabu-insertion-i10000-w0.6_0.3_0.1-t50-gpu-s0.
+    `config.backend` is resolved (cpu or gpu)."""
     parts = [_safe(Path(config.instance).stem)]
     if config.problem != "flowshop":
         parts.append(config.problem)
-    parts += [config.label, config.neighborhood, f"i{config.iterations}"]
+    parts += [config.label, config.neighborhood]
+    budgets = {"i": config.iterations, "e": config.evaluations, "T": None if config.time is None else f"{config.time:g}"}
+    parts += [f"{key}{value}" for key, value in budgets.items() if value is not None]
     if config.objectives is not None:
         parts.append("obj" + "+".join(map(_safe, config.objectives)))
     if config.weights is not None:
         parts.append("w" + "_".join(f"{w:g}" for w in config.weights))
     options = {"p": config.partitions if config.partitions != DEFAULT_PARTITIONS else None, "t": config.tenure,
-               "k": config.strength, "r": config.run_length,
-               "goal": None if config.target is None else f"{config.target:g}"}
+               "k": config.strength, "r": config.run_length, "R": config.restarts,
+               "goal": None if config.target is None else "_".join(f"{v:g}" for v in np.atleast_1d(config.target))}
     parts += [f"{key}{value}" for key, value in options.items() if value is not None]
     if config.algorithm == "pls" and config.archive != BackendSpec(config.backend).resolved().archive:
         parts.append(f"{config.archive}archive")
@@ -115,6 +118,7 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
         "encoding": context.encoding.name if context.encoding else None,
         "n_vars": context.encoding.size if context.encoding else None,
         "status": result.status,
+        "ended_by": result.ended_by,
         "signal": result.signal,
         "error": result.error,
         "backend": context.backend,
@@ -135,7 +139,8 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
 
 
 def target_record(result: SearchResult) -> dict | None:
-    """Whether and when the run reached its target (None: it had none)."""
+    """Whether and when the run reached its target (None: it had none); its value, a list with several
+    objectives."""
     if result.target is None:
         return None
     reached = result.reached

@@ -87,6 +87,11 @@ def dominates(F: np.ndarray, f: np.ndarray) -> np.ndarray:
     return _dominating_rows(np.ascontiguousarray(F, dtype=dtype), np.asarray(f, dtype=dtype))
 
 
+def weakly_dominated(F, point) -> bool:
+    """Whether a row of F (NumPy, or CuPy with a CuPy point) is at most `point` in every objective."""
+    return bool(len(F)) and bool((F <= point).all(axis=1).any())
+
+
 class Archive:
     """Members' objective vectors F (A, k), their solutions X (A, n) and visited flags (A,).
 

@@ -12,8 +12,9 @@ unvisited member, until none is left. Three kinds keep it:
 The protocol: `start(x, f)` (x alone, unvisited), `unvisited` (how many members are), `pick(r)` (the
 r-th unvisited member, marked visited: its solution and vector), `explore(x, f, key, profiler)` (x's
 neighborhood evaluated and offered; with f, only the neighbors that dominate f: PLS-√), `members()`
-(F, X) and `len()`; and `device_iterations`: where the resident archive runs whole iterations on the
-device (pls_device.py), else None. An iteration explores the `pick_rank`-th unvisited member. All
+(F, X), `len()`, `holds(point)` (whether a member weakly dominates the point: a target); and
+`device_iterations`: where the resident archive runs whole iterations on the device (pls_device.py),
+else None. An iteration explores the `pick_rank`-th unvisited member. All
 three give the same members in the same order, so the same seed gives the same front wherever the
 archive is. `explore` charges its parts to the profiler: the device's filter
 runs in the evaluation's graph, so it counts as evaluation; archiving is the host's work.
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mols.archive.host import Archive, dominates, nondominated
+from mols.archive.host import Archive, dominates, nondominated, weakly_dominated
 from mols.neighborhoods.draws import uniform
 
 
@@ -70,6 +71,9 @@ class HostStart:
 
     def members(self) -> tuple[np.ndarray, np.ndarray]:
         return self.archive.members()
+
+    def holds(self, point: np.ndarray) -> bool:
+        return weakly_dominated(self.archive.F, point)
 
 
 class MirroredStart(HostStart):

@@ -12,8 +12,12 @@ An iteration is these steps on the evaluator's stream, after a first draw of the
   `active` set.
 
 An iteration without a member (none unvisited, the batch's count reached, or after an overflow) does
-nothing. A batch of G iterations is one CUDA graph. G is a power of two no larger than the unvisited members
-(a start cannot end sooner), the iterations left and MOST, so that only an overflow leaves iterations idle.
+nothing and is not counted. A batch of G iterations is one CUDA graph. G is a power of two no larger than the
+unvisited members, the iterations left (the budget's cap on iterations: an evaluations budget ends exactly) and
+MOST (1 where PLS has a target, looked at after every iteration). A start can still end inside a batch (an
+accepted neighbor may remove several unvisited members): the batch's remaining iterations find no member, so
+the count and the natural end are the host's, and only their evaluations, at most G - 1 once per start, are
+spent for nothing. The host looks at the time between batches.
 Around a batch only the parameters go up and the counter, the overflow flag, the size and the unvisited
 count come back. The members drawn and the members kept are the host-driven loop's (search/pls.py), so
 the same seed gives the same front.

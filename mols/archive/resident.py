@@ -22,6 +22,7 @@ import numpy as np
 
 from mols.archive.device import DeviceArchive
 from mols.archive.gpu_filter import Filtered
+from mols.archive.host import weakly_dominated
 from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kernel_source
 from mols.backends.select import C_TYPES
 from mols.neighborhoods.draws import DRAWS_CUH
@@ -126,6 +127,12 @@ class ResidentArchive:
             X = self.X[self.slot[:self.device.size]].get(stream=self.ev.stream)
         self.ev.stream.synchronize()
         return F, X
+
+    def holds(self, point: np.ndarray) -> bool:
+        """Whether a member weakly dominates `point` (a target), looked at on the device."""
+        cupy = import_cupy()
+        with self.ev.stream:
+            return weakly_dominated(self.device.F, cupy.asarray(point, dtype=cupy.float64))
 
     def grow(self, rows: int) -> None:
         """Buffers for at least `rows` members (doubled), the members as they are kept."""

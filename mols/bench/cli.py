@@ -199,6 +199,32 @@ def bench_archive(
     show_report(md, csv)
 
 
+@bench_app.command("natural-end")
+@user_errors
+def bench_natural_end(
+    sizes: Annotated[str, typer.Option(help="Comma-separated jobs x machines sizes, or all.")] = "all",
+    variants: Annotated[str, typer.Option(help="Comma-separated PLS variants: nondominated (PLS-≠), dominating "
+                                          "(PLS-√), or all.")] = "all",
+    backends: Annotated[str | None, typer.Option(help="Comma-separated: cpu, gpu (default: both where there is "
+                                                 "a GPU).")] = None,
+    seeds: SeedsOpt = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed runs per seed; the median is reported.")] = 3,
+    iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="Cap on each run's iterations.")
+                          ] = 100_000,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "natural-end",
+):
+    """PLS-1 to its natural end (--restarts 0): iterations, front size and seconds, PLS-≠ and PLS-√."""
+    from mols.backends import gpu_available
+    from mols.bench import natural_end as bench
+
+    chosen = choose(sizes, FSP_SIZES, "--sizes")
+    chosen_variants = choose(variants, bench.VARIANTS, "--variants")
+    chosen_backends = choose(backends or ("cpu,gpu" if gpu_available() else "cpu"), ("cpu", "gpu"), "--backends")
+    with advancing(len(chosen) * len(chosen_variants) * len(chosen_backends)) as advance:
+        df = bench.run(chosen, chosen_variants, chosen_backends, seeds, repeats, iterations, on_row=advance)
+    show_report(*bench.write_report(df, output, iterations))
+
+
 @bench_app.command("threads")
 @user_errors
 def bench_threads(

@@ -18,13 +18,22 @@ def run_row(run: Run, reference: np.ndarray) -> dict:
     m = run.manifest
     iterations = int(m["iterations"])
     row = {"instance": run.instance, "algorithm": run.algorithm, "backend": run.backend, "seed": run.seed,
-           "device": m.get("device", ""), "status": m["status"], "budget": int(m["config"]["iterations"]),
+           "device": m.get("device", ""), "status": m["status"], "budget": budget(m["config"]),
            "iterations": iterations, "neighbors": m.get("neighbors_per_iteration", np.nan),
            "evaluations": m.get("evaluated_neighbors", np.nan), "wall_s": float(m["wall_seconds"]),
            "ms_per_iteration": 1e3 * float(m["wall_seconds"]) / iterations if iterations else np.nan,
            "n_solutions": len(run.F), **indicators(run.F, reference)}
     row |= {f"{part} %": float(m["profile"].get(part, {}).get("percent", np.nan)) for part in PARTS}
     return row | {"folder": str(run.folder)}
+
+
+def budget(config: dict) -> int | str:
+    """A run's budget as its config states it: the iterations; with time or evaluations, all of them as text
+    (e.g. "i1000 e50000 T2.5")."""
+    given = {"i": config["iterations"], "e": config.get("evaluations"), "T": config.get("time")}
+    if given["e"] is None and given["T"] is None:
+        return int(given["i"])
+    return " ".join(f"{key}{value:g}" for key, value in given.items() if value is not None)
 
 
 def runs_table(runs: list[Run], references: dict[str, np.ndarray]) -> pd.DataFrame:

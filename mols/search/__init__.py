@@ -11,6 +11,7 @@ from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems import Problem, load_problem, problem_entry
 from mols.search.base import OnIteration, Reached, Search, SearchResult
+from mols.search.budget import DEFAULT_ITERATIONS, check_budget, default_iterations
 from mols.search.climb import HillClimbing, IteratedLocalSearch
 from mols.search.its import IteratedTabu
 from mols.search.pls import VARIANTS, ParetoLocalSearch
@@ -18,7 +19,6 @@ from mols.search.tabu import DEFAULT_PARTITIONS, AggregatedTabu
 from mols.signals import StopSignals
 
 ALGORITHMS = ("pls", "tabu", "its", "hc", "ils")
-DEFAULT_ITERATIONS = 10_000  # neighborhood evaluations, as in the flowshop paper
 # Options that only some algorithms take: option -> (RunConfig field, its default, those algorithms).
 ALGORITHM_OPTIONS = {
     "--variant": ("variant", "nondominated", ("pls",)),
@@ -28,6 +28,7 @@ ALGORITHM_OPTIONS = {
     "--tenure": ("tenure", None, ("tabu", "its")),
     "--strength": ("strength", None, ("its", "ils")),
     "--run-length": ("run_length", None, ("its",)),
+    "--restarts": ("restarts", None, ("pls",)),
 }
 
 
@@ -41,7 +42,7 @@ class RunConfig:
     variant: str = "nondominated"  # pls only
     neighborhood: str | None = None  # None: the problem's usual one (insertion for the flowshop)
     backend: str = "auto"
-    iterations: int = DEFAULT_ITERATIONS
+    iterations: int | None = None  # neighborhood evaluations; None: 10,000, or no limit with time or evaluations
     seed: int = 0
     weights: tuple[float, ...] | None = None  # tabu, its, hc, ils; None: a lattice of vectors (tabu) or equal weights
     partitions: int = DEFAULT_PARTITIONS  # tabu only
@@ -50,7 +51,11 @@ class RunConfig:
     archive: str | None = None  # pls: where neighbors are filtered, cpu or gpu; None: gpu on the gpu backend
     strength: int | None = None  # its and ils: random changes per perturbation; None: max(2, n // 5)
     run_length: int | None = None  # its only: iterations per tabu run; None: 10 n
-    target: float | None = None  # one objective: stop when a solution this good is found; None: the problem's (PPP: 0)
+    target: float | tuple[float, ...] | None = None  # stop once the archive weakly dominates it (a value per
+    # objective); None: the problem's (PPP: 0)
+    time: float | None = None  # seconds of search at most
+    evaluations: int | None = None  # neighbors evaluated at most (iterations x neighbors per evaluation)
+    restarts: int | None = None  # pls only: restarts before the natural end; None: restart until a budget ends it
     objectives: tuple[str, ...] | None = None  # the problem's to optimise, in this order ("a,b" too); None: all
 
     def __post_init__(self):
@@ -63,6 +68,8 @@ class RunConfig:
             raise MolsError(f"--algorithm: unknown algorithm {self.algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
         if self.seed < 0:
             raise MolsError(f"--seed must be a non-negative integer, got {self.seed}")
+        object.__setattr__(self, "iterations", default_iterations(self.iterations, self.time, self.evaluations))
+        check_budget(self.iterations, self.time, self.evaluations)
         misplaced = [f"{option} (only -a {' or -a '.join(algorithms)})"
                      for option, (field, default, algorithms) in ALGORITHM_OPTIONS.items()
                      if getattr(self, field) != default and self.algorithm not in algorithms]
@@ -110,25 +117,26 @@ def make_search(config: RunConfig, problem: Problem, nbh: Neighborhood, evaluato
     """The search `config` describes, on a problem, neighborhood and evaluator already made (which several
     searches may share, search/batch.py)."""
     common = (problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration)
-    target = config.target if config.target is not None else problem.target
+    budgets = {"target": config.target if config.target is not None else problem.target, "time": config.time,
+               "evaluations": config.evaluations}
     if config.algorithm == "pls":
-        return ParetoLocalSearch(*common, variant=config.variant, target=target)
+        return ParetoLocalSearch(*common, variant=config.variant, restarts=config.restarts, **budgets)
     if config.algorithm == "its":
         return IteratedTabu(*common, weights=config.weights, tenure=config.tenure, strength=config.strength,
-                            run_length=config.run_length, target=target)
+                            run_length=config.run_length, **budgets)
     if config.algorithm == "hc":
-        return HillClimbing(*common, weights=config.weights, target=target)
+        return HillClimbing(*common, weights=config.weights, **budgets)
     if config.algorithm == "ils":
-        return IteratedLocalSearch(*common, weights=config.weights, strength=config.strength, target=target)
+        return IteratedLocalSearch(*common, weights=config.weights, strength=config.strength, **budgets)
     return AggregatedTabu(*common, weights=config.weights, partitions=config.partitions, tenure=config.tenure,
-                          target=target)
+                          **budgets)
 
 
 def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, stop: StopSignals | None = None,
           neighborhood: Neighborhood | str | None = None, **options) -> SearchResult:
     """Run one search: a RunConfig (a registered problem and instance), or your own Problem object with
     `neighborhood` and RunConfig's fields as keywords (algorithm="tabu", iterations=..., seed=...,
-    backend=...). Bad input raises MolsError before it starts; once it runs, an interruption or a
+    backend=...; budgets: time=..., evaluations=..., target=...; PLS: restarts=0 for the natural end). Bad input raises MolsError before it starts; once it runs, an interruption or a
     failure still returns the archive found so far (see SearchResult.status). Without `stop`, SIGINT
     (Ctrl-C), SIGTERM and SIGHUP stop the search at its next iteration while it runs (called from the
     main thread), and the result says which signal did."""

@@ -10,10 +10,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from mols.archive import Archive, dominates, nondominated
+from mols.archive.host import weakly_dominated
 from mols.backends.base import Evaluator
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
+from mols.search.budget import check_budget, default_iterations, iteration_cap, target_point
 from mols.search.profiler import Profiler
 
 OnIteration = Callable[[int, int], None]  # (neighborhood evaluations so far, archive size)
@@ -47,15 +49,23 @@ class Stopped(Exception):
     """A stop was requested (mols.signals): the search ends at this iteration's boundary."""
 
 
-class TargetReached(Exception):
-    """The archive holds a solution at or below the target: the search has found what it was asked for."""
+class BudgetSpent(Exception):
+    """A budget other than the iterations ended the search (search/budget.py): it completed."""
+
+
+class TargetReached(BudgetSpent):
+    """The archive holds a solution that weakly dominates the target: the search has found what it was asked for."""
+
+
+class TimeUp(BudgetSpent):
+    """The time budget is spent."""
 
 
 @dataclass(frozen=True)
 class Reached:
-    """When a run first held a solution at or below its target (one objective)."""
+    """When a run first held a solution that weakly dominates its target (one objective: at or below it)."""
 
-    value: float  # the target
+    value: float | tuple[float, ...]  # the target
     iteration: int  # neighborhood evaluations by then
     seconds: float  # search time by then (compilation excluded)
 
@@ -74,9 +84,10 @@ class SearchResult:
     error: str | None = None
     starts: int = 0  # random starting solutions
     signal: str | None = None  # the signal that interrupted it (SIGINT, SIGTERM, SIGHUP), if one did
-    target: float | None = None  # the value that would end it early (one objective), if any
+    target: float | tuple[float, ...] | None = None  # the value (one per objective) that would end it early, if any
     reached: Reached | None = None  # when the target was reached, if it was
     walk: str | None = None  # tabu walks, PLS iterations: "device" (batches in CUDA graphs) or "host"; None: neither
+    ended_by: str | None = None  # a completed run: iterations, evaluations, time, target or natural end
 
     @property
     def evaluated_neighbors(self) -> int:
@@ -85,14 +96,14 @@ class SearchResult:
 
 def ended(*steps: Callable[[], None]) -> tuple[str, str | None]:
     """Run the steps in turn; how the search they make up ended: (status, error). A stop or Ctrl-C is
-    "interrupted"; a target reached is "completed"; a MolsError or any other exception (a bug, a device
-    fault: its traceback) is "failed". The archives keep what was found until then."""
+    "interrupted"; a budget spent (a target reached, the time up) is "completed"; a MolsError or any other
+    exception (a bug, a device fault: its traceback) is "failed". The archives keep what was found until then."""
     try:
         for step in steps:
             step()
     except (KeyboardInterrupt, Stopped):
         return "interrupted", None
-    except TargetReached:
+    except BudgetSpent:
         return "completed", None
     except MolsError as err:
         return "failed", str(err)
@@ -102,27 +113,35 @@ def ended(*steps: Callable[[], None]) -> tuple[str, str | None]:
 
 
 class Search(ABC):
-    def __init__(self, problem: Problem, nbh: Neighborhood, evaluator: Evaluator, iterations: int,
-                 rng: np.random.Generator, on_iteration: OnIteration | None = None, target: float | None = None):
-        if iterations < 1:
-            raise MolsError(f"--iterations must be at least 1, got {iterations}")
-        if target is not None and problem.n_obj != 1:
-            raise MolsError(f"--target: the {problem.name} problem has {problem.n_obj} objectives; a target "
-                            "value stops searches with one objective only")
+    def __init__(self, problem: Problem, nbh: Neighborhood, evaluator: Evaluator, iterations: int | None,
+                 rng: np.random.Generator, on_iteration: OnIteration | None = None,
+                 target: float | tuple[float, ...] | None = None, time: float | None = None,
+                 evaluations: int | None = None):
+        """The budgets (search/budget.py): iterations (None: 10,000, or none where time or evaluations is
+        given), evaluations (neighbors), time (seconds) and target (a value per objective)."""
+        iterations = default_iterations(iterations, time, evaluations)
+        check_budget(iterations, time, evaluations)
         self.problem, self.nbh, self.evaluator = problem, nbh, evaluator
-        self.budget, self.rng, self.on_iteration = iterations, rng, on_iteration
+        self.goal = target_point(target, problem)  # the target as a vector, or None
+        self.budget = iteration_cap(iterations, evaluations, evaluator.n_neighbors)  # iterations at most
+        self.iteration_budget, self.time = iterations, time
+        self.total = self.budget if iterations is not None or evaluations is not None else None  # for progress
+        self.rng, self.on_iteration = rng, on_iteration
         self.archive = self.new_archive()
         self.profiler = Profiler()
         self.iterations = 0
         self.starts = 0
         self.stop = None
-        self.target, self.reached = target, None
+        self.target = None if self.goal is None else (float(self.goal[0]) if len(self.goal) == 1
+                                                      else tuple(self.goal.tolist()))
+        self.reached = None
+        self.natural_end = False  # PLS: the last start allowed is fully explored
         self.walk = None  # where tabu walks ran (SearchResult.walk)
         self._draw_seed = int(rng.integers(2**63)) if nbh.sampled else None  # drawn only where something samples
         self._draws = 0
 
     def run(self, stop=None) -> SearchResult:
-        """Search until the budget is spent. A stop requested through `stop` (a mols.signals.StopSignals:
+        """Search until a budget is spent (or PLS's natural end). A stop requested through `stop` (a mols.signals.StopSignals:
         SIGINT, SIGTERM, SIGHUP) ends it at the next iteration; Ctrl-C without one, or an error, ends
         it where it is. Either way the result holds the archive found so far, with the status and the
         error. A MolsError in the warm-up (an array that does not fit) reaches the caller: nothing has
@@ -140,7 +159,20 @@ class Search(ABC):
         return SearchResult(self.archive, self.iterations, self.evaluator.n_neighbors, self.profiler.wall,
                             self.profiler.split(), status, error, self.starts,
                             stop.name if stop is not None and status == "interrupted" else None, self.target,
-                            self.reached, self.walk)
+                            self.reached, self.walk, self.ended_by(status))
+
+    def ended_by(self, status: str) -> str | None:
+        """The budget that ended a completed run. A run ends short of its cap on iterations only by its target,
+        its natural end or its time (every loop runs to the cap otherwise)."""
+        if status != "completed":
+            return None
+        if self.reached is not None:
+            return "target"
+        if self.natural_end:
+            return "natural end"
+        if self.iterations < self.budget:
+            return "time"
+        return "iterations" if self.iteration_budget == self.budget else "evaluations"
 
     @abstractmethod
     def _search(self) -> None: ...
@@ -189,18 +221,27 @@ class Search(ABC):
         if self.on_iteration is not None:
             self.on_iteration(self.iterations, len(self.archive) if archive_size is None else archive_size)
         if check:
-            self._check_stop()
-            self._check_target()
+            self._check_ends()
+
+    def _check_ends(self) -> None:
+        """End the search here where a stop was requested, the target is reached or the time is up."""
+        self._check_stop()
+        self._check_target()
+        if self.time is not None and self.profiler.elapsed() >= self.time:
+            raise TimeUp
 
     def _archives(self) -> list[Archive]:
         """The archives that hold what the run has found: the run's, and those of work in progress."""
         return [self.archive]
 
     def _check_target(self) -> None:
-        """TargetReached once the run's archives hold a solution at or below the target."""
-        if self.target is not None and any(len(a) and a.F[:, 0].min() <= self.target for a in self._archives()):
+        """TargetReached once the run's archives hold a solution that weakly dominates the target."""
+        if self.goal is not None and self._holds_target():
             self.reached = Reached(self.target, self.iterations, self.profiler.elapsed())
             raise TargetReached
+
+    def _holds_target(self) -> bool:
+        return any(weakly_dominated(a.F, self.goal) for a in self._archives())
 
     def _check_stop(self) -> None:
         if self.stop is not None and self.stop.requested:

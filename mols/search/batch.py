@@ -7,7 +7,8 @@ Each search draws from its own RNG and keeps its own archive, so each gives exac
 (tests/search/test_batch_search.py): its runs are made in the order it makes them alone (search/tabu.py's
 _rounds), and each run's archive is merged into the search's in that order. The searches share one profiler:
 each result's wall time and profile are the batch's. A stop (mols.signals) ends every search at the next
-batch of steps, each with its archive so far.
+batch of steps, each with its archive so far; so does a time budget (the searches share its clock). Each
+search keeps its own cap on iterations (iterations, evaluations: search/budget.py).
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 Each iteration picks an unvisited archive member at random (a counter-based draw of the iteration's
 number: archive/local.py's pick_rank, the same on the device), evaluates its whole neighborhood,
 offers neighbors to the archive and marks the member visited. When every member is visited the
-search restarts from a new random solution, while the budget of neighborhood evaluations lasts.
+search restarts from a new random solution, while the budget lasts; with `restarts` R, it stops instead
+at the natural end of its (R + 1)-th start (R = 0: ParadisEO's moeoPLS1, which ends when its archive is
+fully explored).
 
 Each start has its own archive, which steers it and decides when it is exhausted; the run's archive
 spans the restarts and is the result. (With one archive for both roles, a random restart is almost
@@ -21,7 +23,9 @@ Where the start's archive lives (the spec's `archive`: host, or the device, mirr
 archive/local.py's business: the search sees one protocol (start, unvisited, pick, explore, members),
 and the same seed gives the same front wherever it is. Where the archive is resident and the problem can
 make a member's state on the device (the flowshop), batches of iterations run there without the host
-(archive/pls_device.py; the spec's `device_walk` turns it off), with the same front again.
+(archive/pls_device.py; the spec's `device_walk` turns it off), with the same front again, the same
+iterations and the same natural end (an iteration that finds no member there is not counted); with a target,
+the device runs one iteration per batch, so that the run stops at the iteration that reaches it, as on the host.
 """
 
 from __future__ import annotations
@@ -36,14 +40,18 @@ VARIANTS = ("dominating", "nondominated")
 
 
 class ParetoLocalSearch(Search):
-    def __init__(self, *args, variant: str = "nondominated", **kwargs):
+    def __init__(self, *args, variant: str = "nondominated", restarts: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         if variant not in VARIANTS:
             raise MolsError(f"--variant: unknown PLS variant {variant!r}; choose one of {', '.join(VARIANTS)}")
-        self.variant = variant
+        if restarts is not None and restarts < 0:
+            raise MolsError(f"--restarts must be at least 0, got {restarts}")
+        self.variant, self.restarts = variant, restarts
         self.local = start_archive(self.evaluator, self.nbh, self.problem)  # one for every start
         self._pick_seed = int(self.rng.integers(2**63))  # the members' draws: (seed, iteration)
         self.walk = "host" if self.local.device_iterations is None else "device"  # where iterations run
+        if self.goal is not None and self.local.device_iterations is not None:
+            self.local.device_iterations.most = 1  # the target looked at after every iteration
 
     def _search(self) -> None:
         while self.iterations < self.budget:
@@ -53,6 +61,9 @@ class ParetoLocalSearch(Search):
             finally:  # also when interrupted or failing: the run's archive gets what this start found
                 with self.profiler.section("archiving"):
                     self.archive.add(*self.local.members())
+            if self.restarts is not None and self.starts > self.restarts and not self.local.unvisited:
+                self.natural_end = True
+                return
 
     def _run_start(self) -> None:
         """Explore unvisited members of the start's archive, picked at random, until none is left or the
@@ -67,6 +78,10 @@ class ParetoLocalSearch(Search):
                     steps = device.run(self._pick_seed, self.iterations, self.budget,
                                        self.variant == "dominating") - self.iterations
             self._count_iteration(len(local), steps)
+
+    def _holds_target(self) -> bool:
+        """The run's archive, or the start's (whose members reach the run's when the start ends)."""
+        return super()._holds_target() or self.local.holds(self.goal)
 
     def _iterate(self) -> None:
         """One iteration driven by the host: the member drawn, picked and explored."""

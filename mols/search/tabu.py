@@ -15,7 +15,9 @@ GPU that choice is a masked reduction on the device (backends/select.cu), and on
 move comes back; where the problem can move its state on the device, whole batches of steps run
 there and only their trail comes back (backends/gpu_walk.py). A sampled neighborhood draws step t's
 neighbors with the t-th of the run's draw keys (Search.draw_keys), on the device as on the host. Every
-solution visited is offered to the archive, so a run yields a Pareto approximation.
+solution visited is offered to the archive, so a run yields a Pareto approximation. With a target
+(search/budget.py), a batch of steps is cut at the first step that reaches it: the run stops there, as the host
+loop does.
 
 The weight vectors' runs are independent. Their random starts and coefficients are made first, in the order
 of the vectors (which draws from the RNG and the draw keys exactly as running them one after another
@@ -41,6 +43,7 @@ from mols.backends.select import MAX_TABU_STEP, weighted_scores
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.search.base import Search
+from mols.search.budget import UNLIMITED, first_at_most
 
 DEFAULT_PARTITIONS = 3  # Das-Dennis lattice: 10 weight vectors for 3 objectives
 
@@ -140,8 +143,9 @@ def take_together(runs: list[tuple[AggregatedTabu, TabuRun]], batch: LaneBatch, 
                   best: np.ndarray) -> None:
     """A batch of steps of every run (AggregatedTabu._take's, for all runs in one call each): the runs' new bests
     (`best`, updated), the solutions visited offered to their archives (with one objective, only new bests can
-    enter), then each search counts its steps; a stop or a target ends the walk after all have counted."""
+    enter), then each search counts its steps; a stop, a target or the time ends the walk after all have counted."""
     lead = runs[0][0]
+    batch = batch._replace(taken=_cut_at_goals(runs, batch))
     new, last = lane_new_bests(batch.scores, batch.taken, best)
     offered = new if lead.problem.n_obj == 1 else np.arange(batch.scores.shape[1]) < batch.taken[:, None]
     with lead.profiler.section("archiving"):
@@ -156,8 +160,18 @@ def take_together(runs: list[tuple[AggregatedTabu, TabuRun]], batch: LaneBatch, 
         own = run.archive is search.archive
         search._count_iteration(lanes.count[b] if own else None, steps=int(batch.taken[b]), check=False)
     for search in {id(search): search for search, _ in runs}.values():
-        search._check_stop()
-        search._check_target()
+        search._check_ends()
+
+
+def _cut_at_goals(runs: list[tuple[AggregatedTabu, TabuRun]], batch: LaneBatch) -> np.ndarray:
+    """Each walk's steps taken, a walk whose search has a target cut at the first step that reaches it (_take's
+    rule)."""
+    taken = batch.taken.copy()
+    for b, (search, _) in enumerate(runs):
+        hit = None if search.goal is None else first_at_most(batch.F[b, :taken[b]], search.goal)
+        if hit is not None:
+            taken[b] = hit + 1
+    return taken
 
 
 @njit(cache=True)
@@ -186,6 +200,11 @@ class AggregatedTabu(Search):
             raise MolsError(f"--tenure must be at least 0, got {tenure}")
         self.tenure = min(tenure, self.budget)  # a longer tenure forbids for the whole run all the same
         self._open = []  # the archives of runs not merged yet (_merge)
+        if self.budget == UNLIMITED:  # only time (or a target) ends it: as many steps as the tabu memory counts
+            if len(self.weights) > 1:
+                raise MolsError(f"-a tabu shares its iterations between its {len(self.weights)} weight "
+                                "vectors: give --iterations or --evaluations too (or one vector, --weights)")
+            self.budget = MAX_TABU_STEP - 1 - self.tenure
         if self.budget + self.tenure >= MAX_TABU_STEP:
             raise MolsError(f"--iterations {self.budget}: the tabu memory counts steps in 32 bits, so a run takes at "
                             f"most {MAX_TABU_STEP - 1 - self.tenure} iterations with tenure {self.tenure}")
@@ -275,8 +294,11 @@ class AggregatedTabu(Search):
 
     def _take(self, run: TabuRun, trail: Trail) -> None:
         """A batch of the run's steps: its new best, and the solutions visited offered to its archive (with one
-        objective, only new bests can enter)."""
+        objective, only new bests can enter). With a target, the batch ends at the first step that reaches it."""
         X, scores, F = trail
+        hit = None if self.goal is None else first_at_most(F, self.goal)
+        if hit is not None:
+            X, scores, F = X[:hit + 1], scores[:hit + 1], F[:hit + 1]
         new, last = new_bests(scores, run.best)
         if last >= 0:
             run.best, run.best_xf = float(scores[last]), (X[last].copy(), F[last].copy())

@@ -1,0 +1,81 @@
+"""`mols bench natural-end`: PLS-1 run to its natural end (`restarts=0`: it stops when its archive is fully
+explored, ParadisEO's moeoPLS1) on the flowshop paper's instances, PLS-≠ and PLS-√, on the CPU and the GPU.
+
+Every run of a row has the same configuration but its seed (seeds 0 .. S - 1), each run `repeats` times; a row
+gives the medians over seeds of the iterations to the natural end, the front's size and the search time (each
+seed's time the median of its repeats; compilation stays out: Search.run warms up first). An iteration cap
+keeps a run that would not end from running for ever: the row counts the runs that ended naturally.
+"""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+
+import pandas as pd
+
+from mols.bench.common import FSP_SIZES, write_report_files
+from mols.markdown import markdown_list, markdown_table
+from mols.search import RunConfig, solve
+
+VARIANTS = {"nondominated": "PLS-≠", "dominating": "PLS-√"}
+# RunConfig fields every run takes besides its instance, variant, backend, seed and cap: the one place to set
+# the objectives, e.g. {"objectives": ("makespan", "tardiness")} for the bi-objective flowshop.
+RUN_FIELDS: dict = {}
+CAP = 100_000  # iterations at most per run
+
+
+def run_config(size: str, variant: str, backend: str, seed: int, cap: int) -> RunConfig:
+    return RunConfig(FSP_SIZES[size], algorithm="pls", variant=variant, backend=backend, seed=seed, restarts=0,
+                     iterations=cap, **RUN_FIELDS)
+
+
+def row(size: str, variant: str, backend: str, seeds: int, repeats: int, cap: int) -> dict:
+    """The medians over seeds of one configuration (module docstring)."""
+    iterations, fronts, seconds, natural = [], [], [], 0
+    for seed in range(seeds):
+        results = [solve(run_config(size, variant, backend, seed, cap)) for _ in range(repeats)]
+        iterations.append(results[0].iterations)
+        fronts.append(len(results[0].archive))
+        seconds.append(statistics.median(r.wall_seconds for r in results))
+        natural += results[0].ended_by == "natural end"
+    done = {"size": size, "instance": FSP_SIZES[size], "neighbors": results[0].n_neighbors, "variant": variant,
+            "backend": backend, "seeds": seeds, "repeats": repeats, "natural ends": natural,
+            "iterations": statistics.median(iterations), "front": statistics.median(fronts),
+            "seconds": statistics.median(seconds)}
+    done["ms_per_iteration"] = 1e3 * done["seconds"] / done["iterations"]
+    print(done, flush=True)  # as it comes: a long benchmark shows its progress
+    return done
+
+
+def run(sizes: list[str], variants: list[str], backends: list[str], seeds: int, repeats: int, cap: int,
+        on_row=lambda: None) -> pd.DataFrame:
+    rows = []
+    for size in sizes:
+        for variant in variants:
+            for backend in backends:
+                rows.append(row(size, variant, backend, seeds, repeats, cap))
+                on_row()
+    return pd.DataFrame(rows)
+
+
+def write_report(df: pd.DataFrame, folder: Path, cap: int) -> tuple[Path, Path]:
+    """folder/natural-end.md and .csv."""
+    return write_report_files(df, folder, "natural-end", lambda df, env: render(df, env, cap))
+
+
+def render(df: pd.DataFrame, env: dict, cap: int) -> str:
+    fields = ", ".join(f"{key}={value!r}" for key, value in RUN_FIELDS.items()) or "none"
+    rows = [{"size": r["size"], "neighbors": f"{r['neighbors']:,}", "variant": VARIANTS[r["variant"]],
+             "backend": r["backend"], "natural ends": f"{r['natural ends']}/{r['seeds']}",
+             "iterations": f"{r['iterations']:g}", "front": f"{r['front']:g}", "seconds": f"{r['seconds']:.3f}",
+             "ms / iteration": f"{r['ms_per_iteration']:.3f}"} for r in df.to_dict("records")]
+    return "\n".join([
+        "# PLS-1 to its natural end (`mols bench natural-end`)\n",
+        markdown_list(env) + "\n",
+        (f"PLS-1 with `--restarts 0`: one start, until its archive is fully explored (at most {cap:,} iterations). "
+         f"Medians over seeds of the iterations to the natural end, the front's size and the search time "
+         f"(each seed's time the median of {int(df['repeats'].iloc[0])} repeats). RunConfig fields of every run: "
+         f"{fields}.\n"),
+        markdown_table(rows) + "\n",
+    ])
