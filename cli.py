@@ -341,7 +341,9 @@ def report(
 ):
     """Indicators (pymoo), tables and plots over results folders; prints the summary.
 
-    Each instance's reference set is the non-dominated union of all its runs' fronts. A folder that
+    Each instance's reference set is the non-dominated union of all its runs' fronts. Hypervolumes are
+    compared pairwise over seeds (Mann-Whitney U); bi-objective instances get attainment surfaces and
+    EAF differences (moocore). A folder that
     cannot be read is named on stderr and left out; the others are still reported (exit code 1)."""
     from mols.reporting import write_report
 

@@ -1,4 +1,5 @@
-"""PNG figures: fronts projected on pairs of objectives, profile splits, speed-up against size."""
+"""PNG figures: fronts projected on pairs of objectives, profile splits, speed-up against size, attainment
+surfaces and EAF differences."""
 
 from __future__ import annotations
 
@@ -11,15 +12,20 @@ matplotlib.use("Agg")  # files only; no display needed
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.collections import PatchCollection
+from matplotlib.colors import Normalize
+from matplotlib.patches import Rectangle
 
-from mols.reporting.runs import Run
+from mols.reporting.attainment import LEVELS, InstanceEAF, levels
+from mols.reporting.runs import Run, group_label
 from mols.reporting.tables import PARTS
 
 MARKERS = "os^Dv<>PX*"
 
 
 def _save(fig, path: Path) -> Path:
-    fig.tight_layout()
+    if fig.get_layout_engine() is None:
+        fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
@@ -31,17 +37,16 @@ def plot_fronts(runs: list[Run], reference: np.ndarray, path: Path) -> Path:
     objectives = runs[0].objectives
     pairs = list(combinations(range(len(objectives)), 2))
     fig, axes = plt.subplots(1, len(pairs), figsize=(5 * len(pairs), 4.4), squeeze=False)
-    labels = sorted({f"{r.algorithm} · {r.backend}" for r in runs})
+    labels = sorted({r.label for r in runs})
     style = {label: (f"C{i % 10}", MARKERS[i % len(MARKERS)]) for i, label in enumerate(labels)}
     for ax, (a, b) in zip(axes[0], pairs):
         ax.scatter(reference[:, a], reference[:, b], s=40, c="0.85", label="reference set", zorder=1)
         seen = set()
         for run in runs:
-            label = f"{run.algorithm} · {run.backend}"
-            colour, marker = style[label]
+            colour, marker = style[run.label]
             ax.scatter(run.F[:, a], run.F[:, b], s=12, c=colour, marker=marker, alpha=0.7, zorder=2,
-                       label=None if label in seen else label)
-            seen.add(label)
+                       label=None if run.label in seen else run.label)
+            seen.add(run.label)
         ax.set_xlabel(objectives[a])
         ax.set_ylabel(objectives[b])
     axes[0][0].legend(fontsize=8, loc="best")
@@ -76,7 +81,8 @@ def plot_speedup(speedups: pd.DataFrame, path: Path) -> Path:
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(order)), 4.5))
     for i, ((algorithm, backend), rows) in enumerate(shown.groupby(["algorithm", "backend"], sort=True)):
         rows = rows.assign(x=rows["instance"].map(position)).sort_values("x")
-        ax.plot(rows["x"], rows["speedup"], marker=MARKERS[i % len(MARKERS)], label=f"{algorithm} · {backend}")
+        ax.plot(rows["x"], rows["speedup"], marker=MARKERS[i % len(MARKERS)],
+                label=group_label(algorithm, backend))
     ax.set_xticks(range(len(order)), [f"{name}\n{int(n):,}" for name, n in order.items()], fontsize=8)
     ax.set_yscale("log")
     ax.axhline(1.0, color="0.6", lw=0.8)
@@ -84,4 +90,71 @@ def plot_speedup(speedups: pd.DataFrame, path: Path) -> Path:
     ax.set_ylabel("speed-up over 1 CPU core (wall time)")
     ax.legend(fontsize=8)
     ax.set_title("acceleration against instance size")
+    return _save(fig, path)
+
+
+def _extent(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The axes' lower and upper corners around points, with a margin of 5 %."""
+    lower, upper = points.min(axis=0), points.max(axis=0)
+    margin = np.where(upper > lower, 0.05 * (upper - lower), 1.0)
+    return lower - margin, upper + margin
+
+
+def _surface(ax, surface: np.ndarray, upper: np.ndarray, **style) -> None:
+    """An attainment surface (sorted by its first objective) as the staircase bounding what it attains,
+    out to the axes' upper corner."""
+    xs = np.concatenate([surface[:1, 0], surface[:, 0], [upper[0]]])
+    ys = np.concatenate([[upper[1]], surface[:, 1], surface[-1:, 1]])
+    ax.plot(xs, ys, drawstyle="steps-post", **style)
+
+
+def _grid(n: int, width: float = 4.6, height: float = 4.2):
+    cols = min(n, 3)
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False,
+                             layout="constrained")
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    return fig, axes.flat
+
+
+def plot_attainment(instance: str, eaf: InstanceEAF, path: Path) -> Path:
+    """One panel per algorithm and backend: its best, median and worst attainment surfaces over seeds."""
+    lower, upper = _extent(eaf.points)
+    fig, axes = _grid(len(eaf.surfaces))
+    for i, (ax, (label, surfaces)) in enumerate(zip(axes, eaf.surfaces.items())):
+        attained_by = levels(eaf.runs[label])
+        for level, line in zip(LEVELS, ("--", "-", ":")):
+            _surface(ax, surfaces[level], upper, color=f"C{i % 10}", linestyle=line,
+                     label=f"{level}: attained by {attained_by[level]} of {eaf.runs[label]}")
+        ax.set(xlim=(lower[0], upper[0]), ylim=(lower[1], upper[1]), xlabel=eaf.objectives[0],
+               ylabel=eaf.objectives[1])
+        ax.set_title(label, fontsize=9)
+        ax.legend(fontsize=7, loc="upper right")
+    fig.suptitle(f"{instance}: attainment surfaces over seeds, all objectives minimised")
+    return _save(fig, path)
+
+
+def plot_eaf_difference(instance: str, eaf: InstanceEAF, pair: tuple[str, str], path: Path) -> Path:
+    """Two panels: where the runs of the pair's first group attain points more often than those of the
+    second (left), and the reverse (right), shaded by the difference in the fraction of runs; both
+    groups' median attainment surfaces drawn over them."""
+    lower, upper = _extent(eaf.points)
+    rectangles = eaf.differences[pair]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.6), sharey=True, layout="constrained")
+    for ax, sign, (better, worse) in zip(axes, (1, -1), (pair, pair[::-1])):
+        shown = rectangles[sign * rectangles[:, -1] > 0]
+        corners = np.minimum(shown[:, :4], np.tile(upper, 2))  # an unbounded rectangle ends at the axes
+        patches = [Rectangle((x0, y0), x1 - x0, y1 - y0) for x0, y0, x1, y1 in corners]
+        shading = ax.add_collection(PatchCollection(patches, cmap="Blues", norm=Normalize(0, 1), linewidth=0))
+        shading.set_array(sign * shown[:, -1])
+        for label, line in zip(pair, ("-", "--")):
+            _surface(ax, eaf.surfaces[label]["median"], upper, color="black", linestyle=line,
+                     label=f"{label}: median")
+        ax.set(xlim=(lower[0], upper[0]), ylim=(lower[1], upper[1]), xlabel=eaf.objectives[0])
+        ax.set_title(f"{better}\nattains more often than\n{worse}", fontsize=8)
+        ax.legend(fontsize=7, loc="upper right")
+    axes[0].set_ylabel(eaf.objectives[1])
+    fig.colorbar(shading, ax=axes, label="difference in the fraction of runs attaining")
+    fig.suptitle(f"{instance}: EAF differences over {eaf.runs[pair[0]]} runs each, all objectives minimised")
     return _save(fig, path)

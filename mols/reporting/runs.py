@@ -17,6 +17,11 @@ from mols.results import FRONT, MANIFEST
 REQUIRED = ("config", "algorithm", "objectives", "status", "wall_seconds", "profile", "iterations")
 
 
+def group_label(algorithm: str, backend: str) -> str:
+    """How the report's plots and tests name the runs of one algorithm and backend over seeds."""
+    return f"{algorithm} · {backend}"
+
+
 @dataclass(frozen=True)
 class Run:
     """One results folder: its manifest and its front F (size, k), in the manifest's objective order."""
@@ -47,6 +52,10 @@ class Run:
         if config["backend"] == "gpu" and config.get("archive") == "cpu" and config["algorithm"] == "pls":
             return "gpu+host archive"
         return f"cpu x{threads}" if config["backend"] == "cpu" and threads else config["backend"]
+
+    @property
+    def label(self) -> str:
+        return group_label(self.algorithm, self.backend)
 
     @property
     def seed(self) -> int:

@@ -22,9 +22,9 @@ OBJ = ("cost", "delay")
 runner = CliRunner()
 
 
-def synthetic_run(folder, F, backend="cpu", threads=1, seconds=2.0, seed=0, algorithm="pls"):
+def synthetic_run(folder, F, backend="cpu", threads=1, seconds=2.0, seed=0, algorithm="pls", objectives=OBJ):
     """A results folder written the way `mols run` writes one, from a hand-made front."""
-    archive = Archive(2, 3)
+    archive = Archive(len(objectives), 3)
     archive.add(np.array(F), np.tile(np.arange(3), (len(F), 1)))
     profile = {"evaluation": {"seconds": seconds / 2, "percent": 50.0},
                "archiving": {"seconds": seconds / 4, "percent": 25.0},
@@ -32,7 +32,7 @@ def synthetic_run(folder, F, backend="cpu", threads=1, seconds=2.0, seed=0, algo
     result = SearchResult(archive, 10, 6, seconds, profile, starts=1)
     config = RunConfig(instance="toy.txt", backend=backend, iterations=10, seed=seed, algorithm=algorithm,
                        threads=threads if backend == "cpu" else None, archive=backend if algorithm == "pls" else None)
-    write_results(folder, config, result, RunContext("toy", OBJ, backend, threads if backend == "cpu" else None))
+    write_results(folder, config, result, RunContext("toy", objectives, backend, threads if backend == "cpu" else None))
     return folder
 
 
@@ -46,8 +46,9 @@ def test_report_files_and_indicators(tmp_path, two_runs):
     out = tmp_path / "report"
     report = write_report(two_runs, out)
     names = {p.relative_to(out).as_posix() for p in report.files}
-    assert names == {"runs.csv", "summary.csv", "speedup.csv", "report.md", "reference/toy.csv",
-                     "fronts-toy.png", "profile.png", "speedup.png"}
+    assert names == {"runs.csv", "summary.csv", "speedup.csv", "hv-tests.csv", "report.md", "reference/toy.csv",
+                     "fronts-toy.png", "profile.png", "speedup.png", "eaf-toy.png",
+                     "eafdiff-toy-pls-nondominated_cpu_x1-vs-pls-nondominated_gpu.png"}
     assert all((out / name).stat().st_size > 0 for name in names)
     runs = pd.read_csv(out / "runs.csv").set_index("backend")
     assert runs.loc["cpu x1", "hv"] == pytest.approx(0.46) and runs.loc["cpu x1", "igd"] == 0
@@ -147,3 +148,64 @@ def test_an_incomplete_folder_is_named(tmp_path, two_runs):
 
 def two_runs_profile():
     return {part: {"seconds": 0.0, "percent": 0.0} for part in ("evaluation", "archiving", "ls process")}
+
+
+def seeds(tmp_path, algorithm, count, shift, objectives=OBJ):
+    """`count` runs of one algorithm over seeds, their fronts further from the origin by `shift`."""
+    fronts = [[[seed + shift, 4 + shift, 1], [4 + shift, seed + shift, 2]] for seed in range(count)]
+    return [synthetic_run(tmp_path / f"{algorithm}-{objectives[-1]}-s{seed}", [f[:len(objectives)] for f in front],
+                          seed=seed, algorithm=algorithm, objectives=objectives) for seed, front in enumerate(fronts)]
+
+
+def test_bi_objective_report_has_attainment_plots_and_rank_tests(tmp_path):
+    folders = seeds(tmp_path, "pls", 5, shift=0) + seeds(tmp_path, "tabu", 5, shift=3)
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["report", str(tmp_path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    pair = "pls-nondominated_cpu_x1-vs-tabu_cpu_x1"
+    assert (out / "eaf-toy.png").stat().st_size > 0 and (out / f"eafdiff-toy-{pair}.png").stat().st_size > 0
+    markdown = (out / "report.md").read_text()
+    assert "## Hypervolume rank tests over seeds" in markdown and "Mann-Whitney U" in markdown
+    # pls's hypervolumes 0.01 to 0.21; tabu's fronts lie beyond the hypervolume's reference point.
+    assert "| toy | pls-nondominated · cpu x1 | tabu · cpu x1 | 5 | 5 | 0.11 | 0 | 1 |" in markdown
+    tests = pd.read_csv(out / "hv-tests.csv")
+    assert len(folders) == 10 and len(tests) == 1
+    assert tests.loc[0, "p"] < 0.01 and tests.loc[0, "better"] == "pls-nondominated · cpu x1"
+    assert f"| {tests.loc[0, 'p']:.4g} | pls-nondominated · cpu x1 |" in markdown
+    assert "](eaf-toy.png)" in markdown and f"](eafdiff-toy-{pair}.png)" in markdown
+
+
+def test_unequal_numbers_of_runs_get_surfaces_but_no_difference(tmp_path):
+    seeds(tmp_path, "pls", 3, shift=0) + seeds(tmp_path, "tabu", 2, shift=1)
+    report = write_report([tmp_path], tmp_path / "report")
+    names = {p.name for p in report.files}
+    assert "eaf-toy.png" in names and not any(name.startswith("eafdiff") for name in names)
+    assert "- pls-nondominated · cpu x1 against tabu · cpu x1: no EAF difference (3 runs against 2)" in (
+        tmp_path / "report" / "report.md").read_text()
+    assert report.eafs["toy"].runs == {"pls-nondominated · cpu x1": 3, "tabu · cpu x1": 2}
+
+
+def test_three_objective_runs_have_no_attainment_section(tmp_path):
+    three = (*OBJ, "risk")
+    seeds(tmp_path, "pls", 3, shift=0, objectives=three) + seeds(tmp_path, "tabu", 3, shift=3, objectives=three)
+    report = write_report([tmp_path], tmp_path / "report")
+    markdown = (tmp_path / "report" / "report.md").read_text()
+    assert not report.eafs and "Attainment surfaces" not in markdown
+    assert not any(p.name.startswith("eaf") for p in report.files)
+    assert "## Hypervolume rank tests over seeds" in markdown and len(report.rank_tests) == 1
+
+
+def test_the_objectives_in_run_json_select_the_front_columns(tmp_path):
+    """A run that optimised two of its problem's three objectives: front.csv has all three columns,
+    run.json's `objectives` names the two, and the report treats the run as bi-objective on them."""
+    folders = seeds(tmp_path, "pls", 2, shift=0, objectives=(*OBJ, "risk"))
+    for folder in folders:
+        manifest = json.loads((folder / "run.json").read_text())
+        (folder / "run.json").write_text(json.dumps(manifest | {"objectives": ["cost", "risk"]}))
+    report = build_report(folders)
+    eaf = report.eafs["toy"]
+    assert eaf.objectives == ("cost", "risk")
+    # (cost, risk): seed 0 (0, 1) and (4, 2), seed 1 (1, 1) and (4, 2).
+    surfaces = eaf.surfaces["pls-nondominated · cpu x1"]
+    np.testing.assert_array_equal(surfaces["best"], [[0, 1]])
+    np.testing.assert_array_equal(surfaces["worst"], [[1, 1]])

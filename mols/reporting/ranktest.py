@@ -1,0 +1,49 @@
+"""Pairwise rank tests over seeds on the hypervolume: is one algorithm and backend better than another?
+
+The test is the two-sided Mann-Whitney U test (scipy.stats.mannwhitneyu; exact for small groups without
+ties), not the Wilcoxon signed-rank test: a seed seeds each algorithm's own sequence of draws (PLS, for
+one, draws its pick seed before its start solution), so runs of two algorithms with the same seed share
+no start and seeds do not pair them up as matched samples; the groups may also hold different seeds.
+Its effect size is A12 = U / (n_A n_B), the probability that a run of A has a higher hypervolume than a
+run of B (ties count half): 0.5 is no difference. A pair differs significantly at p < ALPHA; p-values
+are per pair, not corrected for the number of pairs. The hypervolume is the runs table's `hv`, measured
+against each instance's common reference point (mols.reporting.indicators).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import mannwhitneyu
+
+from mols.reporting.runs import group_label
+
+ALPHA = 0.05
+NO_DIFFERENCE = "no significant difference"
+COLUMNS = ["instance", "A", "B", "runs A", "runs B", "hv median A", "hv median B", "A12", "p", "better"]
+
+
+def compare(a: np.ndarray, b: np.ndarray, names: tuple[str, str] = ("A", "B")) -> dict:
+    """The test of hypervolumes a against b: A12, the p-value and the better side by its name in
+    `names` (or NO_DIFFERENCE)."""
+    u, p = mannwhitneyu(a, b, alternative="two-sided")
+    a12 = float(u) / (len(a) * len(b))
+    better = NO_DIFFERENCE if not p < ALPHA else names[0] if a12 > 0.5 else names[1]
+    return {"A12": a12, "p": float(p), "better": better}
+
+
+def hv_rank_tests(runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per instance and pair of algorithm-and-backend groups of runs (the report's runs table,
+    with its `hv` column): the groups' sizes and median hypervolumes, A12, the p-value, and the better
+    group by name (or NO_DIFFERENCE)."""
+    rows = []
+    for instance, of_instance in runs.groupby("instance", sort=True):
+        hv = {group_label(*key): group["hv"].to_numpy()
+              for key, group in of_instance.groupby(["algorithm", "backend"], sort=True)}
+        for a, b in combinations(hv, 2):
+            rows.append({"instance": instance, "A": a, "B": b, "runs A": len(hv[a]), "runs B": len(hv[b]),
+                         "hv median A": float(np.median(hv[a])), "hv median B": float(np.median(hv[b])),
+                         **compare(hv[a], hv[b], (a, b))})
+    return pd.DataFrame(rows, columns=COLUMNS)
