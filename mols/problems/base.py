@@ -41,7 +41,10 @@ class Problem(ABC):
       previous call's values, zeros before the first: a problem may update them from there);
     - `cpu_kernel(nbh)`: a Numba function evaluating the whole neighborhood;
     - for the GPU, `cuda_source(nbh)` (the CUDA source, by default the file `cuda_file`), `cuda_kernel`
-      (the kernel's name, or `kernel_name(nbh)`) and `cuda_defines()` (compile-time constants).
+      (the kernel's name, or `kernel_name(nbh)`) and `cuda_defines()` (compile-time constants);
+    - optionally `population_kernel`: a kernel of the same source that evaluates whole solutions, one
+      thread each, taking `*population_data(), X (pop, size), F (pop, n_obj), pop`: the GPU twin of
+      `evaluate` for genetic algorithms (backends/population.py; without it the GPU backend uses `evaluate`).
 
     Kernels all take the same arguments: `*data(), *state, F` (Numba) or `*data(), *state, F, n_moves`
     (CUDA), F (n_neighbors, n_obj) receiving the objective vectors; state ends with the draw key (2,)
@@ -64,6 +67,7 @@ class Problem(ABC):
     lane_kernels: bool = False  # its CUDA kernels serve several searches in one launch (backends/lane.cuh)
     threads_per_move: int = 1  # CUDA threads that share a move in the evaluation kernels; grids hold that many per move
     target: float | None = None  # one objective: a value that ends a search when reached (PPP: 0, a solution)
+    population_kernel: str | None = None  # CUDA: whole solutions evaluated, one thread each (see the docstring)
 
     def evaluate(self, X) -> np.ndarray:
         """Reference evaluation: one solution (size,) -> (n_obj,), or a batch (B, size) -> (B, n_obj), as dtype."""
@@ -124,6 +128,10 @@ class Problem(ABC):
         if self.cuda_file is None:
             raise MolsError(f"the {self.name} problem has no CUDA kernel; use the cpu backend")
         return self.cuda_file.read_text()
+
+    def population_data(self) -> tuple[np.ndarray, ...]:
+        """The constant arrays the population kernel reads before X (by default those of data())."""
+        return self.data()
 
     def cuda_defines(self) -> dict[str, int | str]:
         """Compile-time constants of the CUDA kernels, prepended as #define lines."""

@@ -4,6 +4,8 @@ Each iteration picks an unvisited archive member at random (a counter-based draw
 number: archive/local.py's pick_rank, the same on the device), evaluates its whole neighborhood,
 offers neighbors to the archive and marks the member visited. When every member is visited the
 search restarts from a new random solution, while the budget of neighborhood evaluations lasts.
+Given an `initial` population (e.g. a genetic algorithm's last one), the first start's archive is its
+non-dominated solutions instead (all of the population is offered to the run's archive), all unvisited.
 
 Each start has its own archive, which steers it and decides when it is exhausted; the run's archive
 spans the restarts and is the result. (With one archive for both roles, a random restart is almost
@@ -26,6 +28,8 @@ make a member's state on the device (the flowshop), batches of iterations run th
 
 from __future__ import annotations
 
+import numpy as np
+
 from mols.archive import start_archive
 from mols.archive.local import pick_rank
 from mols.errors import MolsError
@@ -36,18 +40,42 @@ VARIANTS = ("dominating", "nondominated")
 
 
 class ParetoLocalSearch(Search):
-    def __init__(self, *args, variant: str = "nondominated", **kwargs):
+    def __init__(self, *args, variant: str = "nondominated", initial=None, **kwargs):
         super().__init__(*args, **kwargs)
         if variant not in VARIANTS:
             raise MolsError(f"--variant: unknown PLS variant {variant!r}; choose one of {', '.join(VARIANTS)}")
         self.variant = variant
+        self.initial = None if initial is None else self._checked(initial)
         self.local = start_archive(self.evaluator, self.nbh, self.problem)  # one for every start
         self._pick_seed = int(self.rng.integers(2**63))  # the members' draws: (seed, iteration)
         self.walk = "host" if self.local.device_iterations is None else "device"  # where iterations run
 
+    def _checked(self, initial) -> np.ndarray:
+        """The initial population (B, size), each solution checked (MolsError naming the bad one)."""
+        X = np.asarray(initial)
+        if X.ndim != 2 or len(X) == 0:
+            raise MolsError(f"initial: expected a population of solutions (B, {self.problem.encoding.size}), "
+                            f"got an array of shape {X.shape}")
+        return np.stack([self.problem.encoding.check(x, f"initial solution {b}") for b, x in enumerate(X)])
+
+    def _starts(self):
+        """What each start's archive holds first, (X, F): the initial population's front, then random solutions."""
+        if self.initial is not None:
+            self.starts += 1
+            front = self.new_archive()
+            F = self.problem.evaluate(self.initial)
+            with self.profiler.section("archiving"):
+                self.archive.add(F, self.initial)
+                front.add(F, self.initial)
+            yield front.X, front.F
+        while True:
+            x, f = self._random_start()
+            yield x[None], f[None]
+
     def _search(self) -> None:
+        starts = self._starts()
         while self.iterations < self.budget:
-            self.local.start(*self._random_start())
+            self.local.start(*next(starts))
             try:
                 self._run_start()
             finally:  # also when interrupted or failing: the run's archive gets what this start found
@@ -79,7 +107,7 @@ class ParetoLocalSearch(Search):
         super().warm_up()
         x = self.problem.encoding.initial()
         f = self.problem.evaluate_one(x)
-        self.local.start(x, f)
+        self.local.start(x[None], f[None])
         x, f = self.local.pick(0)
         self.local.explore(x, f if self.variant == "dominating" else None, self.draw_key(), Profiler())
         if self.local.device_iterations is not None:
