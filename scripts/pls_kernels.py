@@ -37,7 +37,7 @@ def main() -> None:
     if not r.unvisited:
         x = problem.random_solution(np.random.default_rng(1))
         r.clear()
-        r.start(x, problem.evaluate_one(x))
+        r.start(x[None], problem.evaluate_one(x)[None])
     print(f"archive {len(r)}, unvisited {r.unvisited}")
     cupy.cuda.runtime.profilerStart()
     for t in range(args.profiled):

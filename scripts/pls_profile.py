@@ -81,7 +81,7 @@ def kernel_times(dev, dominating: bool, problem, repeats: int = 20) -> dict[str,
         if not r.unvisited:
             x = problem.random_solution(np.random.default_rng(t))
             r.clear()
-            r.start(x, problem.evaluate_one(x))
+            r.start(x[None], problem.evaluate_one(x)[None])
         dev.run(7, t, t + 1, dominating)
     cupy.cuda.Device().synchronize()
     for (owner, name), fn in saved.items():

@@ -9,12 +9,13 @@ unvisited member, until none is left. Three kinds keep it:
 - `ResidentArchive` (mols/archive/resident.py: everything on the device, for position moves on
   permutations): the device makes the accepted neighbors' solutions too; the host only draws r.
 
-The protocol: `start(x, f)` (x alone, unvisited), `unvisited` (how many members are), `pick(r)` (the
-r-th unvisited member, marked visited: its solution and vector), `explore(x, f, key, profiler)` (x's
-neighborhood evaluated and offered; with f, only the neighbors that dominate f: PLS-√), `members()`
-(F, X), `len()`, `holds(point)` (whether a member weakly dominates the point: a target); and
-`device_iterations`: where the resident archive runs whole iterations on the device (pls_device.py),
-else None. An iteration explores the `pick_rank`-th unvisited member. All
+The protocol: `start(X, F)` (the members: solutions X with vectors F, mutually non-dominated, in the host
+Archive's order, all unvisited: a random solution alone, or an initial front), `unvisited` (how many members
+are), `pick(r)` (the r-th unvisited member, marked visited: its solution and vector), `explore(x, f, key,
+profiler)` (x's neighborhood evaluated and offered; with f, only the neighbors that dominate f: PLS-√),
+`members()` (F, X), `len()`, `holds(point)` (whether a member weakly dominates the point: a target); and
+`device_iterations`: where the resident archive runs whole iterations on the device (pls_device.py), else None.
+An iteration explores the `pick_rank`-th unvisited member. All
 three give the same members in the same order, so the same seed gives the same front wherever the
 archive is. `explore` charges its parts to the profiler: the device's filter
 runs in the evaluation's graph, so it counts as evaluation; archiving is the host's work.
@@ -51,9 +52,9 @@ class HostStart:
     def unvisited(self) -> int:
         return int((~self.archive.visited).sum())
 
-    def start(self, x: np.ndarray, f: np.ndarray) -> None:
+    def start(self, X: np.ndarray, F: np.ndarray) -> None:
         self.archive.clear()
-        self.archive.add(f[None], x[None])
+        self.archive.add(F, X)
 
     def pick(self, r: int) -> tuple[np.ndarray, np.ndarray]:
         member = int(self.archive.unvisited_ids()[r])

@@ -67,18 +67,24 @@ class ResidentArchive:
         self.device.clear()
         self.unvisited = 0
 
-    def start(self, x: np.ndarray, f: np.ndarray) -> None:
-        """x (vector f) as the only member, unvisited: what a start's archive holds first."""
+    def start(self, X: np.ndarray, F: np.ndarray) -> None:
+        """The m solutions X (m, n) with vectors F (m, k), mutually non-dominated, as the members, unvisited:
+        what a start's archive holds first (a random solution alone, or an initial front)."""
         cupy = import_cupy()
+        m, stream = len(F), self.ev.stream
+        self.device.size = 0
+        self.device.reserve(m, stream)
+        if len(self.device.buffer) > len(self.slot):
+            self._buffers(len(self.device.buffer))
         capacity = len(self.slot)
-        with self.ev.stream:
-            self.device.buffer[0].set(np.asarray(f, dtype=self.device.buffer.dtype), stream=self.ev.stream)
-            self.X[0].set(np.asarray(x, dtype=np.int32), stream=self.ev.stream)
-            self.slot[0] = 0
-            self.visited[0] = 0
-            self.free[:capacity - 1] = cupy.arange(capacity - 1, 0, -1)
-            self._counts.fill(capacity - 1)
-        self.device.size, self.unvisited = 1, 1
+        with stream:
+            self.device.buffer[:m].set(np.ascontiguousarray(F, dtype=self.device.buffer.dtype), stream=stream)
+            self.X[:m].set(np.ascontiguousarray(X, dtype=np.int32), stream=stream)
+            self.slot[:m] = cupy.arange(m)
+            self.visited[:m] = 0
+            self.free[:capacity - m] = cupy.arange(capacity - 1, m - 1, -1)
+            self._counts.fill(capacity - m)
+        self.device.size, self.unvisited = m, m
 
     def pick(self, r: int) -> tuple[np.ndarray, np.ndarray]:
         """Mark the r-th unvisited member visited; its solution and vector."""

@@ -50,6 +50,16 @@ MAX_LANES = 65535  # searches sharing a launch at most: grid.y is the search
 CHUNK_ROWS = 1 << 25  # moves per launch at most (F of 128 MB for one int32 objective)
 
 
+def problem_defines(problem: Problem, nbh: Neighborhood, block: int = BLOCK) -> dict[str, int | str]:
+    """The #defines the problem's kernels for `nbh` compile with."""
+    return {**problem.cuda_defines(), "BLOCK": block, "STATE_BYTES": packed_nbytes(state_layout(problem, nbh))}
+
+
+def problem_source(defines: dict[str, int | str], problem: Problem, nbh: Neighborhood) -> str:
+    """The problem's CUDA source for `nbh`, after lane.cuh and the neighborhood's header."""
+    return kernel_source(defines, LANE_CUH.read_text(), nbh.cuda_source(), problem.cuda_source(nbh))
+
+
 def lanes_refused(problem: Problem, what: str, chunked: bool, lanes: int) -> str | None:
     """Why `lanes` searches cannot share the launches over `what` (module docstring), or None."""
     if lanes > MAX_LANES:
@@ -79,8 +89,8 @@ class GpuEvaluator:
             raise BackendError(refused)
         self.device = gpu_name()
         self.block = block
-        self.defines = {**problem.cuda_defines(), "BLOCK": block, "STATE_BYTES": packed_nbytes(layout)}
-        self.source = kernel_source(self.defines, LANE_CUH.read_text(), nbh.cuda_source(), problem.cuda_source(nbh))
+        self.defines = problem_defines(problem, nbh, block)
+        self.source = problem_source(self.defines, problem, nbh)
         self._kernel = compile_kernel(self.source, problem.kernel_name(nbh))
         self.move_threads = problem.move_threads(nbh)
         prepare = problem.prepare_kernel(nbh)

@@ -267,6 +267,29 @@ def bench_batch(
     show_report(bench.write_report(df, vectors, output))
 
 
+@bench_app.command("pymoo")
+@user_errors
+def bench_pymoo(
+    instances: Annotated[str, typer.Option(help="Comma-separated flowshop instances, or all (20x10 ... 200x20).")
+                         ] = "all",
+    methods: Annotated[str, typer.Option(help="Comma-separated: pls, tabu, nsga2, nsga3, or all.")] = "all",
+    wall: Annotated[float, typer.Option(min=0.01, help="Seconds per run, the same for every method.")] = 2.0,
+    seeds: SeedsOpt = 3,
+    backend: Annotated[str, typer.Option("--backend", "-b", help="auto, cpu or gpu: where mols evaluates, for "
+                                         "every method.")] = "auto",
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "pymoo",
+):
+    """Hypervolume at an equal wall time: mols' PLS-1 and aggregated tabu search against pymoo's NSGA-II and
+    NSGA-III, evaluated by mols' backend through mols.pymoo, on the flowshop from 20x10 to 200x20."""
+    from mols.bench import pymoo_hv as bench
+
+    chosen = choose(instances, bench.INSTANCES, "--instances")
+    chosen_methods = choose(methods, bench.METHODS, "--methods")
+    with advancing(len(chosen) * len(chosen_methods) * seeds, "runs") as advance:
+        df = bench.run(chosen, chosen_methods, wall, seeds, backend, on_row=advance)
+    show_report(*bench.write_report(df, output))
+
+
 def parse_counts(text: str, option: str, least: int = 1) -> list[int]:
     try:
         counts = [int(tok) for tok in text.replace(",", " ").split()]

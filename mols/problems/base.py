@@ -43,6 +43,9 @@ class Problem(ABC):
     - for the GPU, `cuda_source(nbh)` (the CUDA source, by default the file `cuda_file`), `cuda_kernel`
       (the kernel's name, or `kernel_name(nbh)`) and `cuda_defines()` (compile-time constants);
     - to optimise a subset of its objectives (--objectives, `with_objectives`), `_project(columns)`.
+    - optionally `population_kernel`: a kernel of the same source that evaluates whole solutions, one
+      thread each, taking `*population_data(), X (pop, size), F (pop, n_obj), pop`: the GPU twin of
+      `evaluate` for genetic algorithms (backends/population.py; without it the GPU backend uses `evaluate`).
 
     Kernels all take the same arguments: `*data(), *state, F` (Numba) or `*data(), *state, F, n_moves`
     (CUDA), F (n_neighbors, n_obj) receiving the objective vectors; state ends with the draw key (2,)
@@ -67,6 +70,7 @@ class Problem(ABC):
     target: float | None = None  # one objective: a value that ends a search when reached (PPP: 0, a solution)
     objective_aliases: dict[str, str] = {}  # other names --objectives takes for objectives: alias -> name
     _full: Problem | None = None  # set by with_objectives: the problem with all its objectives
+    population_kernel: str | None = None  # CUDA: whole solutions evaluated, one thread each (see the docstring)
 
     def evaluate(self, X) -> np.ndarray:
         """Reference evaluation: one solution (size,) -> (n_obj,), or a batch (B, size) -> (B, n_obj), as dtype."""
@@ -163,6 +167,10 @@ class Problem(ABC):
         if self.cuda_file is None:
             raise MolsError(f"the {self.name} problem has no CUDA kernel; use the cpu backend")
         return self.cuda_file.read_text()
+
+    def population_data(self) -> tuple[np.ndarray, ...]:
+        """The constant arrays the population kernel reads before X (by default those of data())."""
+        return self.data()
 
     def cuda_defines(self) -> dict[str, int | str]:
         """Compile-time constants of the CUDA kernels, prepended as #define lines."""

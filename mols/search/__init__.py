@@ -92,9 +92,10 @@ class RunConfig:
 
 
 def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None = None,
-                 neighborhood: Neighborhood | str | None = None, **options) -> Search:
+                 neighborhood: Neighborhood | str | None = None, initial=None, **options) -> Search:
     """Make the search (nothing runs yet): from a RunConfig, loading its instance; or on your own
-    Problem, with `neighborhood` (a Neighborhood, or a registered name) and RunConfig's fields as options."""
+    Problem, with `neighborhood` (a Neighborhood, or a registered name) and RunConfig's fields as options.
+    `initial` (PLS only): a population (B, size) whose non-dominated solutions PLS starts from."""
     if isinstance(config, Problem):
         problem = config
         if neighborhood is None:
@@ -105,7 +106,7 @@ def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None =
     else:
         problem = run_problem(config)
         nbh = problem.neighborhood(config.neighborhood)
-    return make_search(config, problem, nbh, prepare(problem, nbh, config.spec), on_iteration)
+    return make_search(config, problem, nbh, prepare(problem, nbh, config.spec), on_iteration, initial)
 
 
 def run_problem(config: RunConfig) -> Problem:
@@ -113,14 +114,18 @@ def run_problem(config: RunConfig) -> Problem:
     return load_problem(config.problem, config.instance).with_objectives(config.objectives)
 
 
-def make_search(config: RunConfig, problem: Problem, nbh: Neighborhood, evaluator, on_iteration=None) -> Search:
+def make_search(config: RunConfig, problem: Problem, nbh: Neighborhood, evaluator, on_iteration=None,
+                initial=None) -> Search:
     """The search `config` describes, on a problem, neighborhood and evaluator already made (which several
-    searches may share, search/batch.py)."""
+    searches may share, search/batch.py); `initial` as build_search's."""
+    if initial is not None and config.algorithm != "pls":
+        raise MolsError(f"-a {config.algorithm} does not start from an initial population (only -a pls)")
     common = (problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration)
     budgets = {"target": config.target if config.target is not None else problem.target, "time": config.time,
                "evaluations": config.evaluations}
     if config.algorithm == "pls":
-        return ParetoLocalSearch(*common, variant=config.variant, restarts=config.restarts, **budgets)
+        return ParetoLocalSearch(*common, variant=config.variant, restarts=config.restarts, initial=initial,
+                                 **budgets)
     if config.algorithm == "its":
         return IteratedTabu(*common, weights=config.weights, tenure=config.tenure, strength=config.strength,
                             run_length=config.run_length, **budgets)
@@ -133,14 +138,16 @@ def make_search(config: RunConfig, problem: Problem, nbh: Neighborhood, evaluato
 
 
 def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, stop: StopSignals | None = None,
-          neighborhood: Neighborhood | str | None = None, **options) -> SearchResult:
+          neighborhood: Neighborhood | str | None = None, initial=None, **options) -> SearchResult:
     """Run one search: a RunConfig (a registered problem and instance), or your own Problem object with
     `neighborhood` and RunConfig's fields as keywords (algorithm="tabu", iterations=..., seed=...,
-    backend=...; budgets: time=..., evaluations=..., target=...; PLS: restarts=0 for the natural end). Bad input raises MolsError before it starts; once it runs, an interruption or a
+    backend=...; budgets: time=..., evaluations=..., target=...; PLS: restarts=0 for the natural end). PLS given
+    `initial`, a population (B, size), starts from its non-dominated solutions instead of a random one
+    (search/pls.py). Bad input raises MolsError before it starts; once it runs, an interruption or a
     failure still returns the archive found so far (see SearchResult.status). Without `stop`, SIGINT
     (Ctrl-C), SIGTERM and SIGHUP stop the search at its next iteration while it runs (called from the
     main thread), and the result says which signal did."""
-    search = build_search(config, on_iteration, neighborhood, **options)
+    search = build_search(config, on_iteration, neighborhood, initial, **options)
     if stop is not None:
         return search.run(stop)
     with StopSignals(phase="search") as own:

@@ -5,7 +5,9 @@ number: archive/local.py's pick_rank, the same on the device), evaluates its who
 offers neighbors to the archive and marks the member visited. When every member is visited the
 search restarts from a new random solution, while the budget lasts; with `restarts` R, it stops instead
 at the natural end of its (R + 1)-th start (R = 0: ParadisEO's moeoPLS1, which ends when its archive is
-fully explored).
+fully explored). Given an `initial` population (e.g. a genetic algorithm's last one), the first start's
+archive is its non-dominated solutions instead (all of the population is offered to the run's archive),
+all unvisited.
 
 Each start has its own archive, which steers it and decides when it is exhausted; the run's archive
 spans the restarts and is the result. (With one archive for both roles, a random restart is almost
@@ -30,6 +32,8 @@ the device runs one iteration per batch, so that the run stops at the iteration 
 
 from __future__ import annotations
 
+import numpy as np
+
 from mols.archive import start_archive
 from mols.archive.local import pick_rank
 from mols.errors import MolsError
@@ -40,22 +44,46 @@ VARIANTS = ("dominating", "nondominated")
 
 
 class ParetoLocalSearch(Search):
-    def __init__(self, *args, variant: str = "nondominated", restarts: int | None = None, **kwargs):
+    def __init__(self, *args, variant: str = "nondominated", restarts: int | None = None, initial=None, **kwargs):
         super().__init__(*args, **kwargs)
         if variant not in VARIANTS:
             raise MolsError(f"--variant: unknown PLS variant {variant!r}; choose one of {', '.join(VARIANTS)}")
         if restarts is not None and restarts < 0:
             raise MolsError(f"--restarts must be at least 0, got {restarts}")
         self.variant, self.restarts = variant, restarts
+        self.initial = None if initial is None else self._checked(initial)
         self.local = start_archive(self.evaluator, self.nbh, self.problem)  # one for every start
         self._pick_seed = int(self.rng.integers(2**63))  # the members' draws: (seed, iteration)
         self.walk = "host" if self.local.device_iterations is None else "device"  # where iterations run
         if self.goal is not None and self.local.device_iterations is not None:
             self.local.device_iterations.most = 1  # the target looked at after every iteration
 
+    def _checked(self, initial) -> np.ndarray:
+        """The initial population (B, size), each solution checked (MolsError naming the bad one)."""
+        X = np.asarray(initial)
+        if X.ndim != 2 or len(X) == 0:
+            raise MolsError(f"initial: expected a population of solutions (B, {self.problem.encoding.size}), "
+                            f"got an array of shape {X.shape}")
+        return np.stack([self.problem.encoding.check(x, f"initial solution {b}") for b, x in enumerate(X)])
+
+    def _starts(self):
+        """What each start's archive holds first, (X, F): the initial population's front, then random solutions."""
+        if self.initial is not None:
+            self.starts += 1
+            front = self.new_archive()
+            F = self.problem.evaluate(self.initial)
+            with self.profiler.section("archiving"):
+                self.archive.add(F, self.initial)
+                front.add(F, self.initial)
+            yield front.X, front.F
+        while True:
+            x, f = self._random_start()
+            yield x[None], f[None]
+
     def _search(self) -> None:
+        starts = self._starts()
         while self.iterations < self.budget:
-            self.local.start(*self._random_start())
+            self.local.start(*next(starts))
             try:
                 self._run_start()
             finally:  # also when interrupted or failing: the run's archive gets what this start found
@@ -94,7 +122,7 @@ class ParetoLocalSearch(Search):
         super().warm_up()
         x = self.problem.encoding.initial()
         f = self.problem.evaluate_one(x)
-        self.local.start(x, f)
+        self.local.start(x[None], f[None])
         x, f = self.local.pick(0)
         self.local.explore(x, f if self.variant == "dominating" else None, self.draw_key(), Profiler())
         if self.local.device_iterations is not None:

@@ -23,22 +23,25 @@ def host_offer(archive: Archive, cpu, nbh, x, f, dominating: bool) -> np.ndarray
     return ids[archive.add(F[ids], nbh.apply_many(x, ids))]
 
 
-def new_start(problem, resident, rng) -> Archive:
-    """A random solution as the resident archive's start, and a host Archive holding it alone."""
-    x0 = problem.random_solution(rng)
+def new_start(problem, resident, rng, size: int = 1) -> Archive:
+    """The front of `size` random solutions as the resident archive's start, and a host Archive holding it."""
+    X = np.stack([problem.random_solution(rng) for _ in range(size)])
     host = Archive(problem.n_obj, problem.n, problem.dtype)
-    host.add(problem.evaluate_one(x0)[None], x0[None])
+    host.add(problem.evaluate(X), X)
     resident.clear()
-    resident.start(x0, problem.evaluate_one(x0))
+    F, X = host.members()
+    resident.start(X, F)
     return host
 
 
 @pytest.mark.parametrize("name", ["insertion", "swap"])
 @pytest.mark.parametrize("dominating", [False, True])
 @pytest.mark.parametrize("scan", [1024, 32])  # 32 threads: archives span several tiles
-def test_resident_archive_equals_the_host_archive(rng, name, dominating, scan):
+@pytest.mark.parametrize("start_size", [1, 12])  # a random solution, or the front of 12 (PLS's initial=)
+def test_resident_archive_equals_the_host_archive(rng, name, dominating, scan, start_size):
     """Same picks, same accepted neighbors, same members in the same order, through three starts; a
-    capacity of 2 makes the buffers grow, and the graphs be captured again, many times."""
+    capacity of 2 makes the buffers grow, and the graphs be captured again, many times (and a start of
+    several members grow them at once)."""
     from mols.archive.resident import ResidentArchive
 
     problem = Flowshop(random_instance(rng, 25, 4))
@@ -47,7 +50,7 @@ def test_resident_archive_equals_the_host_archive(rng, name, dominating, scan):
     resident = ResidentArchive(gpu, nbh, capacity=2, scan=scan)
     max_size = 0
     for start in range(3):
-        host = new_start(problem, resident, rng)
+        host = new_start(problem, resident, rng, start_size)
         for step in range(40):
             unvisited = host.unvisited_ids()
             assert resident.unvisited == unvisited.size

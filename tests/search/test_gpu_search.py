@@ -176,3 +176,20 @@ def test_weight_vectors_side_by_side_give_the_runs_one_after_another(problem, in
     for key, archive in archives.items():
         for part in ("F", "X"):
             np.testing.assert_array_equal(getattr(archive, part), getattr(archives["cpu", False], part), key)
+
+
+@pytest.mark.parametrize("archive", ["gpu", "cpu"])
+@pytest.mark.parametrize("problem_name, instance, neighborhood", [("flowshop", "050_10_01", "insertion"),
+                                                                   ("bitsp", "kroAB100", "2opt")])
+def test_pls_from_an_initial_population_gives_the_cpu_front(archive, problem_name, instance, neighborhood):
+    """PLS-1 started from a population's front (a start of many members: resident on the device for the flowshop,
+    mirrored for 2-opt, or on the host) finds the CPU's front, with the same seed."""
+    from mols.problems import load_problem
+
+    problem = load_problem(problem_name, instance)
+    X = np.stack([np.random.default_rng(s).permutation(problem.n) for s in range(64)])
+    runs = [solve(problem, neighborhood=neighborhood, initial=X, iterations=150, seed=5, backend=backend,
+                  archive=where) for backend, where in [("cpu", None), ("gpu", archive)]]
+    for part in ("F", "X"):
+        np.testing.assert_array_equal(getattr(runs[1].archive, part), getattr(runs[0].archive, part))
+    assert runs[1].status == "completed", runs[1].error

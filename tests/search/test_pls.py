@@ -231,3 +231,34 @@ def test_run_archive_filled_when_a_start_ends_equals_filling_it_as_it_goes(tiny,
     assert lazy.starts == eager.starts and (variant == "nondominated" or lazy.starts > 1)
     np.testing.assert_array_equal(lazy.archive.F, eager.archive.F)
     np.testing.assert_array_equal(lazy.archive.X, eager.archive.X)
+
+
+def weakly_dominates(front: np.ndarray, F: np.ndarray) -> bool:
+    """Every row of F is weakly dominated by (or equal to) some row of front."""
+    return all((front <= f).all(axis=1).any() for f in F)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pls_from_an_initial_population(tiny, variant):
+    """The archive starts as the population's front and PLS explores from it: the result weakly dominates the
+    population, the first start is the population's (no random solution before it), and the same seed gives
+    the same front."""
+    X = np.stack([np.random.default_rng(s).permutation(tiny.n) for s in range(15)])
+    run = lambda: solve(tiny, neighborhood="insertion", initial=X, variant=variant, iterations=25, seed=4,
+                        backend="cpu")
+    a, b = run(), run()
+    check_archive(tiny, a.archive)
+    assert weakly_dominates(a.archive.F, tiny.evaluate(X))
+    np.testing.assert_array_equal(a.archive.F, b.archive.F)
+    np.testing.assert_array_equal(a.archive.X, b.archive.X)
+    one = solve(tiny, neighborhood="insertion", initial=X, variant=variant, iterations=1, seed=4, backend="cpu")
+    assert one.starts == 1 and weakly_dominates(one.archive.F, tiny.evaluate(X))
+
+
+def test_initial_population_errors(tiny):
+    with pytest.raises(MolsError, match="initial solution 1"):
+        solve(tiny, neighborhood="insertion", initial=[np.arange(tiny.n), np.zeros(tiny.n, dtype=int)], backend="cpu")
+    with pytest.raises(MolsError, match="initial"):
+        solve(tiny, neighborhood="insertion", initial=np.arange(tiny.n), backend="cpu")
+    with pytest.raises(MolsError, match="only -a pls"):
+        solve(tiny, neighborhood="insertion", algorithm="tabu", initial=[np.arange(tiny.n)], backend="cpu")

@@ -258,3 +258,34 @@ extern "C" __global__ void __launch_bounds__(LOAD_BLOCK) flowshop_load(
     __syncthreads();
     rebuild_from(0, order, q, due, perm, eext, pref_t, pref_u, dpi);
 }
+
+// Whole permutations, one thread each (backends/population.py): F (pop, 3) of X (pop, N_JOBS), the twin of
+// Flowshop._evaluate. Job j's time on machine i is q[j][i] - q[j][i - 1] (q holds prefix sums).
+extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_population(
+    const VAL* __restrict__ q, const VAL* __restrict__ due, const int* __restrict__ X, VAL* __restrict__ F,
+    long long pop) {
+    const long long b = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    if (b >= pop) return;
+    const int* x = X + b * N_JOBS;
+    VAL done[N_MACH];  // completion of the previous job on each machine
+#pragma unroll
+    for (int i = 0; i < N_MACH; ++i) done[i] = 0;
+    VAL tardiness = 0;
+    int n_tardy = 0;
+    for (int k = 0; k < N_JOBS; ++k) {
+        const VAL* row = q + x[k] * N_MACH;
+        VAL left = 0, before = 0;
+#pragma unroll
+        for (int i = 0; i < N_MACH; ++i) {
+            left = max(done[i], left) + (row[i] - before);
+            before = row[i];
+            done[i] = left;
+        }
+        const VAL late = left - due[x[k]];
+        tardiness += late > 0 ? late : 0;
+        n_tardy += late > 0;
+    }
+    F[b * 3] = done[N_MACH - 1];
+    F[b * 3 + 1] = tardiness;
+    F[b * 3 + 2] = n_tardy;
+}

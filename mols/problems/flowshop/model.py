@@ -34,6 +34,7 @@ class Flowshop(Problem):
     objectives = OBJECTIVES
     cuda_file = Path(__file__).with_name("flowshop.cu")
     cuda_kernel = "flowshop_neighborhood"
+    population_kernel = "flowshop_population"
     lane_kernels = True
     neighborhoods = ("insertion", "swap")  # flowshop.cu walks their nbh_segments
     objective_aliases = {"tardiness": "total_tardiness"}

@@ -36,6 +36,7 @@ class Qap(Problem):
 
     cuda_file = Path(__file__).with_name("qap.cu")
     cuda_kernel = "qap_neighborhood"
+    population_kernel = "qap_population"
     lane_kernels = True
     neighborhoods = ("swap",)
     lanes = None  # threads per move; None: by the size (threads_per_move)
@@ -71,6 +72,9 @@ class Qap(Problem):
 
     def data(self) -> tuple[np.ndarray, ...]:
         return self.A, self.AT
+
+    def population_data(self) -> tuple[np.ndarray, ...]:
+        return self.A, self.b
 
     def state_layout(self) -> Layout:
         n = self.n

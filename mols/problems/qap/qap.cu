@@ -143,3 +143,23 @@ extern "C" __global__ void qap_apply(const int* A, const int* AT, int* perm, VAL
         for (int o = 0; o < N_OBJ; ++o) cost[o] = f[o];
     }
 }
+
+// Whole permutations, one thread each (backends/population.py): F (pop, N_OBJ) of X (pop, N_FAC), cost o =
+// sum_ij A[o][i][j] B[x[i]][x[j]], the twin of Qap._evaluate. B (N_FAC, N_FAC): the distances. Every
+// partial sum is bounded by objective_dtype's bound, so 64-bit sums are exact.
+extern "C" __global__ void __launch_bounds__(BLOCK) qap_population(
+    const int* __restrict__ A, const int* __restrict__ B, const int* __restrict__ X, VAL* __restrict__ F,
+    long long pop) {
+    const long long b = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    if (b >= pop) return;
+    const int* x = X + b * N_FAC;
+    for (int o = 0; o < N_OBJ; ++o) {
+        const int* a = A + o * N_FAC * N_FAC;
+        long long total = 0;
+        for (int i = 0; i < N_FAC; ++i) {
+            const int* row = B + x[i] * N_FAC;
+            for (int j = 0; j < N_FAC; ++j) total += (long long)a[i * N_FAC + j] * row[x[j]];
+        }
+        F[b * N_OBJ + o] = (VAL)total;
+    }
+}

@@ -45,6 +45,7 @@ class Tsp(Problem):
     lane_kernels = True
     cuda_file = Path(__file__).with_name("tsp.cu")
     cuda_kernel = "tsp_swap"
+    population_kernel = "tsp_population"
 
     def __init__(self, instance: TspInstance | TspPair):
         self.instance = instance
@@ -86,6 +87,9 @@ class Tsp(Problem):
 
     def data(self) -> tuple[np.ndarray, ...]:
         return ()
+
+    def population_data(self) -> tuple[np.ndarray, ...]:
+        return (self.xy,)
 
     def state_layout(self) -> Layout:
         n, k = self.n, self.n_obj

@@ -151,3 +151,18 @@ extern "C" __global__ void NAME(int* perm, double2* txy, int* edge, long long* l
 
 TSP_APPLY_KERNEL(tsp_swap_apply, swap_move)
 TSP_APPLY_KERNEL(tsp_2opt_apply, two_opt_move)
+
+// Whole tours, one thread each (backends/population.py): F (pop, N_OBJ) of X (pop, N_CITIES), the length
+// under each coordinate set xy (N_OBJ, N_CITIES), the twin of tour_lengths.
+extern "C" __global__ void __launch_bounds__(BLOCK) tsp_population(
+    const double2* __restrict__ xy, const int* __restrict__ X, VAL* __restrict__ F, long long pop) {
+    const long long b = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    if (b >= pop) return;
+    const int* x = X + b * N_CITIES;
+    for (int o = 0; o < N_OBJ; ++o) {
+        const double2* c = xy + o * N_CITIES;
+        long long length = 0;
+        for (int p = 0; p < N_CITIES; ++p) length += tsp_distance(c[x[p]], c[x[p + 1 < N_CITIES ? p + 1 : 0]]);
+        F[b * N_OBJ + o] = (VAL)length;
+    }
+}

@@ -1,0 +1,161 @@
+"""`mols bench pymoo`: at an equal wall time, the hypervolume of mols' PLS-1 and aggregated tabu search against
+pymoo's NSGA-II and NSGA-III, on the flowshop's sizes 20x10 to 200x20.
+
+Every method runs `wall` seconds per run, on the same backend (`auto`: the GPU where there is one):
+
+- NSGA-II (population 100) and NSGA-III (the Das-Dennis directions of NSGA3_PARTITIONS, and one more), through
+  mols.pymoo: their populations evaluated by mols' backend (the flowshop's population kernel on the GPU), with
+  permutation operators (mols.pymoo.operators) and pymoo's ("time", wall) termination;
+- PLS-1 (PLS-≠) and aggregated tabu search, through mols.solve: a budget of iterations that probe runs of the
+  same configuration say takes `wall` seconds (their budgets double until one takes a tenth of it), with a timer that stops the run at `wall` where it takes
+  longer (mols.pymoo.Deadline; tabu search shares the budget among its weight vectors, hence the budget).
+
+Before its timed runs each configuration runs once untimed, so that nothing timed compiles. Hypervolume: of each
+run's front, against a reference point common to the instance: the union of all its runs' fronts normalised by its
+ideal and nadir points, measured up to 1.1 (mols.reporting.indicators). The table shows medians over the seeds.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mols.backends import BackendSpec
+from mols.bench.common import write_report_files
+from mols.errors import MolsError
+from mols.markdown import markdown_list, markdown_table
+from mols.problems import load_problem
+from mols.search import RunConfig, solve
+
+INSTANCES = ("020_10_01", "050_10_01", "050_20_01", "100_10_01", "100_20_01", "200_10_01", "200_20_01")
+METHODS = ("pls", "tabu", "nsga2", "nsga3")
+WALL_SECONDS = 2.0
+PROBE_ITERATIONS = 20  # mols' first probe run; they double until one takes PROBE_SHARE of the wall time
+PROBE_SHARE = 0.1
+NSGA2_POPULATION = 100
+NSGA3_PARTITIONS = {2: 99, 3: 12}  # Das-Dennis partitions by objectives: 100 and 91 reference directions
+
+
+def run_config(instance: str, method: str, seed: int, backend: str, iterations: int) -> RunConfig:
+    """The one place a run's options are set: mols' runs are this configuration, the genetic algorithms its
+    problem on its backend."""
+    return RunConfig(instance, algorithm="tabu" if method == "tabu" else "pls", iterations=iterations, seed=seed,
+                     backend=backend)
+
+
+def run(instances: Iterable[str] = INSTANCES, methods: Iterable[str] = METHODS, wall: float = WALL_SECONDS,
+        seeds: int = 3, backend: str = "auto", on_row: Callable[[dict], None] = lambda row: None) -> pd.DataFrame:
+    """One row per instance, method and seed, with its front's hypervolume against the instance's common reference
+    point (the module docstring)."""
+    backend = BackendSpec(backend).resolved().device
+    rows = []
+    for instance in instances:
+        runs = []
+        for method in methods:
+            timed = mols_run if method in ("pls", "tabu") else ga_run
+            timed(instance, method, 0, backend, min(wall, 0.2))  # untimed: every kernel compiled
+            for seed in range(seeds):
+                row, front = timed(instance, method, seed, backend, wall)
+                runs.append((row, front))
+                on_row(row)
+        rows += with_hypervolumes(runs)
+    return pd.DataFrame(rows)
+
+
+def mols_run(instance: str, method: str, seed: int, backend: str, wall: float) -> tuple[dict, np.ndarray]:
+    """PLS-1 or tabu search for about `wall` seconds: the probes' rate sets the budget, the timer caps it."""
+    from mols.pymoo import Deadline
+
+    iterations = calibrated_iterations(instance, method, seed, backend, wall)
+    start = time.perf_counter()
+    result = solve(run_config(instance, method, seed, backend, iterations), stop=Deadline(wall))
+    seconds = time.perf_counter() - start
+    if result.status == "failed":
+        raise MolsError(f"a benchmark run failed: {result.error}")
+    return row_of(instance, method, seed, backend, seconds, result.evaluated_neighbors, iterations,
+                  len(result.archive)), result.archive.F
+
+
+def calibrated_iterations(instance: str, method: str, seed: int, backend: str, wall: float) -> int:
+    """The iterations that take about `wall` seconds at the rate of the first probe run (doubling budgets from
+    PROBE_ITERATIONS) that takes PROBE_SHARE of it."""
+    iterations = PROBE_ITERATIONS
+    while True:
+        probe = solve(run_config(instance, method, seed, backend, iterations))
+        if probe.wall_seconds >= PROBE_SHARE * wall or iterations >= 2**24:
+            return max(PROBE_ITERATIONS, int(wall * probe.iterations / max(probe.wall_seconds, 1e-9)))
+        iterations *= 2
+
+
+def ga_run(instance: str, method: str, seed: int, backend: str, wall: float) -> tuple[dict, np.ndarray]:
+    """NSGA-II or NSGA-III through mols.pymoo for `wall` seconds."""
+    from pymoo.algorithms.moo.nsga2 import NSGA2
+    from pymoo.algorithms.moo.nsga3 import NSGA3
+    from pymoo.optimize import minimize
+    from pymoo.util.ref_dirs import get_reference_directions
+
+    from mols.pymoo import MolsProblem, operators
+
+    config = run_config(instance, method, seed, backend, 1)
+    problem = MolsProblem(load_problem(config.problem, config.instance), backend=config.backend)
+    if method == "nsga2":
+        algorithm = NSGA2(pop_size=NSGA2_POPULATION, **operators(problem))
+    else:
+        directions = get_reference_directions("das-dennis", problem.n_obj, n_partitions=NSGA3_PARTITIONS[problem.n_obj])
+        algorithm = NSGA3(directions, pop_size=len(directions) + 1, **operators(problem))
+    start = time.perf_counter()
+    res = minimize(problem, algorithm, ("time", wall), seed=config.seed)
+    seconds = time.perf_counter() - start
+    F = np.unique(res.F, axis=0)
+    return row_of(instance, method, seed, backend, seconds, res.algorithm.evaluator.n_eval, res.algorithm.n_gen - 1,
+                  len(F)), F
+
+
+def row_of(instance: str, method: str, seed: int, backend: str, seconds: float, evaluated: int, steps: int,
+           front: int) -> dict:
+    return {"instance": instance, "method": method, "seed": seed, "backend": backend, "seconds": seconds,
+            "evaluated": evaluated, "steps": steps, "front": front}
+
+
+def with_hypervolumes(runs: list[tuple[dict, np.ndarray]]) -> list[dict]:
+    """The runs' rows of one instance, each with its front's hypervolume against their common reference set."""
+    from mols.reporting.indicators import indicators, reference_set
+
+    reference = reference_set([front for _, front in runs])
+    return [{**row, "hv": indicators(front, reference)["hv"]} for row, front in runs]
+
+
+def write_report(df: pd.DataFrame, output: Path) -> tuple[Path, Path]:
+    """OUTPUT/pymoo.md (environment and medians) and OUTPUT/pymoo.csv (every run)."""
+    return write_report_files(df, output, "pymoo", render_markdown)
+
+
+def median_table(df: pd.DataFrame) -> list[dict]:
+    """Per instance and method: the medians over the seeds."""
+    rows = []
+    for (instance, method), runs in df.groupby(["instance", "method"], sort=False):
+        rows.append({"instance": instance, "method": method, "seeds": len(runs),
+                     "hypervolume": f"{runs['hv'].median():.4f}",
+                     "seconds": f"{runs['seconds'].median():.2f}",
+                     "solutions evaluated": f"{statistics.median(runs['evaluated']):,.0f}",
+                     "iterations / generations": f"{statistics.median(runs['steps']):,.0f}",
+                     "front size": f"{statistics.median(runs['front']):,.0f}"})
+    return rows
+
+
+def render_markdown(df: pd.DataFrame, env: dict[str, str]) -> str:
+    backend = df["backend"].iloc[0] if len(df) else "-"
+    sizes = ", ".join(df["instance"].unique()) if len(df) else "-"
+    return ("# mols against pymoo at an equal wall time: flowshop hypervolumes\n\n"
+            "Made by `mols bench pymoo`. Every run takes about the same wall time; PLS-1 (PLS-≠) and aggregated tabu "
+            "search run through mols.solve, NSGA-II and NSGA-III through mols.pymoo with mols' backend evaluating "
+            "their populations. Hypervolume: of each front, normalised by the ideal and nadir points of the union of "
+            "the instance's fronts, up to 1.1 (higher is better). Medians over the seeds. Solutions evaluated: "
+            "neighbors for mols, individuals for pymoo.\n\n"
+            f"{markdown_list({**env, 'backend': backend, 'instances': sizes})}\n\n"
+            f"{markdown_table(median_table(df)) if len(df) else '(no runs)'}\n")

@@ -1,0 +1,129 @@
+"""mols' searches as pymoo Algorithms: minimize(MolsProblem(...), PLS(), ("n_eval", 100_000), seed=1).
+
+The Algorithm runs one mols search (mols.solve, on the problem's mols problem and backend) as its only step and
+fills pymoo's Result with the search's archive: res.X and res.F are the archive's solutions and vectors (res.pop
+too), res.algorithm.mols_result mols' SearchResult. The termination becomes mols' budget of iterations
+(neighborhood evaluations):
+
+- ("n_eval", N): N // (neighbors per evaluation) iterations (at least 1): the neighbors evaluated stay within N;
+- ("n_gen", N) or ("n_iter", N): N iterations;
+- ("time", T): the search stops at its first iteration boundary after T seconds (from when it is called,
+  compilation included), within `iterations` (default 10,000) at most; tabu search shares that cap among its
+  weight vectors, so a time limit may end it before it has run them all;
+- no termination (pymoo's default one): `iterations`.
+
+The seed (minimize's seed=) is mols' seed, so the front equals mols.solve's with the same seed and budget; without
+one, a seed is drawn from pymoo's random state. res's evaluator counts the neighbors the search evaluated.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from pymoo.core.algorithm import Algorithm
+from pymoo.core.population import Population
+from pymoo.termination.default import DefaultMultiObjectiveTermination, DefaultSingleObjectiveTermination
+from pymoo.termination.max_eval import MaximumFunctionCallTermination
+from pymoo.termination.max_gen import MaximumGenerationTermination
+from pymoo.termination.max_time import TimeBasedTermination
+
+from mols.errors import MolsError
+from mols.problems import PROBLEMS
+from mols.pymoo.problem import MolsProblem
+from mols.search import DEFAULT_ITERATIONS, SearchResult, solve
+
+
+class Deadline:
+    """A stop request (the protocol of mols.signals.StopSignals: `requested`, `name`) once `seconds` have passed."""
+
+    name = "time"
+
+    def __init__(self, seconds: float):
+        self.end = time.perf_counter() + seconds
+
+    @property
+    def requested(self) -> bool:
+        return time.perf_counter() >= self.end
+
+
+def mols_budget(termination, n_neighbors: int, iterations: int) -> tuple[int, float | None]:
+    """mols' iterations and time limit in seconds (None: none) for a pymoo termination (the module docstring)."""
+    if isinstance(termination, MaximumFunctionCallTermination):
+        return max(1, int(termination.n_max_evals) // n_neighbors), None
+    if isinstance(termination, MaximumGenerationTermination):
+        return int(termination.n_max_gen), None
+    if isinstance(termination, TimeBasedTermination):
+        return iterations, float(termination.max_time)
+    if isinstance(termination, (DefaultMultiObjectiveTermination, DefaultSingleObjectiveTermination)):
+        return iterations, None
+    raise MolsError(f"mols.pymoo: a termination of {type(termination).__name__} has no mols budget; give "
+                    "('n_eval', N), ('n_gen', N), ('n_iter', N) or ('time', T)")
+
+
+class MolsSearch(Algorithm):
+    """A mols search (`algorithm`, a RunConfig algorithm) as a pymoo Algorithm, on a MolsProblem. `options` are
+    RunConfig fields (variant, weights, tenure, partitions, backend, threads, archive, ...; the backend is the
+    problem's by default); `neighborhood` a name or a Neighborhood (default: the problem's usual one);
+    `iterations` the budget where the termination gives none (module docstring)."""
+
+    def __init__(self, algorithm: str, neighborhood=None, iterations: int = DEFAULT_ITERATIONS, initial=None,
+                 **options):
+        super().__init__()
+        self.mols_algorithm, self.neighborhood, self.iterations = algorithm, neighborhood, iterations
+        self.initial, self.options = initial, options
+        self.mols_result: SearchResult | None = None
+
+    def _setup(self, problem, **kwargs) -> None:
+        if not isinstance(problem, MolsProblem):
+            raise MolsError(f"mols.pymoo's searches run on a MolsProblem, not a {type(problem).__name__}")
+
+    def next(self) -> None:
+        """The whole search, as one step; then pymoo's termination is met."""
+        self._initialize()
+        self.mols_result = result = self._solve()
+        if result.status == "failed":
+            raise MolsError(f"the mols search failed: {result.error}")
+        F, X = result.archive.members()
+        self.pop = Population.new(X=X.copy(), F=F.astype(np.float64))
+        self.evaluator.n_eval += result.evaluated_neighbors
+        self.is_initialized = True
+        self.termination.terminate()
+        self._post_advance()
+        self.finalize()
+
+    def _set_optimum(self) -> None:
+        self.opt = self.pop  # the archive: non-dominated already, in its member order
+
+    def _solve(self) -> SearchResult:
+        mols, nbh = self.problem.mols, self.neighborhood
+        if nbh is None:
+            if mols.name not in PROBLEMS:
+                raise MolsError(f"give the neighborhood to search {mols.name} with (neighborhood=...)")
+            nbh = PROBLEMS[mols.name].neighborhood
+        nbh = mols.neighborhood(nbh) if isinstance(nbh, str) else nbh
+        iterations, seconds = mols_budget(self.termination, nbh.n_neighbors(mols.n), self.iterations)
+        seed = self.seed if self.seed is not None else int(self.random_state.integers(2**31))
+        initial = self.initial.get("X") if isinstance(self.initial, Population) else self.initial
+        if initial is not None:  # pymoo's operators may leave integer variables as floats, as _evaluate takes them
+            initial = np.asarray(initial).astype(mols.encoding.dtype)
+        options = {"backend": self.problem.backend, **self.options}
+        return solve(mols, stop=None if seconds is None else Deadline(seconds), neighborhood=nbh, initial=initial,
+                     algorithm=self.mols_algorithm, iterations=iterations, seed=int(seed), **options)
+
+
+class PLS(MolsSearch):
+    """Pareto local search, PLS-1 (mols.search.pls): `variant` nondominated (PLS-≠) or dominating (PLS-√).
+    `initial`: a population (an array (B, size), or a pymoo Population such as a genetic algorithm's res.pop)
+    whose non-dominated solutions it starts from, instead of a random solution."""
+
+    def __init__(self, variant: str = "nondominated", initial=None, **kwargs):
+        super().__init__("pls", initial=initial, variant=variant, **kwargs)
+
+
+class TabuSearch(MolsSearch):
+    """Aggregated tabu search (mols.search.tabu): one tabu run per weight vector (`weights`: one vector; else the
+    lattice of `partitions`), sharing the budget; `tenure` (default: the problem size)."""
+
+    def __init__(self, **kwargs):
+        super().__init__("tabu", **kwargs)
