@@ -21,7 +21,7 @@ from mols.search import RunConfig, solve
 VARIANTS = {"nondominated": "PLS-≠", "dominating": "PLS-√"}
 # RunConfig fields every run takes besides its instance, variant, backend, seed and cap: the one place to set
 # the objectives, e.g. {"objectives": ("makespan", "tardiness")} for the bi-objective flowshop.
-RUN_FIELDS: dict = {}
+RUN_FIELDS: dict = {"objectives": ("makespan", "tardiness")}  # the bi-objective flowshop, as ParadisEO's
 CAP = 100_000  # iterations at most per run
 
 

@@ -29,12 +29,12 @@ from mols.backends import BackendSpec
 from mols.bench.common import write_report_files
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
-from mols.problems import load_problem
-from mols.search import RunConfig, solve
+from mols.search import RunConfig, run_problem, solve
 
 INSTANCES = ("020_10_01", "050_10_01", "050_20_01", "100_10_01", "100_20_01", "200_10_01", "200_20_01")
 METHODS = ("pls", "tabu", "nsga2", "nsga3")
 WALL_SECONDS = 2.0
+OBJECTIVES = ("makespan", "tardiness")  # the bi-objective flowshop, for every method
 PROBE_ITERATIONS = 20  # mols' first probe run; they double until one takes PROBE_SHARE of the wall time
 PROBE_SHARE = 0.1
 NSGA2_POPULATION = 100
@@ -45,7 +45,7 @@ def run_config(instance: str, method: str, seed: int, backend: str, iterations: 
     """The one place a run's options are set: mols' runs are this configuration, the genetic algorithms its
     problem on its backend."""
     return RunConfig(instance, algorithm="tabu" if method == "tabu" else "pls", iterations=iterations, seed=seed,
-                     backend=backend)
+                     backend=backend, objectives=OBJECTIVES)
 
 
 def run(instances: Iterable[str] = INSTANCES, methods: Iterable[str] = METHODS, wall: float = WALL_SECONDS,
@@ -102,7 +102,7 @@ def ga_run(instance: str, method: str, seed: int, backend: str, wall: float) -> 
     from mols.pymoo import MolsProblem, operators
 
     config = run_config(instance, method, seed, backend, 1)
-    problem = MolsProblem(load_problem(config.problem, config.instance), backend=config.backend)
+    problem = MolsProblem(run_problem(config), backend=config.backend)
     if method == "nsga2":
         algorithm = NSGA2(pop_size=NSGA2_POPULATION, **operators(problem))
     else:
