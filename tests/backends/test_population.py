@@ -42,6 +42,17 @@ def test_population_kernel_equals_problem_evaluate(rng, name, instance):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("objectives", [("makespan", "tardiness"), ("n_tardy", "makespan"), ("total_tardiness",)])
+def test_population_kernel_writes_the_objectives_chosen(rng, objectives):
+    """--objectives: F has the chosen columns only, in their order (the full problem's columns, picked)."""
+    full = load_problem("flowshop", "050_10_01")
+    problem = full.with_objectives(objectives)
+    X = population(problem, rng)
+    columns = [full.objectives.index(full.objective_aliases.get(name, name)) for name in objectives]
+    np.testing.assert_array_equal(population_evaluator(problem, "gpu")(X), full.evaluate(X)[:, columns])
+
+
+@pytest.mark.gpu
 def test_flowshop_kernel_with_64_bit_objectives(rng):
     """Processing times large enough that the objectives are int64 (VAL long long)."""
     problem = Flowshop(random_instance(rng, 30, 7, p_max=10**8))

@@ -20,6 +20,19 @@ __device__ __forceinline__ long long add_max(long long a, long long b, long long
 struct Acc { VAL tardiness; int n_tardy; VAL last; };
 
 // A row of N_MACH values into registers, 16 bytes per load when rows are 16-byte aligned.
+// A solution's objectives into its row of F: each in its column (COL_*), or nowhere where it is not optimised.
+__device__ __forceinline__ void put_objectives(VAL* F, VAL makespan, VAL tardiness, int n_tardy) {
+#if COL_MAKESPAN >= 0
+    F[COL_MAKESPAN] = makespan;
+#endif
+#if COL_TARDINESS >= 0
+    F[COL_TARDINESS] = tardiness;
+#endif
+#if COL_TARDY >= 0
+    F[COL_TARDY] = n_tardy;
+#endif
+}
+
 __device__ __forceinline__ void load_row(VAL (&d)[N_MACH], const VAL* row) {
     if constexpr ((N_MACH * sizeof(VAL)) % 16 == 0) {
         constexpr int W = 16 / sizeof(VAL);
@@ -116,15 +129,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
             prev = end - 1 + offset;
         }
     }
-#if COL_MAKESPAN >= 0
-    F[N_OBJ * t + COL_MAKESPAN] = acc.last + s_q[s_perm[prev + 1] * N_MACH + N_MACH - 1];
-#endif
-#if COL_TARDINESS >= 0
-    F[N_OBJ * t + COL_TARDINESS] = acc.tardiness;
-#endif
-#if COL_TARDY >= 0
-    F[N_OBJ * t + COL_TARDY] = acc.n_tardy;
-#endif
+    put_objectives(F + N_OBJ * t, acc.last + s_q[s_perm[prev + 1] * N_MACH + N_MACH - 1], acc.tardiness,
+                   acc.n_tardy);
 }
 
 // One step of a tabu walk on the device (backends/gpu_walk.py), one block per lane: the lane's state moved
@@ -259,7 +265,7 @@ extern "C" __global__ void __launch_bounds__(LOAD_BLOCK) flowshop_load(
     rebuild_from(0, order, q, due, perm, eext, pref_t, pref_u, dpi);
 }
 
-// Whole permutations, one thread each (backends/population.py): F (pop, 3) of X (pop, N_JOBS), the twin of
+// Whole permutations, one thread each (backends/population.py): F (pop, N_OBJ) of X (pop, N_JOBS), the twin of
 // Flowshop._evaluate. Job j's time on machine i is q[j][i] - q[j][i - 1] (q holds prefix sums).
 extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_population(
     const VAL* __restrict__ q, const VAL* __restrict__ due, const int* __restrict__ X, VAL* __restrict__ F,
@@ -285,7 +291,5 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_population(
         tardiness += late > 0 ? late : 0;
         n_tardy += late > 0;
     }
-    F[b * 3] = done[N_MACH - 1];
-    F[b * 3 + 1] = tardiness;
-    F[b * 3 + 2] = n_tardy;
+    put_objectives(F + N_OBJ * b, done[N_MACH - 1], tardiness, n_tardy);
 }
