@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -68,7 +68,7 @@ class Problem(ABC):
     lane_kernels: bool = False  # its CUDA kernels serve several searches in one launch (backends/lane.cuh)
     threads_per_move: int = 1  # CUDA threads that share a move in the evaluation kernels; grids hold that many per move
     target: float | None = None  # one objective: a value that ends a search when reached (PPP: 0, a solution)
-    objective_aliases: dict[str, str] = {}  # other names --objectives takes for objectives: alias -> name
+    objective_aliases: ClassVar[dict[str, str]] = {}  # other names --objectives takes for objectives: alias -> name
     _full: Problem | None = None  # set by with_objectives: the problem with all its objectives
     population_kernel: str | None = None  # CUDA: whole solutions evaluated, one thread each (see the docstring)
 

@@ -98,7 +98,8 @@ def _write_plots(report: Report, out: Path) -> list[Path]:
     files = []
     for name, ref in report.references.items():
         group = report.of_instance(name)
-        files.append(plots.plot_fronts(group, ref, out / f"fronts-{_slug(name)}.png"))
+        if len(group[0].objectives) > 1:  # one objective: no front to draw, the tables say it all
+            files.append(plots.plot_fronts(group, ref, out / f"fronts-{_slug(name)}.png"))
     for name, eaf in report.eafs.items():
         files.append(plots.plot_attainment(name, eaf, out / attainment_png(name)))
         files += [plots.plot_eaf_difference(name, eaf, pair, out / difference_png(name, pair))

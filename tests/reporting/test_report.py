@@ -209,3 +209,13 @@ def test_the_objectives_in_run_json_select_the_front_columns(tmp_path):
     surfaces = eaf.surfaces["pls-nondominated · cpu x1"]
     np.testing.assert_array_equal(surfaces["best"], [[0, 1]])
     np.testing.assert_array_equal(surfaces["worst"], [[1, 1]])
+
+
+def test_runs_of_one_objective_are_reported_without_a_front_plot(tmp_path):
+    """A QAP or TSP tabu run has one objective: its report has the tables, and no front to draw."""
+    runs = [synthetic_run(tmp_path / f"s{seed}", [[100 - seed]], seed=seed, algorithm="tabu", objectives=("cost",))
+            for seed in range(2)]
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["report", *map(str, runs), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "report.md").exists() and not list(out.glob("fronts-*.png"))

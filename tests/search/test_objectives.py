@@ -98,7 +98,7 @@ def test_a_subset_run_is_the_search_on_a_problem_with_only_those_objectives(flow
 def test_other_problems_subsets_are_the_search_on_those_objectives(problem, instance, names, algorithm):
     full = load_problem(problem, instance)
     nbh = full.neighborhood(RunConfig(instance, problem=problem).neighborhood)
-    common = dict(neighborhood=nbh, iterations=12, seed=5, backend="cpu", algorithm=algorithm)
+    common = {"neighborhood": nbh, "iterations": 12, "seed": 5, "backend": "cpu", "algorithm": algorithm}
     got = solve(full, objectives=names, **common)
     assert got.archive.F.shape[1] == len(names)
     same_front(got, solve(Projected(full, names), **common))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -37,7 +38,7 @@ class Flowshop(Problem):
     population_kernel = "flowshop_population"
     lane_kernels = True
     neighborhoods = ("insertion", "swap")  # flowshop.cu walks their nbh_segments
-    objective_aliases = {"tardiness": "total_tardiness"}
+    objective_aliases: ClassVar[dict[str, str]] = {"tardiness": "total_tardiness"}
     columns = (0, 1, 2)  # the objectives of OBJECTIVES that F holds, in its order (_project)
 
     def __init__(self, instance: FlowshopInstance):
