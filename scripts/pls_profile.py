@@ -46,9 +46,9 @@ def instrument(records: list) -> None:
     pls_device.DeviceIterations._graph = lambda self, n: Timed(graph(self, n), n)
 
 
-KERNELS = {"device": ("_draw", "_load", "_refuse"), "ev": ("_kernel",), "resident": ("_update_solutions",),
-           "filter": ("_seed", "_against_archive", "_count", "_against_survivors", "_scan", "_scatter",
-                      "_mark_removed", "_update")}
+KERNELS = {"device": ("_draw", "_load", "_settle"), "ev": ("_kernel",),
+           "filter": ("_against_archive", "_count", "_against_survivors", "_scan", "_scatter", "_scatter_first",
+                      "_mark_removed")}
 
 
 def kernel_times(dev, dominating: bool, problem, repeats: int = 20) -> dict[str, float]:

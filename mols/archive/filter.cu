@@ -3,14 +3,16 @@
 // minimised. One thread per row; the rows it is compared with are staged through shared memory in
 // tiles of BLOCK, and a block stops as soon as all its rows are decided.
 //
-// against_archive (then count_flags), and against_survivors, write a flag per row and the count of
+// against_archive (then flag_and_count), and against_survivors, write a flag per row and the count of
 // flags of each block; scan_counts turns the counts into offsets and scatter writes the flagged
-// positions there, in increasing order. So the survivors list is ordered by candidate id, and position order is id order.
+// positions there, in increasing order (for a first chunk, scatter_first does both in one launch). So the survivors list is ordered by candidate id, and position order is id order.
 //
 // The archive's size *m is read on the device, so one CUDA graph serves every iteration of a search;
 // update_members then updates the archive in place, as the host Archive does.
 #define BLOCK 256
+#ifndef SCAN  // resident.cu's module, which includes this file, sets its own
 #define SCAN 1024
+#endif
 
 __device__ __forceinline__ void load_row(const FVAL* F, long long row, FVAL* f) {
     for (int o = 0; o < N_OBJ; ++o) f[o] = F[row * N_OBJ + o];
@@ -39,43 +41,51 @@ __device__ __forceinline__ bool dominates_vector(const FVAL* a, const FVAL* f) {
     return no_worse(a, f, eq) && !eq;
 }
 
-// keep[t] = 1 for the candidates lo + t (t < n) to filter: all of them, or with *use_f only those that
+// Whether candidate row (its vector f_row) is one to filter: all are, or with *use_f only those that
 // dominate f (PLS-√ offers the archive only neighbors that dominate the current solution); none where
 // *active is 0 (an iteration of Pareto local search on the device that has no member to explore).
-extern "C" __global__ void __launch_bounds__(BLOCK) seed_flags(
-    const FVAL* F, long long lo, long long n, const int* use_f, const FVAL* f, const int* active,
-    unsigned char* keep) {
-    long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
-    if (t >= n) return;
-    FVAL row[N_OBJ];
-    load_row(F, lo + t, row);
-    keep[t] = *active && (!*use_f || dominates_vector(row, f));
+__device__ __forceinline__ bool seeded(const FVAL* f_row, const int* use_f, const FVAL* f, const int* active) {
+    return *active && (!*use_f || dominates_vector(f_row, f));
 }
 
-// keep[t] = 0 where a member of A (*m, k) weakly dominates candidate lo + t, for t < n; rows with
-// keep[t] = 0 already are skipped. Block (x, y) takes BLOCK candidates and the y-th of gridDim.y
-// slices of whole tiles of A, so that a small batch against a large archive still fills the device.
+// killed[t] = 1 where candidate lo + t (t < n) is one to filter (seeded) and a member of A (*m, k) weakly
+// dominates it; killed is 0 elsewhere before (flag_and_count clears it again). Block (x, y) takes BLOCK
+// candidates and the y-th of gridDim.y slices of whole tiles of A, so that a small batch against a large
+// archive still fills the device.
 extern "C" __global__ void __launch_bounds__(BLOCK) against_archive(
-    const FVAL* F, long long lo, long long n, const FVAL* A, const long long* m_ptr, unsigned char* keep) {
+    const FVAL* F, long long lo, long long n, const int* use_f, const FVAL* f_cur, const int* active, const FVAL* A,
+    const long long* m_ptr, unsigned char* killed) {
     __shared__ FVAL tile[BLOCK * N_OBJ];
     long long t = (long long)blockIdx.x * BLOCK + threadIdx.x, m = *m_ptr;
     long long per = ((m + BLOCK - 1) / BLOCK + gridDim.y - 1) / gridDim.y * BLOCK;
     long long begin = blockIdx.y * per, end = min(m, begin + per);
-    bool alive = t < n && keep[t], eq;
     FVAL f[N_OBJ];
-    if (alive) load_row(F, lo + t, f);
+    if (t < n) load_row(F, lo + t, f);
+    const bool seed = t < n && seeded(f, use_f, f_cur, active);
+    bool alive = seed, eq;
     for (long long start = begin; start < end && __syncthreads_or(alive); start += BLOCK) {
         int rows = (int)min((long long)BLOCK, end - start);
         stage(tile, A, start + threadIdx.x, rows);
         for (int r = 0; alive && r < rows; ++r) alive = !no_worse(tile + r * N_OBJ, f, eq);
     }
-    if (t < n && !alive) keep[t] = 0;
+    if (seed && !alive) killed[t] = 1;
 }
 
-// counts[block]: the flagged rows of the block, for t < n.
-extern "C" __global__ void __launch_bounds__(BLOCK) count_flags(const unsigned char* keep, long long n, int* counts) {
+// keep[t]: candidate lo + t (t < n) is seeded and no member killed it (against_archive); killed[t] back to 0;
+// counts[block]: the flagged rows of the block.
+extern "C" __global__ void __launch_bounds__(BLOCK) flag_and_count(
+    const FVAL* F, long long lo, long long n, const int* use_f, const FVAL* f_cur, const int* active,
+    unsigned char* killed, unsigned char* keep, int* counts) {
     long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
-    int count = __syncthreads_count(t < n && keep[t]);
+    bool flag = false;
+    if (t < n) {
+        FVAL f[N_OBJ];
+        load_row(F, lo + t, f);
+        flag = seeded(f, use_f, f_cur, active) && !killed[t];
+        keep[t] = flag;
+        killed[t] = 0;
+    }
+    int count = __syncthreads_count(flag);
     if (threadIdx.x == 0) counts[blockIdx.x] = count;
 }
 
@@ -123,19 +133,43 @@ extern "C" __global__ void __launch_bounds__(SCAN) scan_counts(
     if (threadIdx.x == SCAN - 1) *total = base + sums[SCAN - 1];
 }
 
-// out[offsets[block] + rank of t among the flagged rows of its block] = lo + t, for flagged t < n.
-extern "C" __global__ void __launch_bounds__(BLOCK) scatter(
-    const unsigned char* keep, long long n, const long long* offsets, long long lo, long long* out) {
+// The rank of this thread's flag among the flagged threads of its block (a barrier inside).
+__device__ __forceinline__ int block_rank(bool flagged) {
     __shared__ int warp_counts[BLOCK / 32];
-    long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
-    bool flagged = t < n && keep[t];
     unsigned int ballot = __ballot_sync(0xffffffffu, flagged);
     int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     if (lane == 0) warp_counts[warp] = __popc(ballot);
     __syncthreads();
     int rank = __popc(ballot & ((1u << lane) - 1u));
     for (int w = 0; w < warp; ++w) rank += warp_counts[w];
+    return rank;
+}
+
+// out[offsets[block] + rank of t among the flagged rows of its block] = lo + t, for flagged t < n.
+extern "C" __global__ void __launch_bounds__(BLOCK) scatter(
+    const unsigned char* keep, long long n, const long long* offsets, long long lo, long long* out) {
+    long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    bool flagged = t < n && keep[t];
+    int rank = block_rank(flagged);
     if (flagged) out[offsets[blockIdx.x] + rank] = lo + t;
+}
+
+// scan_counts and scatter in one launch, for the first chunk (lo = 0) of a list whose *total is 0 before:
+// each block adds up the counts of the blocks before it, and the last block sets *total.
+extern "C" __global__ void __launch_bounds__(BLOCK) scatter_first(
+    const unsigned char* keep, long long n, const int* counts, long long* out, long long* total) {
+    __shared__ long long before[BLOCK / 32];
+    long long own = 0, offset = 0;
+    for (int b = threadIdx.x; b < blockIdx.x; b += BLOCK) own += counts[b];
+    for (int h = 16; h > 0; h >>= 1) own += __shfl_down_sync(0xffffffffu, own, h);
+    if (threadIdx.x % 32 == 0) before[threadIdx.x / 32] = own;
+    __syncthreads();
+    for (int w = 0; w < BLOCK / 32; ++w) offset += before[w];
+    long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    bool flagged = t < n && keep[t];
+    int rank = block_rank(flagged);
+    if (flagged) out[offset + rank] = t;
+    if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *total = offset + counts[blockIdx.x];
 }
 
 // removed[a]: some accepted candidate dominates member a of A (*m, k). The *n_acc accepted candidates
@@ -173,7 +207,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pack(
 // The archive A (*m, k) updated in place, as Archive.replace: the members not removed, in order, then
 // the accepted candidates, when they fit in `capacity` rows (else the host appends them). One block:
 // tile by tile, every thread reads its row before any thread writes, and rows only move down.
-extern "C" __global__ void __launch_bounds__(SCAN) update_members(
+// update_members' work, for a block of SCAN threads (resident.cu's settle_iteration calls it too).
+__device__ void update_members_in(
     FVAL* A, const long long* m_ptr, const unsigned char* removed, const FVAL* F, const long long* surv,
     const long long* acc, const long long* n_acc, long long capacity) {
     __shared__ int warp_counts[SCAN / 32];
@@ -199,4 +234,10 @@ extern "C" __global__ void __launch_bounds__(SCAN) update_members(
     }
     if (kept + accepted > capacity) return;
     for (long long t = threadIdx.x; t < accepted; t += SCAN) load_row(F, surv[acc[t]], A + (kept + t) * N_OBJ);
+}
+
+extern "C" __global__ void __launch_bounds__(SCAN) update_members(
+    FVAL* A, const long long* m_ptr, const unsigned char* removed, const FVAL* F, const long long* surv,
+    const long long* acc, const long long* n_acc, long long capacity) {
+    update_members_in(A, m_ptr, removed, F, surv, acc, n_acc, capacity);
 }

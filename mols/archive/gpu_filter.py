@@ -32,7 +32,7 @@ BLOCK, SCAN = 256, 1024  # as in filter.cu
 CHUNK = 1 << 20  # rows per launch of a filter kernel
 WAVE = 1024  # blocks that about fill an H100 once (132 SMs x 8 blocks); a small batch splits the archive
 ROWS_BACK = 1024  # accepted candidates that come back with the count in one copy; more take a second
-KERNELS = ("seed_flags", "against_archive", "count_flags", "against_survivors", "scan_counts", "scatter",
+KERNELS = ("against_archive", "flag_and_count", "against_survivors", "scan_counts", "scatter", "scatter_first",
            "mark_removed", "pack", "update_members")
 
 
@@ -60,10 +60,11 @@ class GpuFilter:
         cupy = import_cupy()
         self.n_obj, self.dtype, self.chunk, self.rows_back = n_obj, np.dtype(dtype), chunk, rows_back
         module = compile_module(kernel_source({"N_OBJ": n_obj, "FVAL": C_TYPES[self.dtype]}, FILTER_CU.read_text()))
-        (self._seed, self._against_archive, self._count, self._against_survivors, self._scan, self._scatter,
+        (self._against_archive, self._count, self._against_survivors, self._scan, self._scatter, self._scatter_first,
          self._mark_removed, self._pack, self._update) = (module.get_function(name) for name in KERNELS)
         blocks = -(-chunk // BLOCK)
         self._keep = cupy.empty(chunk, dtype=cupy.uint8)
+        self._killed = cupy.zeros(chunk, dtype=cupy.uint8)  # against_archive's flags, cleared by flag_and_count
         self._counts = cupy.empty(blocks, dtype=cupy.int32)
         self._offsets = cupy.empty(blocks, dtype=cupy.int64)
         self._totals = cupy.empty(2, dtype=cupy.int64)  # survivors, accepted
@@ -103,45 +104,49 @@ class GpuFilter:
         if f is not None:
             f_host[:] = f
 
-    def enqueue(self, F, A, capacity: int, stream, update: bool = False, then=None, before_update=None) -> None:
-        """Every step on `stream`, no wait and no allocation: the parameters up, the filter of F (N, k)
-        against the first m rows of A (capacity, k), with `update` the archive's update in place, then
-        `then(removed)` (more work on the device's removed flags), and the result down. With
-        `before_update(removed)` (Pareto local search on the device: its check that the update fits), the
-        parameters are those on the device, where the caller's kernels write them: none go up, and no
-        result comes down."""
+    def enqueue(self, F, A, capacity: int, stream, update: bool = False, then=None, on_device: bool = False) -> None:
+        """Every step on `stream`, no wait and no allocation: the parameters up, the filter of F (N, k) against the
+        first m rows of A (capacity, k), with `update` the archive's update in place, then `then(removed)` (more
+        work on the device's removed flags), and the result down. With `on_device` (Pareto local search on the
+        device, pls_device.py), the parameters are those on the device, where the caller's kernels write them:
+        none go up, no result comes down, and `then` marks the members removed and does the update, and sets
+        the totals (accepted_rows) back to 0 for the next call."""
         self.reserve(len(F), capacity)
         m_ptr = self.params.device[0]
-        if before_update is None:
+        if not on_device:
             self.params.upload(stream)
         with stream:
-            import_cupy().cuda.runtime.memsetAsync(self._totals.data.ptr, 0, self._totals.nbytes, stream.ptr)
+            if not on_device:
+                import_cupy().cuda.runtime.memsetAsync(self._totals.data.ptr, 0, self._totals.nbytes, stream.ptr)
             n_surv, n_acc = self._totals[:1], self._totals[1:]
             self._against_archive_all(F, A, capacity, m_ptr)
             for lo, size, grid in self._chunks(len(F)):  # survivors are at most N; blocks past them stop at once
                 self._against_survivors(grid, (BLOCK,), (F, self._surv, n_surv, lo, size, self._keep, self._counts))
                 self._compact(grid, lo, size, n_acc, self._acc)
             count, ids, rows, removed = self._back.device
-            if capacity:
+            if capacity and not on_device:
                 self._mark_removed((-(-capacity // BLOCK),), (BLOCK,),
                                    (A, m_ptr, F, self._surv, self._acc, n_acc, removed))
-            if before_update is None:
+            if not on_device:
                 grid = (-(-min(len(F), self.rows_back) // BLOCK),)
                 self._pack(grid, (BLOCK,), (F, self._surv, self._acc, n_acc, np.int64(self.rows_back), count, ids,
                                             rows))
-            else:
-                before_update(removed)
             if update:
                 self._update((1,), (SCAN,), (A, m_ptr, removed, F, self._surv, self._acc, n_acc, np.int64(capacity)))
             if then is not None:
                 then(removed)
-        if before_update is None:
+        if not on_device:
             self._back.download(stream)
 
     def accepted_rows(self):
         """On the device, after enqueue: (surv, acc, n_acc): the accepted candidates are surv[acc[t]] for
         t < n_acc[0]."""
         return self._surv, self._acc, self._totals[1:]
+
+    @property
+    def totals(self):
+        """On the device: the survivors' and the accepted candidates' counts, (2,) int64 (enqueue's on_device)."""
+        return self._totals
 
     def collect(self, F, m: int, stream) -> Filtered:
         """Wait for what enqueue started, and read its result (m: the archive's size it was given)."""
@@ -159,12 +164,11 @@ class GpuFilter:
         """The candidates that no member weakly dominates (of those seed_flags picks), appended to the
         survivors in order, chunk by chunk. The archive is split into slices of tiles when a chunk has
         too few blocks to fill the device."""
-        n_surv, (use_f, f, active) = self._totals[:1], self.params.device[1:]
+        n_surv, seed = self._totals[:1], self.params.device[1:]  # seed: use_f, f, active
         slices = max(1, min(-(-capacity // BLOCK), WAVE // -(-min(len(F), self.chunk) // BLOCK)))
         for lo, size, grid in self._chunks(len(F)):
-            self._seed(grid, (BLOCK,), (F, lo, size, use_f, f, active, self._keep))
-            self._against_archive((grid[0], slices), (BLOCK,), (F, lo, size, A, m_ptr, self._keep))
-            self._count(grid, (BLOCK,), (self._keep, size, self._counts))
+            self._against_archive((grid[0], slices), (BLOCK,), (F, lo, size, *seed, A, m_ptr, self._killed))
+            self._count(grid, (BLOCK,), (F, lo, size, *seed, self._killed, self._keep, self._counts))
             self._compact(grid, lo, size, n_surv, self._surv)
 
     def _chunks(self, n: int):
@@ -173,7 +177,11 @@ class GpuFilter:
             yield np.int64(lo), np.int64(size), (-(-size // BLOCK),)
 
     def _compact(self, grid, lo, size, total, out) -> None:
-        """out[total + r] = lo + t for the r-th flagged row t of the chunk; total grows by their count."""
+        """out[total + r] = lo + t for the r-th flagged row t of the chunk; total grows by their count (the first
+        chunk's total is 0 before: one launch does it)."""
+        if lo == 0:
+            self._scatter_first(grid, (BLOCK,), (self._keep, size, self._counts, out, total))
+            return
         self._scan((1,), (SCAN,), (self._counts, np.int64(grid[0]), self._offsets, total))
         self._scatter(grid, (BLOCK,), (self._keep, size, self._offsets, lo, out))
 

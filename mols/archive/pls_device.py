@@ -5,22 +5,22 @@ with the resident archive (resident.py) on problems that make a solution's state
 An iteration is these steps on the evaluator's stream, after a first draw of the batch:
 - the problem's load kernel makes the drawn member's state;
 - the evaluation;
-- the GPU filter and the members' update. refuse_overflow runs first: an iteration whose accepted
-  neighbors do not fit is undone, and it ends the batch; the host grows the buffers and runs it again;
-- update_solutions (resident.cu): the solutions' update, then the next member drawn from the
-  counter-based draw of (seed, iteration), exactly as the host's pick_rank draws it, marked visited, and
-  `active` set.
+- the GPU filter (gpu_filter.py, its parameters on the device);
+- settle_iteration (resident.cu), one launch: refuse_overflow first (an iteration whose accepted neighbors
+  do not fit is undone, and it ends the batch; the host grows the buffers and runs it again), the members'
+  vectors updated, their solutions updated, then the next member drawn from the counter-based draw of
+  (seed, iteration), exactly as the host's pick_rank draws it, marked visited, and `active` set.
 
 An iteration without a member (none unvisited, the batch's count reached, or after an overflow) does
 nothing and is not counted. A batch of G iterations is one CUDA graph. G is a power of two no larger than the
-unvisited members, the iterations left (the budget's cap on iterations: an evaluations budget ends exactly) and
-MOST (1 where PLS has a target, looked at after every iteration). A start can still end inside a batch (an
-accepted neighbor may remove several unvisited members): the batch's remaining iterations find no member, so
-the count and the natural end are the host's, and only their evaluations, at most G - 1 once per start, are
-spent for nothing. The host looks at the time between batches.
-Around a batch only the parameters go up and the counter, the overflow flag, the size and the unvisited
-count come back. The members drawn and the members kept are the host-driven loop's (search/pls.py), so
-the same seed gives the same front.
+unvisited members (or FEW, where fewer are unvisited: an iteration often adds members, and PLS-√'s archives have
+few), the iterations left (the budget's cap on iterations: an evaluations budget ends exactly) and MOST (1 where
+PLS has a target, looked at after every iteration). A start can end inside a batch (its members all visited):
+the batch's remaining iterations find no member, so the count and the natural end are the host's, and only
+their device time, at most G - 1 iterations once per start, is spent for nothing. The host looks at the time
+between batches. The graph itself takes the parameters up and brings the counter, the overflow flag, the size
+and the unvisited count back: around a batch the host only launches it and waits. The members drawn and the
+members kept are the host-driven loop's (search/pls.py), so the same seed gives the same front.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import numpy as np
 from mols.backends.cuda import PackedBuffers, compile_kernel
 
 MOST = 64  # iterations per batch at most
+FEW = 16  # iterations per batch at least, when the iterations left allow (module docstring)
 LOAD_BLOCK = 1024  # threads of the load kernel (flowshop.cu's LOAD_BLOCK: its launch bound)
 SEED, COUNTER, LIMIT, OVERFLOW = range(4)  # ctl's entries (resident.cu's CTL_*; CTL_CHOSEN is the device's)
 
@@ -38,7 +39,7 @@ class DeviceIterations:
     def __init__(self, resident, most: int = MOST):
         ev = resident.ev
         self.resident, self.most = resident, most
-        self._draw, self._refuse = (resident.module.get_function(name) for name in ("first_draw", "refuse_overflow"))
+        self._draw, self._settle = (resident.module.get_function(name) for name in ("first_draw", "settle_iteration"))
         self._load = compile_kernel(ev.source, ev.problem.load_kernel(ev.nbh))
         self.ctl = PackedBuffers([((5,), np.int64)])
         self._graphs, self._buffer = {}, None  # iterations -> graph, for the archive's buffers as they were
@@ -50,15 +51,12 @@ class DeviceIterations:
         With `dominating`, each member offers only its neighbors that dominate it (PLS-√)."""
         r = self.resident
         size = len(r)
-        iterations = 1 << (min(self.most, r.unvisited, limit - counter).bit_length() - 1)
+        iterations = 1 << (min(self.most, max(r.unvisited, FEW), limit - counter).bit_length() - 1)
         r.device.gpu_filter.set_params(size, np.zeros(r.device.buffer.shape[1]) if dominating else None)
         r.out.host[0][0] = r.unvisited
         self.ctl.host[0][:] = (seed, counter, counter + iterations, 0, 0)
-        stream = r.ev.stream
-        for buffers in (r.device.gpu_filter.params, r.out, self.ctl):
-            buffers.upload(stream)
         self.pending = True
-        self._graph(iterations).launch(stream)
+        self._graph(iterations).launch(r.ev.stream)
         self.finish()
         ctl = self.ctl.host[0]
         if ctl[OVERFLOW]:
@@ -67,10 +65,8 @@ class DeviceIterations:
 
     def finish(self) -> None:
         """Wait for the batch; the archive's size and unvisited count as the device left them."""
-        r, stream = self.resident, self.resident.ev.stream
-        for buffers in (r.device.gpu_filter.params, r.out, self.ctl):
-            buffers.download(stream)
-        stream.synchronize()
+        r = self.resident
+        r.ev.stream.synchronize()
         r.device.size, r.unvisited = int(r.device.gpu_filter.params.host[0][0]), int(r.out.host[0][0])
         self.pending = False
 
@@ -88,25 +84,28 @@ class DeviceIterations:
         return self._graphs[iterations]
 
     def _enqueue(self, iterations: int) -> None:
+        """The batch's graph: its parameters up, a first draw, the iterations, what the host reads down."""
         r = self.resident
-        ev, device, ctl = r.ev, r.device, self.ctl.device[0]
-        m, _, f, active = device.gpu_filter.params.device
+        ev, device, ctl, stream = r.ev, r.device, self.ctl.device[0], r.ev.stream
+        gpu_filter = device.gpu_filter
+        m, _, f, active = gpu_filter.params.device
         x, unvisited = r.params.device[0], r.out.device[0]
-        n_acc = device.gpu_filter.accepted_rows()[2]
-        capacity = len(device.buffer)
+        for buffers in (gpu_filter.params, r.out, self.ctl):
+            buffers.upload(stream)
 
-        def refuse(removed) -> None:
-            self._refuse((1,), (r.scan,), (m, removed, n_acc, np.int64(capacity), r.visited, ctl))
+        def settle(removed) -> None:  # the members removed and updated, solutions and all, the next draw
+            X, slot, visited, x, surv, acc, _, capacity, free, counts, unvisited, m = r._append_args()
+            self._settle((1,), (r.scan,), (removed, ev.F, X, slot, visited, x, surv, acc, gpu_filter.totals, capacity,
+                                           free, counts, unvisited, m, device.buffer, ctl, active, f))
 
-        def solutions_then_draw(removed) -> None:
-            r.members_update(removed, (ctl, active, f))
-
-        with ev.stream:
-            self._draw((1,), (r.scan,), (r.X, r.slot, r.visited, device.buffer, m, unvisited, ctl, active, x, f))
+        with stream:
+            self._draw((1,), (r.scan,), (r.X, r.slot, r.visited, device.buffer, m, unvisited, ctl, active, x, f,
+                                         gpu_filter.totals))
         for _ in range(iterations):
-            with ev.stream:
+            with stream:
                 self._load((1, 1), (LOAD_BLOCK,), (*ev.data, *ev.state_args, x, active))
             ev.enqueue_prepare()
             ev.enqueue_launch()
-            device.gpu_filter.enqueue(ev.F, device.buffer, capacity, ev.stream, update=True, then=solutions_then_draw,
-                                      before_update=refuse)
+            gpu_filter.enqueue(ev.F, device.buffer, len(device.buffer), stream, then=settle, on_device=True)
+        for buffers in (gpu_filter.params, r.out, self.ctl):
+            buffers.download(stream)

@@ -161,11 +161,12 @@ __device__ void draw_member(
 
 // Before the update: when the members that stay and the accepted do not fit in `capacity` rows, the
 // iteration is undone (nothing removed, nothing accepted, its member unvisited again, the counter back)
-// and the overflow flag ends the batch; the host grows the buffers and runs it again.
-extern "C" __global__ void __launch_bounds__(SCAN) refuse_overflow(
+// and the overflow flag ends the batch; the host grows the buffers and runs it again. Ends with a barrier.
+__device__ void refuse_overflow(
     const long long* m_ptr, unsigned char* removed, long long* n_acc, long long capacity, unsigned char* visited,
     long long* ctl) {
     __shared__ unsigned long long n_removed;
+    __shared__ bool refused;
     const long long m = *m_ptr;
     if (threadIdx.x == 0) n_removed = 0;
     __syncthreads();
@@ -173,22 +174,42 @@ extern "C" __global__ void __launch_bounds__(SCAN) refuse_overflow(
     for (long long a = threadIdx.x; a < m; a += SCAN) own += removed[a];
     atomicAdd(&n_removed, own);
     __syncthreads();
-    if (m - (long long)n_removed + *n_acc <= capacity) return;
-    for (long long a = threadIdx.x; a < m; a += SCAN) removed[a] = 0;
-    if (threadIdx.x == 0) {
-        *n_acc = 0;
-        ctl[CTL_OVERFLOW] = 1;
-        visited[ctl[CTL_CHOSEN]] = 0;
-        ctl[CTL_COUNTER] -= 1;
+    if (threadIdx.x == 0) refused = m - (long long)n_removed + *n_acc > capacity;
+    __syncthreads();
+    if (refused) {
+        for (long long a = threadIdx.x; a < m; a += SCAN) removed[a] = 0;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            *n_acc = 0;
+            ctl[CTL_OVERFLOW] = 1;
+            visited[ctl[CTL_CHOSEN]] = 0;
+            ctl[CTL_COUNTER] -= 1;
+        }
     }
+    __syncthreads();
 }
 
-// The kernels: a batch's first draw; the appending alone (after the host grew the buffers); and, after the
-// vectors' update, the solutions' (compact, then append) with, where ctl is given (iterations on the device),
-// the next iteration's draw. One launch for what would be three.
+// The solutions' update (compact, then append) with, where ctl is given (iterations on the device), the
+// next iteration's draw.
+__device__ void solutions_then_draw(
+    const unsigned char* removed, int* X, long long* slot, unsigned char* visited, int* x, const long long* surv,
+    const long long* acc, const long long* n_acc, long long capacity, long long* free_rows, long long* counts,
+    long long* unvisited, long long* m, const FVAL* F, long long* ctl, int* active, FVAL* out_f) {
+    compact_members(slot, visited, m, removed, free_rows, counts);
+    __syncthreads();  // counts, slots and flags are whole
+    append_members(X, slot, visited, x, surv, acc, n_acc, capacity, free_rows, counts, unvisited, m);
+    if (ctl == nullptr) return;
+    __syncthreads();  // x is read, the members and their count are whole
+    draw_member(X, slot, visited, F, m, unvisited, ctl, active, x, out_f);
+}
+
+// The kernels: a batch's first draw; the appending alone (after the host grew the buffers); after the
+// vectors' update, the solutions' (with the next draw where ctl is given); and a device iteration's whole
+// settling. One launch for what would be several.
 extern "C" __global__ void __launch_bounds__(SCAN) first_draw(
     const int* X, const long long* slot, unsigned char* visited, const FVAL* F, const long long* size_ptr,
-    const long long* unvisited_ptr, long long* ctl, int* active, int* out_x, FVAL* out_f) {
+    const long long* unvisited_ptr, long long* ctl, int* active, int* out_x, FVAL* out_f, long long* totals) {
+    if (threadIdx.x < 2) totals[threadIdx.x] = 0;  // the filter's survivors and accepted (settle_iteration's)
     draw_member(X, slot, visited, F, size_ptr, unvisited_ptr, ctl, active, out_x, out_f);
 }
 
@@ -203,10 +224,40 @@ extern "C" __global__ void __launch_bounds__(SCAN) update_solutions(
     const unsigned char* removed, int* X, long long* slot, unsigned char* visited, int* x, const long long* surv,
     const long long* acc, const long long* n_acc, long long capacity, long long* free_rows, long long* counts,
     long long* unvisited, long long* m, const FVAL* F, long long* ctl, int* active, FVAL* out_f) {
-    compact_members(slot, visited, m, removed, free_rows, counts);
-    __syncthreads();  // counts, slots and flags are whole
-    append_members(X, slot, visited, x, surv, acc, n_acc, capacity, free_rows, counts, unvisited, m);
-    if (ctl == nullptr) return;
-    __syncthreads();  // x is read, the members and their count are whole
-    draw_member(X, slot, visited, F, m, unvisited, ctl, active, x, out_f);
+    solutions_then_draw(removed, X, slot, visited, x, surv, acc, n_acc, capacity, free_rows, counts, unvisited, m, F,
+                        ctl, active, out_f);
+}
+
+// removed[a]: some accepted candidate dominates member a of F (*m_ptr, k), as filter.cu's mark_removed (whose
+// tiles suit many blocks), for one block. Ends with a barrier.
+__device__ void mark_removed_in_block(const FVAL* F, const long long* m_ptr, const FVAL* candidates,
+                                      const long long* surv, const long long* acc, const long long* n_acc,
+                                      unsigned char* removed) {
+    const long long m = *m_ptr, total = *n_acc;
+    for (long long a = threadIdx.x; a < m; a += SCAN) {
+        FVAL f[N_OBJ];
+        load_row(F, a, f);
+        bool gone = false, eq;
+        for (long long t = 0; !gone && t < total; ++t) gone = no_worse(candidates + surv[acc[t]] * N_OBJ, f, eq);
+        removed[a] = gone;
+    }
+    __syncthreads();
+}
+
+// An iteration on the device after its filter (pls_device.py), in one launch: the members removed, refuse_overflow,
+// the vectors' update (filter.cu's update_members_in), then the solutions' and the next draw; the filter's
+// totals (survivors, accepted) back to 0 for the next iteration. The members' vectors are F.
+extern "C" __global__ void __launch_bounds__(SCAN) settle_iteration(
+    unsigned char* removed, const FVAL* candidates, int* X, long long* slot, unsigned char* visited, int* x,
+    const long long* surv, const long long* acc, long long* totals, long long capacity, long long* free_rows,
+    long long* counts, long long* unvisited, long long* m, FVAL* F, long long* ctl, int* active, FVAL* out_f) {
+    long long* n_acc = totals + 1;
+    mark_removed_in_block(F, m, candidates, surv, acc, n_acc, removed);
+    refuse_overflow(m, removed, n_acc, capacity, visited, ctl);
+    update_members_in(F, m, removed, candidates, surv, acc, n_acc, capacity);
+    __syncthreads();  // the vectors are in place
+    solutions_then_draw(removed, X, slot, visited, x, surv, acc, n_acc, capacity, free_rows, counts, unvisited, m, F,
+                        ctl, active, out_f);
+    __syncthreads();  // n_acc is read
+    if (threadIdx.x < 2) totals[threadIdx.x] = 0;
 }

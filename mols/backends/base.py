@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple, Protocol
 
 import numpy as np
+from numba import njit
 
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Layout, Problem
@@ -63,6 +64,25 @@ def fill_state(problem: Problem, nbh: Neighborhood, x: np.ndarray, key: np.ndarr
         problem.fill_state(np.asarray(x), state)
 
 
+def bounds_one_by_one(ev, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:
+    """Evaluator.neighborhood_bounds by one evaluation per solution."""
+    lo = np.empty((len(xs), ev.problem.n_obj))
+    hi = np.empty_like(lo)
+    for b, (x, key) in enumerate(zip(xs, keys)):
+        lo[b], hi[b] = column_bounds(ev.evaluate(x, key))
+    return lo, hi
+
+
+@njit(cache=True)
+def column_bounds(F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each column's lowest and highest value over the rows of F, in float64 (inf and -inf without rows)."""
+    lo, hi = np.full(F.shape[1], np.inf), np.full(F.shape[1], -np.inf)
+    for r in range(F.shape[0]):
+        for o in range(F.shape[1]):
+            lo[o], hi[o] = min(lo[o], np.float64(F[r, o])), max(hi[o], np.float64(F[r, o]))
+    return lo, hi
+
+
 class Evaluator(Protocol):
     """Evaluates the whole neighborhood of a solution: evaluate(x) -> F (n_neighbors, n_obj).
 
@@ -78,6 +98,12 @@ class Evaluator(Protocol):
     chunk: int  # neighbors per kernel call
 
     def evaluate(self, x: np.ndarray, key: np.ndarray | None = None) -> np.ndarray: ...
+
+    def neighborhood_bounds(self, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:
+        """For each solution xs[b] (its draw key keys[b], None where the neighborhood does not sample), the
+        lowest and highest value of each objective over its neighborhood: lo and hi (B, n_obj), float64. The
+        GPU backend evaluates them all in one launch where they fit its lanes; the CPU one after another."""
+        ...
 
     def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float,
                       key: np.ndarray | None = None) -> tuple[int, float, np.ndarray]:

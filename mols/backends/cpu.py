@@ -13,7 +13,7 @@ from dataclasses import replace
 import numba
 import numpy as np
 
-from mols.backends.base import describe, fill_state, state_layout
+from mols.backends.base import bounds_one_by_one, describe, fill_state, state_layout
 from mols.backends.select import TABU_DTYPE, best_admissible, best_pairs_parallel
 from mols.backends.spec import BackendSpec
 from mols.backends.threads import Cores, ThreadChoice
@@ -84,6 +84,9 @@ class CpuEvaluator:
             for first in range(0, self.n_neighbors, self.chunk):
                 self._run(self._F[first:first + self.chunk], first)
         return self._F
+
+    def neighborhood_bounds(self, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:
+        return bounds_one_by_one(self, xs, keys)
 
     def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float,
                       key: np.ndarray | None = None):

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.backends.base import describe, fill_state, state_layout
+from mols.backends.base import bounds_one_by_one, describe, fill_state, state_layout
 from mols.backends.cpu import chunk_size
 from mols.backends.cuda import (
     PackedBuffers,
@@ -198,6 +198,24 @@ class GpuEvaluator:
 
             self._selection = DeviceSelection(self)
         return self._selection
+
+    def neighborhood_bounds(self, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:
+        """Evaluator.neighborhood_bounds: in one launch on the lanes of lane_walk(len(xs))'s evaluator where
+        there is one (lane_bounds), else one evaluation each."""
+        walker = self.lane_walk(len(xs))
+        return bounds_one_by_one(self, xs, keys) if walker is None else walker.ev.lane_bounds(xs, keys)
+
+    def lane_bounds(self, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:
+        """neighborhood_bounds of up to `lanes` solutions, xs[b] in lane b: one upload, one launch, each lane's
+        column bounds reduced on the device, and only those come back."""
+        for lane, (x, key) in enumerate(zip(xs, keys)):
+            self.stage(x, key, lane)
+        self.enqueue_evaluation()
+        with self.stream:
+            F = self.F.reshape(self.lanes, self.chunk, -1)[:len(xs), :self.n_neighbors]
+            bounds = import_cupy().stack([F.min(axis=1), F.max(axis=1)]).astype(np.float64).get(stream=self.stream)
+        self.stream.synchronize()
+        return bounds[0], bounds[1]
 
     def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float, key: np.ndarray | None = None):
         """Evaluate and select on the device (select.cu); only (id, score, F[id]) come back."""

@@ -7,7 +7,9 @@ Several walks run side by side, one per lane of an evaluator with lanes (gpu.py)
 state, tabu memory, threshold, step count and trail: every kernel of a step serves all of them at once
 (grid.y = lanes), and a lane whose walk is done takes no more steps. A batch of steps is one CUDA graph;
 only its trail (the moves taken, their scores and objective vectors) comes back, and the host rebuilds
-the solutions visited from the moves (Neighborhood.path). The choices are the host loop's, step for
+the solutions visited from the moves (Neighborhood.paths). The next batch is launched before the host reads
+one (two trails, in turn), so that the device walks on while the host takes the steps; a walk that the host
+ends early has walked a batch further on the device, which nothing reads. The choices are the host loop's, step for
 step: the same kernels select on the same state, forbids and threshold. A sampled neighborhood's
 walk takes each step's draw key (Search.draw_keys: consecutive counters): the first goes up with x,
 and the apply kernel advances the counter of the key on the device, so that step t draws with keys[t]
@@ -22,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.backends.base import LaneBatch, Trail, WalkLane
-from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, kernel_source
+from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, import_cupy, kernel_source
 from mols.backends.gpu_select import SEL_BLOCK, SELECT_CU
 from mols.backends.select import C_TYPES
 
@@ -43,8 +45,11 @@ class DeviceWalk:
         self._apply = compile_kernel(ev.source, problem.apply_kernel(ev.nbh))
         self.params = PackedBuffers([((1,), np.int64), ((lanes,), np.int64)])  # the tenure, each lane's steps
         rows = lanes * batch  # entry lane * batch + t: the lane's step t of the batch
-        self.trail = PackedBuffers([((rows,), np.int64), ((rows,), np.float64), ((rows * k,), problem.dtype)])
-        self._graphs = {}  # steps -> the graph of a batch of that many
+        # two trails: batch i + 1 runs on the device into one while the host reads batch i from the other
+        self.trails = [PackedBuffers([((rows,), np.int64), ((rows,), np.float64), ((rows * k,), problem.dtype)])
+                       for _ in range(2)]
+        self._done = [import_cupy().cuda.Event(disable_timing=True) for _ in range(2)]  # each trail's batch is in
+        self._graphs = {}  # (steps, trail) -> the graph of a batch of that many into that trail
 
     def __call__(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
                  keys: np.ndarray | None = None) -> Iterator[Trail]:
@@ -77,32 +82,38 @@ class DeviceWalk:
         limit_host[:len(walks)] = steps
         self.params.upload(ev.stream)
         x = np.stack([w.x for w in walks])
-        for first in range(0, longest, batch):
+        firsts = range(0, longest, batch)
+        self._launch(longest, 0)
+        for i, first in enumerate(firsts):
+            if i + 1 < len(firsts):
+                self._launch(longest - firsts[i + 1], (i + 1) % 2)
+            self._done[i % 2].synchronize()
             m = min(batch, longest - first)
-            self._graph(m).launch(ev.stream)
-            ev.stream.synchronize()
             # contiguous, as Numba compiled them in the warm-up (search/tabu.py's warm_lanes), whatever L and m
-            ids, scores, F = (np.ascontiguousarray(a.reshape(lanes, batch, -1)[:len(walks), :m]) for a in self.trail.host)
+            ids, scores, F = (np.ascontiguousarray(a.reshape(lanes, batch, -1)[:len(walks), :m])
+                              for a in self.trails[i % 2].host)
             taken = np.clip(steps - first, 0, m)
             X = ev.nbh.paths(x, ids[..., 0], taken, _keys(walks, first, m))
             moved = np.flatnonzero(taken)
             x[moved] = X[moved, taken[moved] - 1]
             yield LaneBatch(taken, X, scores[..., 0], F)
 
-    def _graph(self, steps: int):
-        if steps not in self._graphs:
-            self._graphs[steps] = self._capture(steps)
-        return self._graphs[steps]
+    def _launch(self, left: int, trail: int) -> None:
+        """The next batch of steps (at most `left`) into `trail`, and the event that says it is in."""
+        self._graph(min(self.batch, left), trail).launch(self.ev.stream)
+        self._done[trail].record(self.ev.stream)
 
-    def _capture(self, steps: int):
-        return self.ev.capture(lambda: self._enqueue_steps(steps))
+    def _graph(self, steps: int, trail: int):
+        if (steps, trail) not in self._graphs:
+            self._graphs[steps, trail] = self.ev.capture(lambda: self._enqueue_steps(steps, self.trails[trail]))
+        return self._graphs[steps, trail]
 
-    def _enqueue_steps(self, steps: int) -> None:
+    def _enqueue_steps(self, steps: int, trail) -> None:
         ev, sel, stream, k = self.ev, self.sel, self.ev.stream, self.ev.problem.n_obj
         _, threshold, step, *_ = sel.params.device
         out_id, _, out_f = sel.result.device
         tenure, limit = self.params.device
-        trail_id, trail_score, trail_f = self.trail.device
+        trail_id, trail_score, trail_f = trail.device
         grid = (1, ev.lanes)
         for t in range(steps):
             sel.enqueue(final=False)
@@ -112,7 +123,7 @@ class DeviceWalk:
                                                 trail_id[t:], trail_score[t:], trail_f[t * k:], np.int32(self.batch)))
                 self._apply(grid, (APPLY_BLOCK,), (*ev.data, *ev.state_args, out_id, out_f))
             ev.enqueue_prepare()
-        self.trail.download(stream)
+        trail.download(stream)
 
 
 def _keys(walks: list[WalkLane], first: int, m: int) -> np.ndarray | None:

@@ -70,8 +70,9 @@ def best_pairs_parallel(F, c, forbidden_until, step, threshold):
 
 
 def weighted_scores(F: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """All scores (N,), in the same order of operations as best_admissible."""
+    """All scores (N,), in the same order of operations as best_admissible: c (k,), or a row of it per row of
+    F (N, k)."""
     s = np.zeros(F.shape[0])
     for o in range(F.shape[1]):
-        s = s + c[o] * F[:, o]
+        s = s + c[..., o] * F[:, o]
     return s

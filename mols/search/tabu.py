@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from mols.archive.lanes import LaneArchives
-from mols.backends.base import LaneBatch, Trail, WalkLane
+from mols.backends.base import LaneBatch, Trail, WalkLane, column_bounds
 from mols.backends.select import MAX_TABU_STEP, weighted_scores
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
@@ -61,21 +61,12 @@ def check_weights(weights, k: int) -> np.ndarray:
     return w / w.sum()
 
 
-def normalising_coefficients(w: np.ndarray, F: np.ndarray, f: np.ndarray) -> np.ndarray:
-    """c_o = w_o / r_o, r_o the range of objective o over f and the rows of F (1 if it is 0)."""
-    return w / _ranges(np.ascontiguousarray(F), np.asarray(f, dtype=F.dtype))
-
-
-@njit(cache=True)
-def _ranges(F: np.ndarray, f: np.ndarray) -> np.ndarray:
-    """Each objective's range over f and the rows of F, in float64; 1 where it is 0."""
-    out = np.empty(f.shape[0])
-    for o in range(f.shape[0]):
-        lo = hi = np.float64(f[o])
-        for r in range(F.shape[0]):
-            lo, hi = min(lo, np.float64(F[r, o])), max(hi, np.float64(F[r, o]))
-        out[o] = hi - lo if hi > lo else 1.0
-    return out
+def normalising_coefficients(w: np.ndarray, lo: np.ndarray, hi: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """c_o = w_o / r_o, r_o the range of objective o over f and its neighborhood's bounds lo and hi
+    (Evaluator.neighborhood_bounds), in float64; 1 where it is 0. Each argument (k,), or rows (B, k) of them."""
+    f = np.asarray(f, dtype=np.float64)
+    ranges = np.maximum(hi, f) - np.minimum(lo, f)
+    return w / np.where(ranges > 0, ranges, 1.0)
 
 
 @njit(cache=True)
@@ -107,20 +98,41 @@ def host_walk(ev, nbh: Neighborhood, x: np.ndarray, c: np.ndarray, threshold: fl
 
 @dataclass
 class TabuRun:
-    """One tabu run: its walk, the archive its solutions go to, and its best score and (x, f) so far."""
+    """One tabu run: its walk, the archive its solutions go to, and its best score and (x, f) so far. A run of
+    several objectives starts with its weight vector as lane.c, and `pending` the draw key of the neighborhood
+    evaluation that its coefficients take (set_coefficients), until they are made."""
 
     lane: WalkLane
     archive: object
     best: float
     best_xf: tuple[np.ndarray, np.ndarray]
+    pending: tuple | None = None
+
+
+def set_coefficients(runs: list[tuple[AggregatedTabu, TabuRun]]) -> None:
+    """The coefficients of the runs that await them (TabuRun.pending), all from one call to the evaluator's
+    neighborhood_bounds (one launch on the GPU, where the lanes allow), and their scores and thresholds."""
+    waiting = [run for _, run in runs if run.pending is not None]
+    if not waiting:
+        return
+    lead = runs[0][0]
+    with lead.profiler.section("evaluation"):
+        lo, hi = lead.evaluator.neighborhood_bounds([run.lane.x for run in waiting], [run.pending[0] for run in waiting])
+    f = np.array([run.best_xf[1] for run in waiting], dtype=np.float64)
+    c = normalising_coefficients(np.array([run.lane.c for run in waiting]), lo, hi, f)
+    best = weighted_scores(f, c)
+    for run, c_run, best_run in zip(waiting, c, best.tolist()):
+        run.best, run.pending = best_run, None
+        run.lane = run.lane._replace(c=c_run, threshold=best_run)
 
 
 def walk_together(runs: list[tuple[AggregatedTabu, TabuRun]]) -> None:
     """Tabu runs of one or more searches that share an evaluator and a tenure (a search's weight vectors, or a
     batch of searches, search/batch.py): side by side in one launch per kernel where the evaluator has lanes
     for them (Evaluator.lane_walk), else one after another. Side by side, each batch of steps is taken for all
-    runs at once (take_together); each run's archive (one per run) is brought up to date when the walk ends or
+    runs at once (SideBySide.take); each run's archive (one per run) is brought up to date when the walk ends or
     stops, and at every batch where its search has a target."""
+    set_coefficients(runs)
     lead = runs[0][0]
     walker = lead.evaluator.lane_walk(len(runs))
     if walker is None:
@@ -129,38 +141,58 @@ def walk_together(runs: list[tuple[AggregatedTabu, TabuRun]]) -> None:
         return
     for search, _ in runs:
         search.walk = "device"
-    lanes = LaneArchives([run.archive for _, run in runs])
-    best = np.array([run.best for _, run in runs], dtype=np.float64)
+    together = SideBySide(runs)
     try:
         for batch in lead._timed(walker.batches([run.lane for _, run in runs], lead.tenure)):
-            take_together(runs, batch, lanes, best)
+            together.take(batch)
     finally:
-        with lead.profiler.section("archiving"):
-            lanes.flush_all()
+        together.hand_back()
 
 
-def take_together(runs: list[tuple[AggregatedTabu, TabuRun]], batch: LaneBatch, lanes: LaneArchives,
-                  best: np.ndarray) -> None:
-    """A batch of steps of every run (AggregatedTabu._take's, for all runs in one call each): the runs' new bests
-    (`best`, updated), the solutions visited offered to their archives (with one objective, only new bests can
-    enter), then each search counts its steps; a stop, a target or the time ends the walk after all have counted."""
-    lead = runs[0][0]
-    batch = batch._replace(taken=_cut_at_goals(runs, batch))
-    new, last = lane_new_bests(batch.scores, batch.taken, best)
-    offered = new if lead.problem.n_obj == 1 else np.arange(batch.scores.shape[1]) < batch.taken[:, None]
-    with lead.profiler.section("archiving"):
-        lanes.offer(batch.F, batch.X, offered)
-    for b in np.flatnonzero(last >= 0):
-        run, t = runs[b][1], last[b]
-        run.best, run.best_xf = float(best[b]), (batch.X[b, t].copy(), batch.F[b, t].copy())
-    for b in np.flatnonzero(batch.taken):
-        search, run = runs[b]
-        if search.target is not None:
-            lanes.flush(b)
-        own = run.archive is search.archive
-        search._count_iteration(lanes.count[b] if own else None, steps=int(batch.taken[b]), check=False)
-    for search in {id(search): search for search, _ in runs}.values():
-        search._check_ends()
+class SideBySide:
+    """Runs walking side by side: their archives in lanes (LaneArchives), and their best scores and (x, f) in
+    arrays, handed back to the runs when the walk ends (hand_back)."""
+
+    def __init__(self, runs: list[tuple[AggregatedTabu, TabuRun]]):
+        self.runs, self.lead = runs, runs[0][0]
+        self.lanes = LaneArchives([run.archive for _, run in runs])
+        self.best = np.array([run.best for _, run in runs], dtype=np.float64)
+        self.best_x = np.stack([run.best_xf[0] for _, run in runs])
+        self.best_f = np.stack([run.best_xf[1] for _, run in runs])
+        self.improved = np.zeros(len(runs), dtype=bool)
+        self.searches = list({id(search): search for search, _ in runs}.values())
+        self.goals = any(search.goal is not None for search in self.searches)
+        # each run: its search, and its archive's size for on_iteration where that is the search's archive
+        self.counted = [(search, run.archive is search.archive, search.target is not None) for search, run in runs]
+
+    def take(self, batch: LaneBatch) -> None:
+        """A batch of steps of every run (AggregatedTabu._take's, for all runs at once): the runs' new bests, the
+        solutions visited offered to their archives (with one objective, only new bests can enter), then each
+        search counts its steps; a stop, a target or the time ends the walk after all have counted."""
+        taken = _cut_at_goals(self.runs, batch) if self.goals else batch.taken
+        new, last = lane_new_bests(batch.scores, taken, self.best)
+        offered = new if self.lead.problem.n_obj == 1 else np.arange(batch.scores.shape[1]) < taken[:, None]
+        with self.lead.profiler.section("archiving"):
+            self.lanes.offer(batch.F, batch.X, offered)
+        found = np.flatnonzero(last >= 0)
+        self.best_x[found], self.best_f[found] = batch.X[found, last[found]], batch.F[found, last[found]]
+        self.improved[found] = True
+        counts = self.lanes.count
+        for b in np.flatnonzero(taken).tolist():
+            search, own, targeted = self.counted[b]
+            if targeted:
+                self.lanes.flush(b)
+            search._count_iteration(int(counts[b]) if own else None, steps=int(taken[b]), check=False)
+        for search in self.searches:
+            search._check_ends()
+
+    def hand_back(self) -> None:
+        """Each run's archive brought up to date, and its best score and (x, f) set."""
+        with self.lead.profiler.section("archiving"):
+            self.lanes.flush_all()
+        for b in np.flatnonzero(self.improved).tolist():
+            run = self.runs[b][1]
+            run.best, run.best_xf = float(self.best[b]), (self.best_x[b].copy(), self.best_f[b].copy())
 
 
 def _cut_at_goals(runs: list[tuple[AggregatedTabu, TabuRun]], batch: LaneBatch) -> np.ndarray:
@@ -228,8 +260,7 @@ class AggregatedTabu(Search):
     def warm_up(self) -> None:
         super().warm_up()
         x = self.problem.encoding.initial()
-        F = np.zeros((1, self.problem.n_obj), dtype=self.problem.dtype)  # the evaluators' F
-        normalising_coefficients(self.weights[0], F, F[0])
+        column_bounds(np.zeros((1, self.problem.n_obj), dtype=self.problem.dtype))  # the evaluators' F
         self.evaluator.best_weighted(x, self.weights[0], 0, -np.inf, self.draw_key())
         new_bests(np.zeros(1), 0.0)
         keys = self.draw_keys(self.budget, advance=False)
@@ -240,12 +271,14 @@ class AggregatedTabu(Search):
 
     def warm_lanes(self, lanes: int) -> None:
         """The walker of `lanes` walks side by side, where the evaluator has one, compiled and the graph of a
-        whole batch captured, and what takes their steps (take_together) compiled (a batch of searches warms
-        its first round's)."""
+        whole batch captured, and what makes their coefficients (neighborhood_bounds) and takes their steps
+        (SideBySide.take) compiled (a batch of searches warms its first round's)."""
         walker = self.evaluator.lane_walk(lanes)
         if walker is not None:
             x = self.problem.encoding.initial()
-            lane = WalkLane(x, self.weights[0], -np.inf, self.budget, self.draw_keys(self.budget, advance=False))
+            keys = self.draw_keys(self.budget, advance=False)
+            self.evaluator.neighborhood_bounds([x] * lanes, [None if keys is None else keys[0]] * lanes)
+            lane = WalkLane(x, self.weights[0], -np.inf, self.budget, keys)
             batch = next(walker.batches([lane] * lanes, self.tenure))
             new, _ = lane_new_bests(batch.scores[:1], batch.taken[:1], np.zeros(1))
             LaneArchives([self.new_archive()]).offer(batch.F[:1], batch.X[:1], new)
@@ -274,11 +307,13 @@ class AggregatedTabu(Search):
             archive = self.new_archive()
             self._open.append(archive)
         x, f = self._random_start(archive) if start is None else start
-        c, spent = self._coefficients(w, x, f)
-        best = weighted_scores(f[None], c)[0]
-        steps = budget - spent
-        keys = self.draw_keys(steps)  # one per step, on the device as on the host
-        return TabuRun(WalkLane(x, c, best, steps, keys), archive, best, (x, f))
+        if self.problem.n_obj == 1:  # the score is the objective: no coefficients to make
+            best = weighted_scores(f[None], w)[0]
+            keys = self.draw_keys(budget)  # one per step, on the device as on the host
+            return TabuRun(WalkLane(x, w, best, budget, keys), archive, best, (x, f))
+        key = self._counted_key()
+        keys = self.draw_keys(budget - 1)
+        return TabuRun(WalkLane(x, w, np.inf, budget - 1, keys), archive, np.inf, (x, f), pending=(key,))
 
     def _walk_runs(self, runs: list[TabuRun]) -> None:
         walk_together([(self, run) for run in runs])
@@ -329,10 +364,16 @@ class AggregatedTabu(Search):
             yield batch
 
     def _coefficients(self, w: np.ndarray, x: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, int]:
-        """The score's coefficients, and the neighborhood evaluations they cost (see the module docstring)."""
+        """The score's coefficients (module docstring), and the neighborhood evaluations they cost."""
         if self.problem.n_obj == 1:
             return w, 0
+        key = self._counted_key()
         with self.profiler.section("evaluation"):
-            F = self.evaluator.evaluate(x, self.draw_key())
+            lo, hi = self.evaluator.neighborhood_bounds([x], [key])
+        return normalising_coefficients(w, lo[0], hi[0], f), 1
+
+    def _counted_key(self) -> np.ndarray | None:
+        """The draw key of the neighborhood evaluation that makes a run's coefficients, counted as an iteration."""
+        key = self.draw_key()
         self._count_iteration()
-        return normalising_coefficients(w, F, f), 1
+        return key

@@ -1,4 +1,4 @@
-"""The host side of walks side by side (search/tabu.py's walk_together, take_together; archive/lanes.py;
+"""The host side of walks side by side (search/tabu.py's walk_together, SideBySide; archive/lanes.py;
 Neighborhood.paths) on the CPU: a stand-in walker gives the batches that the device's lanes give (each walk's
 host_walk, cut into batches of 7 steps), so a batch of searches taken together must equal each search run alone,
 and the lanes' archives must equal archives offered the same batches one by one."""

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from mols.backends import prepare
+from mols.backends.base import column_bounds
 from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.neighborhoods.crowns import crowns
@@ -65,8 +66,24 @@ def test_normalising_coefficients_divide_by_the_range():
     F = np.array([[10, 100, 3], [14, 300, 3]])
     f = np.array([12, 50, 3])
     # ranges 4, 250 and 0 (taken as 1)
-    np.testing.assert_allclose(normalising_coefficients(np.array([0.5, 0.25, 0.25]), F, f), [0.125, 0.001, 0.25])
-    np.testing.assert_allclose(normalising_coefficients(np.array([1.0, 0, 0]), F[:0], f), [1.0, 0, 0])
+    np.testing.assert_allclose(normalising_coefficients(np.array([0.5, 0.25, 0.25]), *column_bounds(F), f),
+                               [0.125, 0.001, 0.25])
+    np.testing.assert_allclose(normalising_coefficients(np.array([1.0, 0, 0]), *column_bounds(F[:0]), f), [1.0, 0, 0])
+
+
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
+def test_neighborhood_bounds_are_each_solutions_column_bounds(tiny, backend):
+    """The bounds that the coefficients of runs side by side come from: for each solution, the lowest and highest
+    value of each objective over its whole neighborhood (on the GPU, three solutions in the lanes of one launch)."""
+    search = tabu(tiny, iterations=10, evaluator=prepare(tiny, NEIGHBORHOODS["insertion"], backend))
+    rng = np.random.default_rng(4)
+    xs = [tiny.random_solution(rng) for _ in range(3)]
+    lo, hi = search.evaluator.neighborhood_bounds(xs, [None] * 3)
+    assert backend == "cpu" or search.evaluator._lane_walks
+    for b, x in enumerate(xs):
+        F = tiny.evaluate(search.nbh.apply_many(x, np.arange(search.nbh.n_neighbors(tiny.n))))
+        np.testing.assert_array_equal(lo[b], F.min(axis=0))
+        np.testing.assert_array_equal(hi[b], F.max(axis=0))
 
 
 @pytest.mark.parametrize("neighborhood", sorted(Flowshop.neighborhoods))
