@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from mols.problems.q3ap.instance import Q3apInstance, from_nugent, instance_table, read_q3ap, resolve_q3ap, write_q3ap
+from mols.problems.q3ap.instance import (
+    Q3apInstance,
+    from_nugent,
+    instance_table,
+    read_q3ap,
+    resolve_q3ap,
+    write_q3ap,
+)
 from mols.problems.q3ap.model import Q3ap
 
 
