@@ -194,10 +194,15 @@ def bench_q3ap(
 
     chosen = choose(instances, bench.INSTANCES, "--instances")
     compared = compare.strip() != "none"
+    env, table, rows = environment(), [], []
     with advancing(len(chosen) + 2 * compared) as advance:
-        table = bench.table_rows(chosen, runs, ils, ts, cpu_iterations, advance)
-        rows = bench.compare_rows(compare.strip(), compare_iterations, compare_runs, advance) if compared else []
-    show_report(bench.write_report(table, rows, environment(), output))
+        def keep(into: list):  # the report is rewritten after each row: a run cut short keeps what it measured
+            return lambda row: (into.append(row), bench.write_report(table, rows, env, output), advance())
+
+        bench.table_rows(chosen, runs, ils, ts, cpu_iterations, keep(table))
+        if compared:
+            bench.compare_rows(compare.strip(), compare_iterations, compare_runs, keep(rows))
+    show_report(bench.write_report(table, rows, env, output))
 
 
 def parse_its(text: str) -> dict[str, int]:

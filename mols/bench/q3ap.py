@@ -82,7 +82,7 @@ def table_rows(instances: list[str], runs: int, ils: int, ts: int, cpu_iteration
         cpu = [rate * it for it in iterations]
         row = {"instance": name, "n": problem.n, "best_known": bks[name], "runs": runs, "ils": ils, "ts": ts,
                "backend": ev.label, "device": ev.device, "tenure": search.tenure,
-               "mean_cost": statistics.mean(costs), "sd_cost": _sd(costs), "max_cost": max(costs),
+               "mean_cost": statistics.mean(costs), "sd_cost": _sd(costs), "max_cost": max(costs), "min_cost": min(costs),
                "hits": sum(c <= bks[name] for c in costs), "mean_s": statistics.mean(seconds), "sd_s": _sd(seconds),
                "cpu1_ms_per_iteration": 1e3 * rate, "cpu1_mean_s_est": statistics.mean(cpu), "cpu1_sd_s_est": _sd(cpu),
                "acceleration": statistics.mean(cpu) / statistics.mean(seconds),
@@ -165,7 +165,7 @@ def render_markdown(table: list[dict], compare: list[dict], env: dict[str, str])
                  f"{r0['runs']} runs per instance; runs on {r0['backend']} ({r0['device']}).\n\n")
         text += markdown_table([{
             "instance": r["instance"], "best known": r["best_known"],
-            "average value": f"{r['mean_cost']:.1f} ({r['sd_cost']:.1f})", "max value": r["max_cost"],
+            "average value": f"{r['mean_cost']:.1f} ({r['sd_cost']:.1f})", "max value": r["max_cost"], "min value": r["min_cost"],
             "hits": f"{r['hits']}/{r['runs']}", f"{r['backend']} s": f"{r['mean_s']:.2f} ({r['sd_s']:.2f})",
             "cpu1 ms / iteration": f"{r['cpu1_ms_per_iteration']:.3f}",
             "cpu1 s est.": f"{r['cpu1_mean_s_est']:.1f} ({r['cpu1_sd_s_est']:.1f})",
