@@ -16,6 +16,7 @@ reproduce the values quoted by Luong et al. 2010).
 
 from __future__ import annotations
 
+import csv
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,5 +99,5 @@ def best_known() -> dict[str, int]:
     path = bundled_instances_dir() / "q3ap" / "q3ap_bks.csv"
     if not path.is_file():
         return {}
-    lines = [line.split(",") for line in path.read_text().splitlines()[1:] if line.strip()]
-    return {name: int(value) for name, value, *_ in lines}
+    with path.open(newline="") as f:
+        return {row["name"]: int(row["best_known"]) for row in csv.DictReader(f)}
