@@ -163,12 +163,12 @@ def run(
                                                 "equal weights).")] = None,
     partitions: Annotated[int, typer.Option(min=1, help="Tabu: weight vectors i/P summing to 1.")] = DEFAULT_PARTITIONS,
     tenure: Annotated[int | None, typer.Option(min=0, help="Tabu: iterations a move's inverse stays tabu "
-                                               "(default: the problem size n; ITS: n / 2).")] = None,
+                                               "(default: the problem size n; ITS: n / 2; Q3AP: a quarter of the neighborhood).")] = None,
     threads: Annotated[int | None, typer.Option(min=1, help="CPU backend: cores to use (default: all).")] = None,
     archive: Annotated[ArchiveWhere | None, typer.Option(help="PLS: filter neighbors on the host (cpu) or the "
                                                          "device (gpu; the default on the gpu backend).")] = None,
     strength: Annotated[int | None, typer.Option(min=1, help="ITS, ILS: random changes per perturbation "
-                                                 "(swaps, bit flips, new values; default: n / 5, at least 2).")] = None,
+                                                 "(swaps, bit flips, new values; default: n / 5, at least 2; Q3AP: drawn in [2, n] at each).")] = None,
     target: Annotated[str | None, typer.Option(help="Stop when the archive holds a solution at least this good in "
                                                "every objective: one value per objective, e.g. '60,300,2' (default: "
                                                "the problem's; the PPP stops at 0, a solution).")] = None,

@@ -169,6 +169,42 @@ def bench_qap(
     show_report(md)
 
 
+@bench_app.command("q3ap")
+@user_errors
+def bench_q3ap(
+    instances: Annotated[str, typer.Option(help="Comma-separated instances of instances/q3ap, or all (nug12, nug15, "
+                                           "nug18, nug22).")] = "all",
+    runs: Annotated[int, typer.Option(min=1, help="ILS-TS runs per instance (paper: 50).")] = 10,
+    ils: Annotated[int, typer.Option(min=1, help="ILS iterations at most per run (paper: 100).")] = 100,
+    ts: Annotated[int, typer.Option(min=1, help="Tabu iterations per ILS iteration (paper: 5000).")] = 5000,
+    cpu_iterations: Annotated[int, typer.Option(min=1, help="Tabu iterations timed on one CPU core for its rate."
+                                                )] = 20,
+    compare: Annotated[str, typer.Option(help="Instance of the two neighborhoods' comparison at equal evaluations "
+                                         "(paper: nug15), or none.")] = "nug15",
+    compare_iterations: Annotated[int, typer.Option(min=1, help="Its iterations of the advanced neighborhood "
+                                                    "(paper: 11025); the basic one gets as many evaluations.")] = 1000,
+    compare_runs: Annotated[int, typer.Option(min=1, help="Its runs per neighborhood (paper: 50).")] = 5,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "q3ap",
+):
+    """The Q3AP experiments of Luong et al. (2010): Table I (ILS-TS with the advanced neighborhood, average and
+    max value, hits, time on the GPU and estimated on one CPU core, ILS iterations), then the basic and advanced
+    neighborhoods compared at equal evaluations."""
+    from mols.bench import q3ap as bench
+    from mols.environment import environment
+
+    chosen = choose(instances, bench.INSTANCES, "--instances")
+    compared = compare.strip() != "none"
+    env, table, rows = environment(), [], []
+    with advancing(len(chosen) + 2 * compared) as advance:
+        def keep(into: list):  # the report is rewritten after each row: a run cut short keeps what it measured
+            return lambda row: (into.append(row), bench.write_report(table, rows, env, output), advance())
+
+        bench.table_rows(chosen, runs, ils, ts, cpu_iterations, keep(table))
+        if compared:
+            bench.compare_rows(compare.strip(), compare_iterations, compare_runs, keep(rows))
+    show_report(bench.write_report(table, rows, env, output))
+
+
 def parse_its(text: str) -> dict[str, int]:
     if text.strip() == "none":
         return {}

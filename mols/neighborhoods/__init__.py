@@ -1,5 +1,5 @@
 """Move spaces by name: insertion, swap and 2-opt on permutations, Hamming 1, 2 and 3 on bit vectors,
-crowns around real vectors, and the change of one variable (made per problem, for its k values);
+crowns around real vectors, basic and advanced swaps on pairs of permutations (the Q3AP's), and the change of one variable (made per problem, for its k values);
 `Neighborhood` and `position_moves` make others."""
 
 from __future__ import annotations
@@ -9,10 +9,12 @@ from mols.neighborhoods.base import NO_KEYS, Neighborhood, position_moves
 from mols.neighborhoods.crowns import CROWNS
 from mols.neighborhoods.hamming import HAMMING1, HAMMING2, HAMMING3
 from mols.neighborhoods.insertion import INSERTION
+from mols.neighborhoods.pair_swaps import ADVANCED, BASIC
 from mols.neighborhoods.swap import SWAP
 from mols.neighborhoods.two_opt import TWO_OPT
 
-NEIGHBORHOODS = {nbh.name: nbh for nbh in (INSERTION, SWAP, TWO_OPT, HAMMING1, HAMMING2, HAMMING3, CROWNS)}
+NEIGHBORHOODS = {nbh.name: nbh for nbh in (INSERTION, SWAP, TWO_OPT, HAMMING1, HAMMING2, HAMMING3, CROWNS,
+                                             BASIC, ADVANCED)}
 # Neighborhoods that depend on the instance: the problem makes them (Problem.neighborhood).
 MADE_BY_PROBLEM = {"change": "the change of a variable to another of its k values depends on k"}
 NAMES = (*NEIGHBORHOODS, *MADE_BY_PROBLEM)  # every name a run may give

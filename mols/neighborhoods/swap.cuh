@@ -1,4 +1,4 @@
-// 2-exchange moves, the CUDA twin of swap.py (Propositions 1 and 2, corrected in integers).
+// 2-exchange moves, the CUDA twin of swap.py; ids decode through pairs.cuh (prepended by swap.py).
 #define NBH_ARITY 2
 struct Move { int i, j; };
 __device__ __forceinline__ int nbh_index(Move mv, int q) { return q == 0 ? mv.i : mv.j; }
@@ -8,19 +8,9 @@ __device__ __forceinline__ int nbh_index(Move mv, int q) { return q == 0 ? mv.i 
 #define NBH_SEGMENTS 4
 struct Segments { int end[NBH_SEGMENTS]; int offset[NBH_SEGMENTS]; };
 
-__device__ __forceinline__ long long nbh_row_start(long long i, int n) {
-    return i * n - i * (i + 1) / 2;
-}
-
 __device__ __forceinline__ Move nbh_decode(long long idx, int n) {
-    long long m = (long long)n * (n - 1) / 2;
-    long long i = n - 2 - (long long)((sqrt(8.0 * (double)(m - idx - 1) + 1.0) - 1.0) / 2.0);
-    i = min(max(i, 0LL), (long long)(n - 2));
-    while (i > 0 && nbh_row_start(i, n) > idx) --i;
-    while (i < n - 2 && nbh_row_start(i + 1, n) <= idx) ++i;
     Move mv;
-    mv.i = (int)i;
-    mv.j = (int)(idx - i * (n - 1) + i * (i + 1) / 2 + 1);
+    nbh_pair(idx, n, mv.i, mv.j);
     return mv;
 }
 

@@ -54,4 +54,7 @@ def source(i, j, k):
     return k
 
 
-SWAP = position_moves("swap", size, decode, encode, first_of_pair, source, HERE / "swap.cuh")
+# The CUDA twin: the pair numbering (pairs.cuh, shared with 2-opt and the Q3AP's swaps) and the moves (swap.cuh).
+PAIRS_CUDA = (HERE / "pairs.cuh").read_text()
+SWAP_CUDA = PAIRS_CUDA + (HERE / "swap.cuh").read_text()
+SWAP = position_moves("swap", size, decode, encode, first_of_pair, source, SWAP_CUDA)

@@ -3,7 +3,7 @@
 Ids are those of the swap neighborhood (the same pairs i < j, the same triangular order). On a
 tour, (0, n-1) reverses the whole permutation and (0, n-2), (1, n-1) all but one element: they
 give other permutations of the same cycle. A reversal undoes itself, so a move is its own inverse.
-On CUDA the ids decode through swap.cuh; its nbh_segments describe swaps, not reversals, so a
+On CUDA the ids decode through swap.cuh (after pairs.cuh); its nbh_segments describe swaps, not reversals, so a
 problem whose kernel walks segments (the flowshop) does not list 2-opt among its neighborhoods.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from mols.neighborhoods.base import HERE, first_of_pair, position_moves
-from mols.neighborhoods.swap import decode, encode, size
+from mols.neighborhoods.base import first_of_pair, position_moves
+from mols.neighborhoods.swap import SWAP_CUDA, decode, encode, size
 
 
 @njit(cache=True)
@@ -23,4 +23,4 @@ def source(i, j, k):
     return k
 
 
-TWO_OPT = position_moves("2opt", size, decode, encode, first_of_pair, source, HERE / "swap.cuh", cuda_segments=False)
+TWO_OPT = position_moves("2opt", size, decode, encode, first_of_pair, source, SWAP_CUDA, cuda_segments=False)

@@ -42,6 +42,7 @@ PROBLEMS = {
     "qap": ProblemEntry(_lazy("qap", "load_qap"), "swap", instances=_lazy("qap.instance", "instance_table", "qap")),
     "mqap": ProblemEntry(_lazy("qap", "load_mqap"), "swap", published_front=_lazy("qap", "published_front"),
                          instances=_lazy("qap.instance", "instance_table", "mqap")),
+    "q3ap": ProblemEntry(_lazy("q3ap", "load_q3ap"), "advanced", instances=_lazy("q3ap.instance", "instance_table")),
     "ppp": ProblemEntry(_lazy("ppp", "load_ppp"), "hamming1", instances=_lazy("ppp", "instance_table")),
     "coloring": ProblemEntry(_lazy("coloring", "load_coloring"), "change", instances=_lazy("coloring", "instance_table")),
     "weierstrass": ProblemEntry(_lazy("weierstrass", "load_weierstrass"), "crowns",

@@ -132,6 +132,16 @@ class Problem(ABC):
         change of a variable to another of its k values) makes it here."""
         return get_neighborhood(name)
 
+    def tabu_tenure(self, nbh: Neighborhood) -> int | None:
+        """The tenure tabu search and ITS take on this problem when none is given (its literature's, e.g. the
+        Q3AP's quarter of the neighborhood); None: the searches' own defaults (n; ITS n / 2)."""
+        return None
+
+    def perturbation(self) -> tuple[int, int] | None:
+        """ITS without --strength: each perturbation makes a number of random changes drawn uniformly in this
+        range [low, high] (the Q3AP's [2, n]); None: ITS's fixed default (n / 5, at least 2)."""
+        return None
+
     def random_solution(self, rng: np.random.Generator) -> np.ndarray:
         return self.encoding.random(rng)
 

@@ -7,7 +7,9 @@ Each run is AggregatedTabu's run (tenure, aspiration and device-side selection) 
 vector: the --weights given, or equal weights (with one objective, the objective itself). A run
 costs its length in neighborhood evaluations, so the budget is met exactly; the last run is
 shorter when the budget is not a multiple of the length. "Best" compares the weighted sum w . f.
-Defaults: tenure n / 2, n / 5 random changes, runs of 10 n iterations.
+Defaults: tenure n / 2, n / 5 random changes, runs of 10 n iterations; a problem may give its own tenure
+and a range the number of changes is drawn from at each perturbation (Problem.tabu_tenure, perturbation:
+the Q3AP's m / 4 and [2, n]).
 """
 
 from __future__ import annotations
@@ -44,9 +46,11 @@ class IteratedTabu(AggregatedTabu):
         super().__init__(*args, weights=weights, tenure=tenure, **kwargs)
         n = self.problem.n
         if tenure is None:
-            self.tenure = min(max(1, n // 2), self.budget)
+            self.tenure = min(self.problem.tabu_tenure(self.nbh) or max(1, n // 2), self.budget)
         self.w = self.weights[0]
+        drawn = self.problem.perturbation() if strength is None else None
         self.strength = default_strength(n) if strength is None else strength
+        self.strengths = drawn or (self.strength, self.strength)  # each perturbation's changes: drawn in this range
         self.run_length = RUN_LENGTH_PER_SIZE * n if run_length is None else run_length
         if not 1 <= self.strength <= n:
             raise MolsError(f"--strength must be in 1..{n} (random changes per perturbation), got {self.strength}")
@@ -66,6 +70,9 @@ class IteratedTabu(AggregatedTabu):
             start = self.perturb(run.best_xf[0]) if left else None
 
     def perturb(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """x after `strength` random changes of its encoding (swaps for a permutation), and its vector."""
-        y = self.problem.encoding.perturb(x, self.rng, self.strength)
+        """x after random changes of its encoding (swaps for a permutation), and its vector: `strength` of them,
+        or, where the problem draws them (Problem.perturbation: the Q3AP's), a number drawn in that range."""
+        low, high = self.strengths
+        strength = low if low == high else int(self.rng.integers(low, high + 1))
+        y = self.problem.encoding.perturb(x, self.rng, strength)
         return y, self.problem.evaluate_one(y)

@@ -227,7 +227,8 @@ class AggregatedTabu(Search):
                  **kwargs):
         super().__init__(*args, **kwargs)
         self.weights = self._weight_vectors(weights, partitions)
-        tenure = self.problem.n if tenure is None else tenure
+        if tenure is None:
+            tenure = self.problem.tabu_tenure(self.nbh) or self.problem.n
         if tenure < 0:
             raise MolsError(f"--tenure must be at least 0, got {tenure}")
         self.tenure = min(tenure, self.budget)  # a longer tenure forbids for the whole run all the same

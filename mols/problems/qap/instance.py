@@ -78,12 +78,17 @@ def bundled_qap_files(kind: str) -> list[Path]:
 def read_qaplib(path: str | os.PathLike[str]) -> QapInstance:
     """A QAPLIB .dat file: n, then the n x n matrices A and B."""
     path = Path(path)
+    a, b = read_square_matrices(path, 2)
+    return QapInstance(path.stem, a[None], b, path)
+
+
+def read_square_matrices(path: Path, count: int) -> list[np.ndarray]:
+    """A stream of integers n, then `count` n x n matrices (QAPLIB's layout; the Q3AP's with three)."""
     values, lines = _integers(path, read_text(path))
     if not values:
-        raise InstanceError(path, "empty file: expected the size n, then two n x n matrices")
+        raise InstanceError(path, f"empty file: expected the size n, then {count} n x n matrices")
     n = _size(path, values[0], "the size n", lines[0])
-    a, b = _matrices(path, values[1:], lines[1:], n, 2, f"after n = {n}")
-    return QapInstance(path.stem, a[None], b, path)
+    return _matrices(path, values[1:], lines[1:], n, count, f"after n = {n}")
 
 
 def read_mqap(path: str | os.PathLike[str]) -> QapInstance:

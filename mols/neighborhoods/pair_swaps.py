@@ -1,0 +1,104 @@
+"""Swaps on a pair of permutations (p, q) (the Q3AP's solutions, Luong, Loukil, Melab & Talbi 2010, eqs. 5-6).
+
+A solution is x = (p, q), p = x[:n] and q = x[n:] (encodings.Permutations(2, n)).
+
+- basic: one swap, in p or in q: n(n-1) moves. Ids 0 .. m-1 (m = n(n-1)/2) swap p's pair with that
+  swap id, ids m .. 2m-1 swap q's pair id - m. A move is (part, i, j): part 0 for p, 1 for q.
+- advanced: a swap in p and one in q at once: m^2 moves. Id a m + b swaps p's pair a and q's pair b;
+  a move is (k, l, r, s): p's positions k < l and q's positions r < s.
+
+Pairs are numbered as the swap neighborhood numbers them (swap.decode, pairs.cuh). Both neighborhoods
+also map an id to the four positions (k, l, r, s) of the swaps in p and in q, (-1, -1) standing for
+no swap (`swaps`, `nbh_swaps` in CUDA): the Q3AP's kernels read every move through it. A swap undoes
+itself, so a move is its own inverse. pair_swaps.cuh is the CUDA twin (NBH_ADVANCED 0 or 1).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from mols.neighborhoods.base import HERE, Neighborhood
+from mols.neighborhoods.swap import PAIRS_CUDA
+from mols.neighborhoods.swap import decode as pair
+from mols.neighborhoods.swap import encode as pair_id
+from mols.neighborhoods.swap import size as pairs
+
+
+@njit(cache=True)
+def basic_size(n):
+    return 2 * pairs(n)
+
+
+@njit(cache=True)
+def basic_decode(idx, n):
+    m = pairs(n)
+    part = idx // m
+    i, j = pair(idx - part * m, n)
+    return part, i, j
+
+
+@njit(cache=True)
+def basic_encode(part, i, j, n):
+    at = pair_id(i, j, n)
+    return -1 if at < 0 or part > 1 else part * pairs(n) + at
+
+
+@njit(cache=True)
+def basic_swaps(idx, n):
+    part, i, j = basic_decode(idx, n)
+    return (i, j, -1, -1) if part == 0 else (-1, -1, i, j)
+
+
+@njit(cache=True)
+def advanced_size(n):
+    return pairs(n) * pairs(n)
+
+
+@njit(cache=True)
+def advanced_decode(idx, n):
+    m = pairs(n)
+    a = idx // m
+    k, l = pair(a, n)
+    r, s = pair(idx - a * m, n)
+    return k, l, r, s
+
+
+@njit(cache=True)
+def advanced_encode(k, l, r, s, n):
+    a, b = pair_id(k, l, n), pair_id(r, s, n)
+    return -1 if a < 0 or b < 0 else a * pairs(n) + b
+
+
+@njit(cache=True)
+def advanced_swaps(idx, n):
+    return advanced_decode(idx, n)
+
+
+@njit(cache=True)
+def itself(idx, n):
+    return idx
+
+
+def swapping(swaps):
+    """apply_into for a neighborhood whose move `swaps` gives as (k, l, r, s)."""
+    @njit
+    def apply_into(x, idx, n, key, out):
+        k, l, r, s = swaps(idx, n)
+        out[:] = x
+        if k >= 0:
+            out[k], out[l] = x[l], x[k]
+        if r >= 0:
+            out[n + r], out[n + s] = x[n + s], x[n + r]
+
+    return apply_into
+
+
+def pair_swaps(name: str, arity: int, size, decode, encode, swaps, advanced: int) -> Neighborhood:
+    return Neighborhood(name, "permutations", arity, size, decode, swapping(swaps), itself,
+                        PAIRS_CUDA + (HERE / "pair_swaps.cuh").read_text(), encode=encode, parts=2,
+                        cuda_defines={"NBH_ADVANCED": advanced})
+
+
+BASIC = pair_swaps("basic", 3, basic_size, basic_decode, basic_encode, basic_swaps, 0)
+ADVANCED = pair_swaps("advanced", 4, advanced_size, advanced_decode, advanced_encode, advanced_swaps, 1)
+SWAPS = {BASIC.name: basic_swaps, ADVANCED.name: advanced_swaps}  # id -> (k, l, r, s), for the Q3AP's kernels

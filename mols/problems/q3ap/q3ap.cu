@@ -1,0 +1,92 @@
+// The Q3AP's neighborhoods (basic, advanced), one thread per move generated from its id: the CUDA twin of
+// cpu.py (the formula is in its docstring). Prepended by the host: lane.cuh, the neighborhood's header
+// (pairs.cuh, pair_swaps.cuh: Move, nbh_decode, Swaps, nbh_swaps) and #define N_POS (n), VAL (int or long
+// long), SYMMETRIC (1 when A, B and E are all symmetric), BLOCK and STATE_BYTES. Sums run in 64 bits: every
+// partial sum is bounded by the objective's bound (model.py), so the neighbor's cost comes out exact.
+
+typedef long long ACC;
+
+// The position whose value a swap of positions a and b brings to position i (a = -1: no swap).
+__device__ __forceinline__ int q3ap_source(int i, int a, int b) { return i == a ? b : (i == b ? a : i); }
+
+// Slot u of the move (k, l, r, s), or -1 where it is empty or repeats k or l.
+__device__ __forceinline__ int q3ap_changed(int u, Swaps w) {
+    const int i = u == 0 ? w.k : u == 1 ? w.l : u == 2 ? w.r : w.s;
+    return (u >= 2 && (i == w.k || i == w.l)) ? -1 : i;
+}
+
+// The change of f when positions (k, l) swap in p and (r, s) in q: cpu.move_delta.
+__device__ ACC q3ap_delta(const int* __restrict__ A, const int* __restrict__ Bp, const int* __restrict__ Eq,
+                          Swaps w) {
+    ACC outside = 0, inside = 0;
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+        const int i = q3ap_changed(u, w);
+        if (i < 0) continue;
+        const int pi = q3ap_source(i, w.k, w.l), qi = q3ap_source(i, w.r, w.s);
+        for (int t = 0; t < N_POS; ++t) {
+            if (t == w.k || t == w.l || t == w.r || t == w.s) continue;
+            outside += (ACC)A[i * N_POS + t] * ((ACC)Bp[pi * N_POS + t] * Eq[qi * N_POS + t]
+                                                - (ACC)Bp[i * N_POS + t] * Eq[i * N_POS + t]);
+#if !SYMMETRIC
+            outside += (ACC)A[t * N_POS + i] * ((ACC)Bp[t * N_POS + pi] * Eq[t * N_POS + qi]
+                                                - (ACC)Bp[t * N_POS + i] * Eq[t * N_POS + i]);
+#endif
+        }
+#pragma unroll
+        for (int v = 0; v < 4; ++v) {
+            const int j = q3ap_changed(v, w);
+            if (j < 0) continue;
+            const int pj = q3ap_source(j, w.k, w.l), qj = q3ap_source(j, w.r, w.s);
+            inside += (ACC)A[i * N_POS + j] * ((ACC)Bp[pi * N_POS + pj] * Eq[qi * N_POS + qj]
+                                               - (ACC)Bp[i * N_POS + j] * Eq[i * N_POS + j]);
+        }
+    }
+#if SYMMETRIC
+    outside *= 2;
+#endif
+    return outside + inside;
+}
+
+// Arguments: A (N_POS, N_POS); the state: x (2 N_POS,: unused, Bp and Eq hold it), cost (1,), Bp and Eq
+// (N_POS, N_POS); then F (n_moves, 1). Lane b (blockIdx.y) reads its own state and writes its rows of F.
+extern "C" __global__ void __launch_bounds__(BLOCK) q3ap_neighborhood(
+    const int* __restrict__ A, const int* __restrict__ x, const VAL* __restrict__ cost,
+    const int* __restrict__ Bp, const int* __restrict__ Eq, VAL* __restrict__ F, long long n_moves)
+{
+    cost = lane_state(cost); Bp = lane_state(Bp); Eq = lane_state(Eq);
+    F += blockIdx.y * n_moves;
+    const long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    if (t >= n_moves) return;
+    const Swaps w = nbh_swaps(nbh_decode(t, N_POS));
+    F[t] = (VAL)(cost[0] + q3ap_delta(A, Bp, Eq, w));
+}
+
+__device__ __forceinline__ void q3ap_exchange(int* m, int u, int v) {
+    const int t = m[u];
+    m[u] = m[v];
+    m[v] = t;
+}
+
+// Rows a and b of the N_POS x N_POS matrix m exchanged, then its columns a and b, by the block's threads.
+__device__ void q3ap_exchange_rows_columns(int* m, int a, int b) {
+    for (int t = threadIdx.x; t < N_POS; t += blockDim.x) q3ap_exchange(m, a * N_POS + t, b * N_POS + t);
+    __syncthreads();
+    for (int t = threadIdx.x; t < N_POS; t += blockDim.x) q3ap_exchange(m, t * N_POS + a, t * N_POS + b);
+}
+
+// One block per lane: the lane's state moved to the neighbor *move (none where it is -1: the lane's walk has
+// ended), whose cost is f: the swaps made in x, and in the rows and columns of Bp (k, l) and Eq (r, s).
+extern "C" __global__ void q3ap_apply(const int* A, int* x, VAL* cost, int* Bp, int* Eq, const long long* move,
+                                      const VAL* f) {
+    x = lane_state(x); cost = lane_state(cost); Bp = lane_state(Bp); Eq = lane_state(Eq);
+    if (move[blockIdx.y] < 0) return;
+    const Swaps w = nbh_swaps(nbh_decode(move[blockIdx.y], N_POS));
+    if (w.k >= 0) q3ap_exchange_rows_columns(Bp, w.k, w.l);
+    if (w.r >= 0) q3ap_exchange_rows_columns(Eq, w.r, w.s);
+    if (threadIdx.x == 0) {
+        if (w.k >= 0) q3ap_exchange(x, w.k, w.l);
+        if (w.r >= 0) q3ap_exchange(x, N_POS + w.r, N_POS + w.s);
+        cost[0] = f[blockIdx.y];
+    }
+}
