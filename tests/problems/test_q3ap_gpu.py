@@ -70,3 +70,21 @@ def test_its_same_on_both_backends(neighborhood):
                             iterations=400, run_length=100, seed=3)) for b in ("cpu", "gpu")]
     np.testing.assert_array_equal(runs[0].archive.F, runs[1].archive.F)
     np.testing.assert_array_equal(runs[0].archive.X, runs[1].archive.X)
+
+
+@pytest.mark.parametrize("nbh", NEIGHBORHOODS, ids=lambda nbh: nbh.name)
+def test_fused_selection_chooses_as_the_cpu(rng, nbh):
+    """q3ap_neighborhood_select (evaluation and selection in one kernel), the unfused kernels and the CPU choose
+    the same best admissible neighbor, some moves forbidden, with and without aspiration."""
+    problem = random_q3ap(rng, 12, False)
+    evaluators = [prepare(problem, nbh, spec) for spec in ("cpu", BackendSpec("gpu"), BackendSpec("gpu", fused=False))]
+    n = nbh.n_neighbors(problem.n)
+    for ev in evaluators:
+        for idx in rng.choice(n, size=n // 3, replace=False):
+            ev.forbid(int(idx), 5)
+    for _ in range(3):
+        x = problem.random_solution(rng)
+        threshold = float(evaluators[0].evaluate(x).min()) + 1
+        for thr in (threshold, -np.inf):
+            chosen = [ev.best_weighted(x, np.ones(1), 2, thr) for ev in evaluators]
+            assert len({(i, s) for i, s, _ in chosen}) == 1, chosen

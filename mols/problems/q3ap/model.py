@@ -70,6 +70,9 @@ class Q3ap(Problem):
         return {"N_POS": self.n, "VAL": "int" if self.dtype == np.int32 else "long long",
                 "SYMMETRIC": int(self.symmetric)}
 
+    def selection_kernel(self, nbh: Neighborhood) -> str:
+        return "q3ap_neighborhood_select"
+
     def apply_kernel(self, nbh: Neighborhood) -> str:
         return "q3ap_apply"
 

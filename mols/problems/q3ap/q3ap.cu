@@ -62,6 +62,34 @@ extern "C" __global__ void __launch_bounds__(BLOCK) q3ap_neighborhood(
     F[t] = (VAL)(cost[0] + q3ap_delta(A, Bp, Eq, w));
 }
 
+#ifdef SEL_BLOCK
+// Compiled after backends/select.cu: evaluation and the block's part of the selection in one pass, so that F
+// is never written. q3ap_neighborhood's arguments less F, then the end and the first move of the chunk and
+// select_partial's.
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) q3ap_neighborhood_select(
+    const int* __restrict__ A, const int* __restrict__ x, const VAL* __restrict__ cost,
+    const int* __restrict__ Bp, const int* __restrict__ Eq, long long n_moves, long long first, const double* c,
+    const double* threshold, const long long* step, const TABU* __restrict__ forbidden_until, double* part_s,
+    long long* part_i, FVAL* part_f)
+{
+    cost = lane_state(cost); Bp = lane_state(Bp); Eq = lane_state(Eq);
+    select_lane(c, threshold, step, part_s, part_i, part_f);
+    forbidden_until += blockIdx.y * n_moves;
+    double bs = SEL_INF, as = SEL_INF;
+    long long bi = NO_ID, ai = NO_ID;
+    FVAL bf[1], af[1];
+    const double thr = *threshold;
+    const long long now = *step, stride = (long long)gridDim.x * SEL_BLOCK;
+    for (long long t = first + (long long)blockIdx.x * SEL_BLOCK + threadIdx.x; t < n_moves; t += stride) {
+        const FVAL f[1] = {(FVAL)(cost[0] + q3ap_delta(A, Bp, Eq, nbh_swaps(nbh_decode(t, N_POS))))};
+        const double score = score_of_row(f, c);
+        if (keep_better(as, ai, score, t)) af[0] = f[0];
+        if ((forbidden_until[t] <= now || score < thr) && keep_better(bs, bi, score, t)) bf[0] = f[0];
+    }
+    write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);
+}
+#endif
+
 __device__ __forceinline__ void q3ap_exchange(int* m, int u, int v) {
     const int t = m[u];
     m[u] = m[v];
