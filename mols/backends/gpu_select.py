@@ -44,7 +44,8 @@ class DeviceSelection:
         self.params = PackedBuffers([((lanes, k), np.float64), ((lanes,), np.float64), ((lanes,), np.int64),
                                      ((PENDING,), np.int64), ((PENDING,), np.int64), ((1,), np.int64)])
         self.result = PackedBuffers([((lanes,), np.int64), ((lanes,), np.float64), ((lanes, k), dtype)])
-        self.forbidden_until = device_array(lanes * n, TABU_DTYPE, f"the tabu memory of {ev.what}", fill=0)
+        with ev.stream:  # zeroed in the stream of the forbids that may follow at once (forbid, _write_forbids)
+            self.forbidden_until = device_array(lanes * n, TABU_DTYPE, f"the tabu memory of {ev.what}", fill=0)
         threads = ev.move_threads if fused else 1  # per row of the chunk
         self.parts = [min(-(-min(ev.chunk, n - first) * threads // SEL_BLOCK), MAX_PARTS) for first in ev.firsts]
         self.n_parts = sum(self.parts)  # over all chunks, per lane

@@ -79,8 +79,9 @@ def test_fused_selection_chooses_as_the_cpu(rng, nbh):
     problem = random_q3ap(rng, 12, False)
     evaluators = [prepare(problem, nbh, spec) for spec in ("cpu", BackendSpec("gpu"), BackendSpec("gpu", fused=False))]
     n = nbh.n_neighbors(problem.n)
+    forbidden = rng.choice(n, size=n // 3, replace=False)
     for ev in evaluators:
-        for idx in rng.choice(n, size=n // 3, replace=False):
+        for idx in forbidden:
             ev.forbid(int(idx), 5)
     for _ in range(3):
         x = problem.random_solution(rng)
