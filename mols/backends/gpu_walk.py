@@ -25,6 +25,7 @@ import numpy as np
 
 from mols.backends.base import LaneBatch, Trail, WalkLane
 from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, import_cupy, kernel_source
+from mols.backends.gpu import LANE_CUH
 from mols.backends.gpu_select import SEL_BLOCK, SELECT_CU
 from mols.backends.select import C_TYPES
 
@@ -43,6 +44,8 @@ class DeviceWalk:
                                               WALK_CU.read_text()))
         self._step = module.get_function("walk_step")
         self._apply = compile_kernel(ev.source, problem.apply_kernel(ev.nbh))
+        self._whole_step = self._whole_step_kernel(defines)
+        self._arrivals = import_cupy().zeros(lanes, dtype=np.uint32)  # the whole step's counters (select.cu)
         self.params = PackedBuffers([((1,), np.int64), ((lanes,), np.int64)])  # the tenure, each lane's steps
         rows = lanes * batch  # entry lane * batch + t: the lane's step t of the batch
         # two trails: batch i + 1 runs on the device into one while the host reads batch i from the other
@@ -108,7 +111,21 @@ class DeviceWalk:
             self._graphs[steps, trail] = self.ev.capture(lambda: self._enqueue_steps(steps, self.trails[trail]))
         return self._graphs[steps, trail]
 
+    def _whole_step_kernel(self, defines: dict):
+        """The problem's kernel of a whole step (Problem.walk_kernel), where the spec fuses the selection and the
+        neighborhood is one chunk; else None."""
+        ev = self.ev
+        name = ev.problem.walk_kernel(ev.nbh)
+        if name is None or not ev.spec.fused or len(ev.firsts) > 1:
+            return None
+        source = kernel_source({**ev.defines, **defines, "WALK_STEP": 1}, LANE_CUH.read_text(), ev.nbh.cuda_source(),
+                               SELECT_CU.read_text(), WALK_CU.read_text(), ev.problem.cuda_source(ev.nbh))
+        return compile_module(source).get_function(name)
+
     def _enqueue_steps(self, steps: int, trail) -> None:
+        if self._whole_step is not None:
+            self._enqueue_whole_steps(steps, trail)
+            return
         ev, sel, stream, k = self.ev, self.sel, self.ev.stream, self.ev.problem.n_obj
         _, threshold, step, *_ = sel.params.device
         out_id, _, out_f = sel.result.device
@@ -122,6 +139,23 @@ class DeviceWalk:
                                                 sel.forbidden_until, np.int32(ev.problem.n), np.int64(ev.n_neighbors),
                                                 trail_id[t:], trail_score[t:], trail_f[t * k:], np.int32(self.batch)))
                 self._apply(grid, (APPLY_BLOCK,), (*ev.data, *ev.state_args, out_id, out_f))
+            ev.enqueue_prepare()
+        trail.download(stream)
+
+    def _enqueue_whole_steps(self, steps: int, trail) -> None:
+        """`steps` steps of one launch each (Problem.walk_kernel), then the trail down."""
+        ev, sel, stream, k = self.ev, self.sel, self.ev.stream, self.ev.problem.n_obj
+        c, threshold, step, *_ = sel.params.device
+        part_s, part_i, part_f, _, *result = sel.final_args()
+        tenure, limit = self.params.device
+        trail_id, trail_score, trail_f = trail.device
+        grid = (sel.parts[0], ev.lanes)
+        for t in range(steps):
+            with stream:
+                self._whole_step(grid, (SEL_BLOCK,), (*ev.data, *ev.state_args, np.int64(ev.n_neighbors), c, threshold,
+                                                      step, sel.forbidden_until, part_s, part_i, part_f, self._arrivals,
+                                                      *result, limit, tenure, trail_id[t:], trail_score[t:],
+                                                      trail_f[t * k:], np.int32(self.batch)))
             ev.enqueue_prepare()
         trail.download(stream)
 

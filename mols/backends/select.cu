@@ -81,6 +81,21 @@ __device__ __forceinline__ void select_lane(const double*& c, const double*& thr
     part_s += parts; part_i += parts; part_f += parts * N_OBJ;
 }
 
+// After write_part: whether this block is the last of its lane (blockIdx.y) to be done, in every thread; the
+// last one sets its lane's counter in `done` back to 0 for the next launch and sees every block's part.
+__device__ bool last_block_of_lane(unsigned int* done) {
+    __shared__ bool last;
+    __threadfence();  // this block's part is visible before it counts
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        last = atomicAdd(done + blockIdx.y, 1u) == gridDim.x - 1;
+        if (last) done[blockIdx.y] = 0;
+    }
+    __syncthreads();
+    if (last) __threadfence();
+    return last;
+}
+
 // A grid-stride share of a chunk of F per block (see write_part).
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_partial(
     const FVAL* F, long long rows, long long first, const double* c, const double* threshold, const long long* step,

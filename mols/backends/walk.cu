@@ -7,7 +7,9 @@
 // inverse is tabu until step now + 1 + tenure, the aspiration threshold falls to the move's score if it is
 // lower, the step counter advances, and the move, its score and objective vector go to the trail (entry
 // lane * trail_stride of the step's pointers). The problem's apply kernel then moves the state.
-extern "C" __global__ void __launch_bounds__(SEL_BLOCK) walk_step(
+// walk_step's work for lane blockIdx.y, by the whole block: every thread returns at the end (a fused walk
+// kernel moves the state after it, qap.cu's qap_walk_step).
+__device__ void walk_step_in(
     const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts, long long* out_id,
     double* out_score, FVAL* out_f, double* threshold, long long* step, const long long* limit,
     const long long* tenure, TABU* forbidden_until, int n, long long n_moves, long long* trail_id,
@@ -17,7 +19,7 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) walk_step(
     out_id += lane; out_score += lane; out_f += lane * N_OBJ;
     threshold += lane; step += lane; forbidden_until += lane * n_moves;
     trail_id += entry; trail_score += entry; trail_f += entry * N_OBJ;
-    if (*step >= limit[lane]) {
+    if (*step >= limit[lane]) {  // the same in every thread
         if (threadIdx.x == 0) *out_id = *trail_id = -1;
         return;
     }
@@ -32,4 +34,13 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) walk_step(
     *trail_id = id;
     *trail_score = score;
     for (int o = 0; o < N_OBJ; ++o) trail_f[o] = out_f[o];
+}
+
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) walk_step(
+    const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts, long long* out_id,
+    double* out_score, FVAL* out_f, double* threshold, long long* step, const long long* limit,
+    const long long* tenure, TABU* forbidden_until, int n, long long n_moves, long long* trail_id,
+    double* trail_score, FVAL* trail_f, int trail_stride) {
+    walk_step_in(part_s, part_i, part_f, n_parts, out_id, out_score, out_f, threshold, step, limit, tenure,
+                 forbidden_until, n, n_moves, trail_id, trail_score, trail_f, trail_stride);
 }

@@ -220,3 +220,10 @@ class Problem(ABC):
         the device's result of the selection; one block (per lane, with lane_kernels: its move is move[lane],
         and -1 means that the lane's walk has ended). With it a tabu walk runs on the device; None: the host applies each move."""
         return None
+
+    def walk_kernel(self, nbh: Neighborhood) -> str | None:
+        """A kernel that takes a whole step of tabu walks in one launch, where the neighborhood is one chunk and the
+        selection fused (backends/gpu_walk.py; qap.cu's qap_walk_step, compiled after walk.cu with WALK_STEP):
+        the selection kernel's part, then the last block of each lane does walk_step's and the apply kernel's
+        work. None: a step is the selection's kernels, walk_step and the apply kernel."""
+        return None

@@ -102,6 +102,9 @@ class Qap(Problem):
     def apply_kernel(self, nbh: Neighborhood) -> str:
         return "qap_apply"
 
+    def walk_kernel(self, nbh: Neighborhood) -> str:
+        return "qap_walk_step"
+
     @property
     def threads_per_move(self) -> int:
         """Lanes per move (qap.cu's LANES): TARGET_THREADS over the n(n - 1) / 2 swaps, as a power of two

@@ -81,15 +81,13 @@ extern "C" __global__ void __launch_bounds__(BLOCK) qap_neighborhood(
 #ifdef SEL_BLOCK
 // Compiled after backends/select.cu: evaluation and the block's part of the selection in one pass,
 // so that F is never written. The same arguments less F, then n_moves, first and select_partial's.
-extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
-    const int* __restrict__ A, const int* __restrict__ AT, const int* __restrict__ perm,
-    const VAL* __restrict__ cost, const int* __restrict__ Bp, const int* __restrict__ BpT,
-    long long n_moves, long long first, const double* c, const double* threshold, const long long* step,
-    const TABU* __restrict__ forbidden_until, double* part_s, long long* part_i, FVAL* part_f)
+// The block's part of the selection over moves first .. n_moves - 1, the arguments already the lane's.
+__device__ __forceinline__ void qap_select_part(
+    const int* __restrict__ A, const int* __restrict__ AT, const VAL* __restrict__ cost, const int* __restrict__ Bp,
+    const int* __restrict__ BpT, long long n_moves, long long first, const double* c, const double* threshold,
+    const long long* step, const TABU* __restrict__ forbidden_until, double* part_s, long long* part_i,
+    FVAL* part_f)
 {
-    cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
-    select_lane(c, threshold, step, part_s, part_i, part_f);
-    forbidden_until += blockIdx.y * n_moves;
     double bs = SEL_INF, as = SEL_INF;
     long long bi = NO_ID, ai = NO_ID;
     FVAL bf[N_OBJ], af[N_OBJ];
@@ -110,6 +108,18 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
     }
     write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);
 }
+
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
+    const int* __restrict__ A, const int* __restrict__ AT, const int* __restrict__ perm,
+    const VAL* __restrict__ cost, const int* __restrict__ Bp, const int* __restrict__ BpT,
+    long long n_moves, long long first, const double* c, const double* threshold, const long long* step,
+    const TABU* __restrict__ forbidden_until, double* part_s, long long* part_i, FVAL* part_f)
+{
+    cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
+    select_lane(c, threshold, step, part_s, part_i, part_f);
+    qap_select_part(A, AT, cost, Bp, BpT, n_moves, first, c, threshold, step, forbidden_until + blockIdx.y * n_moves,
+                    part_s, part_i, part_f);
+}
 #endif
 
 __device__ __forceinline__ void exchange(int* m, int u, int v) {
@@ -128,12 +138,9 @@ __device__ void exchange_rows_columns(int* m, int r, int s) {
 // One block per lane: the lane's state moved to the neighbor *move (none where it is -1: the lane's walk
 // has ended), whose costs are f: the CUDA twin of the O(kn)
 // update in cpu.fill_state (the positions r, s exchanged in perm, rows and columns of Bp and BpT).
-extern "C" __global__ void qap_apply(const int* A, const int* AT, int* perm, VAL* cost, int* Bp, int* BpT,
-                                      const long long* move, const VAL* f) {
-    perm = lane_state(perm); cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
-    if (move[blockIdx.y] < 0) return;
-    const Move mv = nbh_decode(move[blockIdx.y], N_FAC);
-    f += blockIdx.y * N_OBJ;
+// The lane's state (its own arrays) moved by `move`, whose costs are f, by the block's threads.
+__device__ void qap_apply_in(int* perm, VAL* cost, int* Bp, int* BpT, long long move, const VAL* f) {
+    const Move mv = nbh_decode(move, N_FAC);
     exchange_rows_columns(Bp, mv.i, mv.j);
 #if !SYMMETRIC
     exchange_rows_columns(BpT, mv.i, mv.j);
@@ -143,6 +150,44 @@ extern "C" __global__ void qap_apply(const int* A, const int* AT, int* perm, VAL
         for (int o = 0; o < N_OBJ; ++o) cost[o] = f[o];
     }
 }
+
+extern "C" __global__ void qap_apply(const int* A, const int* AT, int* perm, VAL* cost, int* Bp, int* BpT,
+                                      const long long* move, const VAL* f) {
+    perm = lane_state(perm); cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
+    if (move[blockIdx.y] < 0) return;
+    qap_apply_in(perm, cost, Bp, BpT, move[blockIdx.y], f + blockIdx.y * N_OBJ);
+}
+
+#ifdef WALK_STEP
+// A whole step of tabu walks in one launch (gpu_walk.py), compiled after backends/walk.cu: each block its part
+// of the selection (qap_neighborhood_select's), then the last block of each lane makes walk_step's choice and
+// moves the lane's state (qap_apply's), so that a step is one kernel instead of three. The state, then
+// qap_neighborhood_select's arguments (a single chunk: first = 0), `done` (a counter per lane, zero), and
+// walk_step's.
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_walk_step(
+    const int* A, const int* AT, int* perm, VAL* cost, int* Bp, int* BpT, long long n_moves, const double* c,
+    double* threshold, long long* step, TABU* forbidden_until, double* part_s, long long* part_i, FVAL* part_f,
+    unsigned int* done, long long* out_id, double* out_score, FVAL* out_f, const long long* limit,
+    const long long* tenure, long long* trail_id, double* trail_score, FVAL* trail_f, int trail_stride)
+{
+    perm = lane_state(perm); cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
+    const double* lane_c = c;
+    const double* lane_threshold = threshold;
+    const long long* lane_step = step;
+    double* lane_s = part_s;
+    long long* lane_i = part_i;
+    FVAL* lane_f = part_f;
+    select_lane(lane_c, lane_threshold, lane_step, lane_s, lane_i, lane_f);
+    qap_select_part(A, AT, cost, Bp, BpT, n_moves, 0, lane_c, lane_threshold, lane_step,
+                    forbidden_until + blockIdx.y * n_moves, lane_s, lane_i, lane_f);
+    if (!last_block_of_lane(done)) return;
+    walk_step_in(part_s, part_i, part_f, gridDim.x, out_id, out_score, out_f, threshold, step, limit, tenure,
+                 forbidden_until, N_FAC, n_moves, trail_id, trail_score, trail_f, trail_stride);
+    __syncthreads();  // the choice is written
+    const long long move = out_id[blockIdx.y];
+    if (move >= 0) qap_apply_in(perm, cost, Bp, BpT, move, out_f + blockIdx.y * N_OBJ);
+}
+#endif
 
 // Whole permutations, one thread each (backends/population.py): F (pop, N_OBJ) of X (pop, N_FAC), cost o =
 // sum_ij A[o][i][j] B[x[i]][x[j]], the twin of Qap._evaluate. B (N_FAC, N_FAC): the distances. Every
