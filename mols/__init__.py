@@ -8,7 +8,7 @@ from mols.backends.threads import SPINS
 
 os.environ.setdefault("GOMP_SPINCOUNT", SPINS)  # before Numba's OpenMP pool starts: see mols/backends/threads.py
 
-from mols.backends import DEVICES, BackendSpec, prepare  # noqa: E402
+from mols.backends import DEVICES, BackendSpec, prepare
 from mols.errors import BackendError, InstanceError, MolsError
 from mols.neighborhoods import NEIGHBORHOODS, Neighborhood, get_neighborhood, position_moves
 from mols.problems import PROBLEMS, Problem, load_problem

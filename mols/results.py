@@ -21,6 +21,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 import numpy as np
 import pandas as pd
@@ -159,7 +160,7 @@ class ResultsFolder:
         self.written = self.made = False
         self._lock: FileLock | None = None
 
-    def __enter__(self) -> ResultsFolder:
+    def __enter__(self) -> Self:
         path = self.path
         if path.exists() and not path.is_dir():
             raise MolsError(f"results folder {path}: a file of that name exists; choose another --output")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import signal
 import threading
+from typing import Self
 
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 PHASES = ("setup", "search", "write")
@@ -44,7 +45,7 @@ class StopSignals:
     def exit_code(self) -> int:
         return 128 + self.signum if self.signum is not None else 0
 
-    def __enter__(self) -> StopSignals:
+    def __enter__(self) -> Self:
         if threading.current_thread() is threading.main_thread():  # handlers can only be set there
             for signum in self.signals:
                 self._previous[signum] = signal.signal(signum, self._handle)

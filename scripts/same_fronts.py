@@ -42,7 +42,7 @@ print(len(F), hashlib.sha256(np.ascontiguousarray(F[order], dtype=np.int64).toby
 
 def front(tree: Path, case: dict) -> str:
     done = subprocess.run([sys.executable, "-c", CHILD, str(tree), json.dumps(case)], capture_output=True, text=True,
-                          cwd=tree)
+                          cwd=tree, check=False)
     return done.stdout.strip() if done.returncode == 0 else f"failed: {done.stderr.strip()[-300:]}"
 
 

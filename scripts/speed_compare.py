@@ -82,7 +82,8 @@ HIGHER_IS_BETTER = ("G moves/s",)
 
 
 def measure(tree: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(tree)], capture_output=True, text=True, cwd=tree)
+    done = subprocess.run([sys.executable, "-c", CHILD, str(tree)], capture_output=True, text=True, cwd=tree,
+                          check=False)
     if done.returncode:
         raise SystemExit(f"the run with {tree} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -117,11 +118,11 @@ def main() -> None:
 
 def write(rows: list[dict], args) -> None:
     gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
-                         text=True).stdout.strip() if Path("/usr/bin/nvidia-smi").exists() else "none"
+                         text=True, check=False).stdout.strip() if Path("/usr/bin/nvidia-smi").exists() else "none"
     lines = ["# Before and after, in one run", "",
-             f"`python scripts/speed_compare.py {args.base} --repeats {args.repeats}`: medians (and the best) of "
-             f"{args.repeats} fresh processes per tree, their order alternating. `after is faster by` (of the "
-             "medians) > 1: faster now, < 1: slower. Every run: speed_runs.json.", "",
+             (f"`python scripts/speed_compare.py {args.base} --repeats {args.repeats}`: medians (and the best) of "
+              f"{args.repeats} fresh processes per tree, their order alternating. `after is faster by` (of the "
+              "medians) > 1: faster now, < 1: slower. Every run: speed_runs.json."), "",
              f"- date: {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M UTC}", f"- gpu: {gpu or 'none'}",
              f"- cpu: {platform.machine()}, {platform_cores()} logical cores", f"- python: {platform.python_version()}",
              "", "| figure | before | after | after is faster by | before, best | after, best |",

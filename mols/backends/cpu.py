@@ -22,6 +22,7 @@ from mols.memory import host_array
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
+CPU_SPEC = BackendSpec("cpu")  # the default spec
 CHUNK_ROWS = 1 << 22  # moves per chunk at most (F of 16 MB for one int32 objective)
 
 
@@ -40,7 +41,7 @@ def chunk_size(problem: Problem, n_neighbors: int, chunk_rows: int | None, defau
 
 
 class CpuEvaluator:
-    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = BackendSpec("cpu")):
+    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = CPU_SPEC):
         threads = spec.threads
         if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
             raise MolsError(f"--threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")

@@ -44,6 +44,7 @@ from mols.errors import BackendError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
+GPU_SPEC = BackendSpec("gpu")  # the default spec
 LANE_CUH = Path(__file__).with_name("lane.cuh")
 BLOCK = 128  # threads per block
 MAX_LANES = 65535  # searches sharing a launch at most: grid.y is the search
@@ -75,7 +76,7 @@ class GpuEvaluator:
     """Problem data go to the device once. `evaluate` replays one CUDA graph: copy the solution's
     state arrays in (one pinned copy), run the kernel, copy F out into a pinned host array."""
 
-    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = BackendSpec("gpu"), block: int = BLOCK,
+    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = GPU_SPEC, block: int = BLOCK,
                  lanes: int = 1):
         cupy = import_cupy()
         self.problem, self.nbh, self.spec, self.label, self.lanes = problem, nbh, spec, spec.label, lanes

@@ -98,7 +98,7 @@ class Cores:
     Numba's thread count is set only when it changes (each set costs about a microsecond, as much as
     a tenth of a small call), and it is left as the last call set it."""
 
-    __slots__ = ("choice", "threads", "start")
+    __slots__ = ("choice", "start", "threads")
 
     def __init__(self, choice: ThreadChoice):
         self.choice = choice

@@ -39,7 +39,7 @@ SETTINGS = {"default": None, "threads 1": 1}
 def child_seconds(instance: str, fields: dict, threads: int | None) -> float:
     """The search's wall time of one run in a fresh process."""
     config = json.dumps({"instance": instance, "backend": "cpu", "threads": threads, **fields})
-    done = subprocess.run([sys.executable, "-m", "mols.bench.threads", config], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "mols.bench.threads", config], capture_output=True, text=True, check=False)
     if done.returncode:
         raise MolsError(f"bench threads: the run {config} failed:\n{done.stderr[-2000:]}")
     return float(done.stdout.split()[-1])
@@ -85,9 +85,9 @@ def write_report(df: pd.DataFrame, folder: Path, repeats: int) -> Path:
            if key in os.environ}
     text = "\n\n".join([
         "# CPU threads under load",
-        f"Made by `mols bench threads`. Median search wall time of {repeats} runs per cell, each in a fresh process "
-        "(compilation excluded); `default` is all cores with the backend choosing between them and 1 thread "
-        "(mols/backends/threads.py), `threads 1` is `--threads 1`. Busy processes are Python loops, one core each.",
+        (f"Made by `mols bench threads`. Median search wall time of {repeats} runs per cell, each in a fresh process "
+         "(compilation excluded); `default` is all cores with the backend choosing between them and 1 thread "
+         "(mols/backends/threads.py), `threads 1` is `--threads 1`. Busy processes are Python loops, one core each."),
         markdown_list({**environment(), **env}), cases, markdown_table(shown.to_dict("records")),
     ]) + "\n"
     try:

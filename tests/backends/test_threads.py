@@ -27,7 +27,7 @@ def test_checking_the_other_setting_costs_little():
     """However slow the other setting is, the checks cost at most 1 / PATIENCE of the run, and less as
     they keep confirming the choice."""
     for ratio in (1.5, 10, 1000):
-        used = drive(ThreadChoice(8), lambda t, call: 1e-4 * (ratio if t == 8 else 1), 100000)
+        used = drive(ThreadChoice(8), lambda t, call, ratio=ratio: 1e-4 * (ratio if t == 8 else 1), 100000)
         extra = sum(1e-4 * (ratio - 1) for t in used[50:] if t == 8)
         assert extra <= 1e-4 * len(used) / PATIENCE, ratio
         late = sum(1e-4 * (ratio - 1) for t in used[50000:] if t == 8)

@@ -46,7 +46,7 @@ def test_neighbors_flip_exactly_the_moves_bits(k):
 
 @given(st.integers(3, 200_000), st.floats(0, 1))
 def test_large_ids_round_trip(n, u):
-    for k, nbh in HAMMING.items():
+    for nbh in HAMMING.values():
         t = min(int(u * nbh.n_neighbors(n)), nbh.n_neighbors(n) - 1)
         move = nbh.move(t, n)
         assert list(move) == sorted(set(move)) and 0 <= move[0] and move[-1] < n
