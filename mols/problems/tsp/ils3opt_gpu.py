@@ -1,0 +1,72 @@
+"""The ILS-3opt population on the GPU (ils3opt.cu): source, compilation and the three strategies' launches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from mols.neighborhoods.draws import DRAWS_CUH
+from mols.problems.tsp.model import DISTANCE_CUH
+
+ILS3OPT_CU = Path(__file__).with_name("ils3opt.cu")
+KERNELS = {"fi-thread": "ils_fi_thread", "fi-block": "ils_fi_block", "fi-block-shared": "ils_fi_block_shared"}
+THREADS_PER_BLOCK = {"fi-thread": 64, "fi-block": 64, "fi-block-shared": 64}  # fi-block: >= K = 40 candidates
+SHARED_LIMIT = 227 * 1024  # bytes of shared memory a block may take on the H100/H200 (opt-in above 48 KiB)
+
+
+def ils3opt_source(n: int, k: int, seg: int, att: bool) -> str:
+    """The kernels' source with its #defines and headers (what the GPU compiles; tests compile it with nvcc)."""
+    from mols.backends.cuda import kernel_source
+
+    defines = {"N_CITIES": n, "K": k, "SEG": seg, "ATT": int(att)}
+    return kernel_source(defines, DRAWS_CUH.read_text(), DISTANCE_CUH.read_text(), ILS3OPT_CU.read_text())
+
+
+def shared_bytes(n: int) -> int:
+    """ils_fi_block_shared's dynamic shared memory: tour, positions, queue (int32) and flags (bytes)."""
+    return 12 * n + n
+
+
+class GpuPopulation:
+    """The population's arrays on the device; run(it_from, it_to) launches one strategy's kernel over them."""
+
+    def __init__(self, strategy: str, xy: np.ndarray, cand: np.ndarray, seed: int, tours: np.ndarray,
+                 lengths: np.ndarray, seg: int, att: bool):
+        from mols.backends.cuda import compile_kernel, device_array, import_cupy
+
+        cp = self.cupy = import_cupy()
+        P, n = tours.shape
+        self.strategy, self.P, self.n, self.seed = strategy, P, n, seed
+        self.kernel = compile_kernel(ils3opt_source(n, cand.shape[1], seg, att), KERNELS[strategy])
+        self.shared = 0
+        if strategy == "fi-block-shared":
+            self.shared = shared_bytes(n)
+            if self.shared > SHARED_LIMIT:
+                from mols.errors import MolsError
+
+                raise MolsError(f"--strategy fi-block-shared: {n} cities need {self.shared:,} bytes of shared "
+                                f"memory per block, more than the {SHARED_LIMIT:,} a block may take; use fi-block")
+            if self.shared > 48 * 1024:
+                self.kernel.max_dynamic_shared_size_bytes = self.shared
+        what = f"ILS-3opt population of {P} tours of {n} cities"
+        self.xy, self.cand = cp.asarray(np.ascontiguousarray(xy, np.float64)), cp.asarray(cand)
+        self.tours = cp.asarray(tours)
+        self.pos, self.bests, self.best_pos, self.queues = (device_array((P, n), np.int32, what) for _ in range(4))
+        self.queued = device_array((P, n), np.uint8, what, fill=0)
+        self.lengths = cp.asarray(np.ascontiguousarray(lengths, np.int64).reshape(P))
+
+    def run(self, it_from: int, it_to: int) -> None:
+        """Iterations it_from .. it_to - 1 of every solution (ils3opt.ils_population's), synchronised."""
+        threads = THREADS_PER_BLOCK[self.strategy]
+        blocks = -(-self.P // threads) if self.strategy == "fi-thread" else self.P
+        args = (self.xy, self.cand, np.uint64(self.seed), np.int32(self.P), self.tours, self.pos, self.bests,
+                self.best_pos, self.queues, self.queued, self.lengths, np.int32(it_from), np.int32(it_to))
+        self.kernel((blocks,), (threads,), args, shared_mem=self.shared)
+        self.cupy.cuda.get_current_stream().synchronize()
+
+    def best_lengths(self) -> np.ndarray:
+        return self.lengths.get()
+
+    def best_tour(self, s: int) -> np.ndarray:
+        return self.bests[s].get()
