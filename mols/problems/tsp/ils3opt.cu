@@ -258,7 +258,7 @@ template <class T> __device__ void ils_solution(const double* xy, const int* can
         const int l3 = 1 + (int)(draw_uniform(key, it, 3) * SEG);
         const long long delta = double_bridge<T>(xy, tour, pos, start, l1, l2, l3, queue, queued, sh);
         const long long current = *length + delta - local_search<T>(xy, cand, tour, pos, queue, queued, sh->count, sh);
-        const bool better = current < *length;
+        const bool better = current <= *length;  // not longer: ils3opt.py says why
         T::sync();  // every thread has compared before the length changes
         if (better) {
             if (T::rank() == 0) *length = current;

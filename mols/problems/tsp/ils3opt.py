@@ -5,7 +5,9 @@ Solution s of the population: a nearest-neighbor tour from a random city, brough
 optimum (three_opt.local_search, every city queued), then iterations 1, 2, ...: a double bridge on the
 best tour (segments B, C, D after a random position, each of 1..max_segment cities, reconnected A D C B:
 a non-sequential 4-opt move that 3-opt does not undo), 3-opt from its 8 end cities (don't-look bits
-off for them only), and the result kept if strictly shorter, else the best tour restored.
+off for them only), and the result kept if not longer, else the best tour restored. (The paper keeps only
+a shorter tour; accepting equal ones lets the walk cross plateaus: on lin318, one solution on 1 core reached
+the optimum in 3.8 s this way, and stayed 0.27 % above it after 30 s with strict acceptance.)
 
 Every random number is drawn from a counter (draws.uniform, key (seed, s), id = the iteration), so a
 run repeats exactly on every backend and in any chunking of its iterations.
@@ -114,7 +116,7 @@ def ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, length
         l3 = 1 + int(uniform(key, it, 3) * seg)
         delta, count = double_bridge(xy, tour, pos, start, l1, l2, l3, queue, queued, att)
         current = length[0] + delta - local_search(xy, cand, tour, pos, queue, queued, count, att)
-        if current < length[0]:
+        if current <= length[0]:
             length[0] = current
             best[:] = tour
             best_pos[:] = pos
