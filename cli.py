@@ -184,9 +184,10 @@ def run(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run already in the results folder.")
                          ] = False,
     strategy: Annotated[str | None, typer.Option(help="-p tsp -a ils: ILS-3opt (Delévacq et al. 2012) run by "
-                                                 "cpu (Numba, --threads cores), fi-thread, fi-block or "
-                                                 "fi-block-shared (GPU). -i is the total of ILS iterations, "
-                                                 "split over the population.")] = None,
+                                                 "cpu (Numba, --threads cores), fi-thread, fi-block, "
+                                                 "fi-block-shared or rkbi (GPU), or cpu-rkbi (rkbi's Numba twin). "
+                                                 "-i is the total of ILS iterations, split over the population.")
+                         ] = None,
     population: Annotated[int | None, typer.Option(help="ILS-3opt: solutions improved side by side (the "
                                                    "paper's nbsol: 1, 8, 64, 512, 2048; default 64).")] = None,
     batch: Annotated[int, typer.Option(min=1, help="Run this many searches, seeds --seed, --seed + 1, ...: each "

@@ -230,8 +230,8 @@ def bench_natural_end(
 def bench_ils3opt(
     instances: Annotated[str, typer.Option(help="Comma-separated TSP instances, or all (the paper's five).")] = "all",
     solvers: Annotated[str | None, typer.Option(help="Comma-separated: cpu1 (1 core), cpu (all cores), fi-thread, "
-                                                "fi-block, fi-block-shared (default: all where there is a GPU).")
-                       ] = None,
+                                                "fi-block, fi-block-shared, rkbi, cpu1-rkbi (default: the first "
+                                                "five where there is a GPU, else cpu1 and cpu).")] = None,
     populations: Annotated[str, typer.Option(help="Comma-separated population sizes (the paper's nbsol: 1, 8, 64, "
                                              "512, 2048).")] = "1,8,64,512,2048",
     cpu_populations: Annotated[str | None, typer.Option(help="Population sizes of cpu1 and cpu (default: "

@@ -66,7 +66,7 @@ class RunConfig:
         if self.strategy is not None:
             check_ils3opt(self)
             object.__setattr__(self, "neighborhood", "3opt")
-            object.__setattr__(self, "backend", "cpu" if self.strategy == "cpu" else "gpu")
+            object.__setattr__(self, "backend", "cpu" if self.strategy.startswith("cpu") else "gpu")
         elif self.population is not None and self.algorithm == "ils":
             raise MolsError("--population is ILS-3opt's (-p tsp -a ils --strategy ...)")
         if self.objectives is not None:

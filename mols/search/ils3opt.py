@@ -23,8 +23,12 @@ from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.problems.tsp.ils3opt import ils_population, max_segment, start_tours
 from mols.problems.tsp.model import Tsp, tour_lengths
 
-STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared")
-GPU_STRATEGIES = STRATEGIES[1:]
+STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared", "rkbi", "cpu-rkbi")
+GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi")
+RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
+# rkbi's samples per step in the paper (its k, Table 3's runs), and where it gives none
+PAPER_SAMPLES = {"kroA100": 5_500, "lin318": 11_000, "rat783": 10_000, "fl1577": 1_200, "pcb3038": 1_000}
+DEFAULT_SAMPLES = 10_000
 POPULATIONS = (1, 8, 64, 512, 2048)  # the paper's nbsol
 DEFAULT_POPULATION = 64
 DEFAULT_ITERATIONS = 1_048_576  # the paper's it_total
@@ -78,17 +82,18 @@ def numba_threads(threads: int | None):
 
 
 class CpuPopulation:
-    """The population's arrays on the host; run(it_from, it_to) is ils3opt.ils_population over them."""
+    """The population's arrays on the host; run(it_from, it_to) is ils3opt.ils_population over them (samples 0:
+    first improvement, else rkbi)."""
 
-    def __init__(self, xy, cand, seed, tours, lengths, seg, att):
-        self.xy, self.cand, self.seed, self.seg, self.att = xy, cand, seed, seg, att
+    def __init__(self, xy, cand, seed, tours, lengths, seg, att, samples: int = 0):
+        self.xy, self.cand, self.seed, self.seg, self.att, self.samples = xy, cand, seed, seg, att, samples
         self.tours, self.lengths = tours, lengths.reshape(-1, 1)
         self.pos, self.bests, self.best_pos, self.queues = (np.empty_like(tours) for _ in range(4))
         self.queued = np.zeros(tours.shape, np.uint8)
 
     def run(self, it_from: int, it_to: int) -> None:
         ils_population(self.xy, self.cand, np.uint64(self.seed), self.tours, self.pos, self.bests, self.best_pos,
-                       self.queues, self.queued, self.lengths, it_from, it_to, self.seg, self.att)
+                       self.queues, self.queued, self.lengths, it_from, it_to, self.seg, self.samples, self.att)
 
     def best_lengths(self) -> np.ndarray:
         return self.lengths[:, 0].copy()
@@ -103,15 +108,22 @@ class CpuPopulation:
         return self.bests[s].copy()
 
 
-def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int, att: bool):
-    if strategy == "cpu":
-        return CpuPopulation(xy, cand, seed, tours, lengths, seg, att)
-    from mols.problems.tsp.ils3opt_gpu import GpuPopulation
+def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int, att: bool, samples: int = 0):
+    """samples: rkbi's per step (the rkbi strategies only)."""
+    if strategy in ("cpu", "cpu-rkbi"):
+        return CpuPopulation(xy, cand, seed, tours, lengths, seg, att, samples if strategy == "cpu-rkbi" else 0)
+    from mols.problems.tsp.ils3opt_gpu import GpuPopulation, GpuRkbiPopulation
 
+    if strategy == "rkbi":
+        return GpuRkbiPopulation(xy, cand, seed, tours, lengths, seg, att, samples)
     return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att)
 
 
-def warm_up(problem: Tsp, strategy: str, threads: int | None) -> None:
+def default_samples(problem: Tsp) -> int:
+    return PAPER_SAMPLES.get(problem.instance_name, DEFAULT_SAMPLES)
+
+
+def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1) -> None:
     """Compile what the run calls (Numba functions; the strategy's kernel for this instance) before the clock."""
     xy = problem.xy[0]
     n = problem.n
@@ -120,29 +132,32 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None) -> None:
         tours = np.empty((1, n), np.int32)
         start_tours(xy, cand, np.uint64(0), tours)
         pop = make_population(strategy, xy, cand, 0, tours, tour_lengths(xy, tours, problem.att), max_segment(n),
-                              problem.att)
+                              problem.att, samples)
         pop.run(0, 0)
 
 
 def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_POPULATION,
                 iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
                 seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
-                exchange: int | None = None) -> IlsResult:
+                exchange: int | None = None, samples: int | None = None) -> IlsResult:
     """One ILS-3opt run (compiled first, outside the time). Without iterations or time: the paper's it_total.
     `stop` (mols.signals.StopSignals) ends it after the current chunk. `exchange` E: after every E iterations
-    of each solution, every solution becomes the population's best (None: independent solutions, the paper's)."""
+    of each solution, every solution becomes the population's best (None: independent solutions, the paper's).
+    `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES)."""
     check_options(problem, strategy, population, exchange)
     if iterations is None and time_budget is None:
         iterations = DEFAULT_ITERATIONS
     per_solution = math.ceil(iterations / population) if iterations is not None else None
-    warm_up(problem, strategy, threads)
+    samples = (samples or default_samples(problem)) if strategy in RKBI_STRATEGIES else 0
+    warm_up(problem, strategy, threads, samples)
     xy, att, n = problem.xy[0], problem.att, problem.n
     with numba_threads(threads):
         start = time.perf_counter()
         cand = candidate_lists(xy, candidates)
         tours = np.empty((population, n), np.int32)
         start_tours(xy, cand, np.uint64(seed), tours)
-        pop = make_population(strategy, xy, cand, seed, tours, tour_lengths(xy, tours, att), max_segment(n), att)
+        pop = make_population(strategy, xy, cand, seed, tours, tour_lengths(xy, tours, att), max_segment(n), att,
+                              samples)
         done, chunk, reached, ended_by = 0, 1, None, "iterations"
         pop.run(0, 1)  # iteration 0: the first descents
         while True:
@@ -195,7 +210,8 @@ def config_result(config, stop=None):
     archive.add(np.array([[result.best]], dtype=problem.dtype), result.tour[None])
     optimum = optimal_lengths().get(problem.instance_name)
     details = {"strategy": result.strategy, "population": population, "iterations_per_solution": result.iterations,
-               "candidates": DEFAULT_K, "max_segment": max_segment(problem.n), "best_length": result.best,
+               "candidates": DEFAULT_K, "rkbi_samples": default_samples(problem) if config.strategy in RKBI_STRATEGIES
+               else None, "max_segment": max_segment(problem.n), "best_length": result.best,
                "optimum": optimum, "gap_percent": None if optimum is None else 100.0 * (result.best / optimum - 1),
                "solutions_optimal": None if optimum is None else int((result.lengths == optimum).sum()),
                "lengths": result.lengths.tolist()}
@@ -207,7 +223,7 @@ def config_result(config, stop=None):
     search_result = SearchResult(archive, result.total_iterations, 1, result.seconds, profile, status, None,
                                  population, stop.name if status == "interrupted" else None, target, reached, None,
                                  ended_by, details)
-    device = "cpu" if result.strategy == "cpu" else "gpu"
+    device = "gpu" if result.strategy in GPU_STRATEGIES else "cpu"
     label = f"{device} x{config.threads}" if device == "cpu" and config.threads else device
     context = RunContext(problem.instance_name, problem.objectives, cpu_name() if device == "cpu" else gpu_name(),
                          config.threads if device == "cpu" else None, problem.encoding, label)

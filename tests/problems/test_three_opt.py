@@ -19,6 +19,7 @@ from mols.problems.tsp.three_opt import (
     improve_city,
     local_search,
     pred,
+    push,
     step,
     succ,
     tour_length,
@@ -223,8 +224,11 @@ def test_dont_look_bits_rarely_skip_a_move_at_a_local_optimum(rng):
         sweep_descent(xy, cand, tour, pos, False)
         queue, queued = np.empty(n, np.int32), np.zeros(n, np.uint8)
         seg = max(1, min(5, (n - 1) // 3))
-        _, count = double_bridge(xy, tour, pos, int(rng.integers(n)), *rng.integers(1, seg + 1, 3), queue, queued,
-                                 False)
+        ends = np.empty(8, np.int64)
+        double_bridge(xy, tour, pos, int(rng.integers(n)), *rng.integers(1, seg + 1, 3), ends, False)
+        count = 0
+        for c in ends:
+            count = push(queue, queued, 0, count, c)
         local_search(xy, cand, tour, pos, queue, queued, count, False)
         assert consistent(tour, pos)
         plain = plain_improving(xy, cand, tour, pos, False)

@@ -3,6 +3,7 @@ optimum, writes its results folder through `mols run`, and refuses bad options w
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
@@ -28,7 +29,7 @@ def population_after(problem, seed: int, P: int, chunks: list[int]):
     tours = np.empty((P, n), np.int32)
     start_tours(xy, cand, np.uint64(seed), tours)
     pop = CpuPopulation(xy, cand, seed, tours, tour_lengths(xy, tours, problem.att), max_segment(n), problem.att)
-    for a, b in zip(chunks, chunks[1:]):
+    for a, b in itertools.pairwise(chunks):
         pop.run(a, b)
     return pop
 
@@ -57,6 +58,16 @@ def test_one_core_equals_all_cores():
     np.testing.assert_array_equal(a.lengths, b.lengths)
     np.testing.assert_array_equal(a.tour, b.tour)
     assert a.iterations == 20 and a.ended_by == "iterations"
+
+
+def test_rkbi_on_the_cpu_descends_and_repeats():
+    problem = load_tsp("random:60:2")
+    a = run_ils3opt(problem, "cpu-rkbi", 3, iterations=30, seed=1, samples=200, threads=1)
+    b = run_ils3opt(problem, "cpu-rkbi", 3, iterations=30, seed=1, samples=200)
+    np.testing.assert_array_equal(a.tour, b.tour)
+    assert tour_lengths(problem.xy[0], a.tour[None], False)[0] == a.best
+    start = population_after(problem, 1, 3, [0])  # the start tours, not descended
+    assert a.best < start.best_lengths().min()
 
 
 def test_kroa100_reaches_its_optimum():

@@ -1,7 +1,10 @@
-"""ILS-3opt on the GPU equals the Numba reference exactly: every first-improvement strategy, for a fixed seed,
-gives the same tours and lengths as the CPU population (the strategies share one search order)."""
+"""ILS-3opt on the GPU equals the Numba reference exactly: every strategy, for a fixed seed, gives the same tours
+and lengths as its CPU twin (the first-improvement ones share one search order with `cpu`; rkbi's twin is
+`cpu-rkbi`, the same samples and the same choice among them)."""
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pytest
@@ -9,9 +12,10 @@ import pytest
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
 from mols.problems.tsp.ils3opt import max_segment, start_tours
-from mols.problems.tsp.ils3opt_gpu import GpuPopulation
 from mols.problems.tsp.model import tour_lengths
-from mols.search.ils3opt import GPU_STRATEGIES, CpuPopulation, run_ils3opt
+from mols.search.ils3opt import GPU_STRATEGIES, make_population, run_ils3opt
+
+SAMPLES = 300  # rkbi's per step here: enough to descend, few enough for quick tests
 
 pytestmark = pytest.mark.gpu
 
@@ -23,9 +27,10 @@ def populations(instance: str, strategy: str, seed: int, P: int, chunks: list[in
     tours = np.empty((P, n), np.int32)
     start_tours(xy, cand, np.uint64(seed), tours)
     lengths = tour_lengths(xy, tours, att)
-    cpu = CpuPopulation(xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att)
-    gpu = GpuPopulation(strategy, xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att)
-    for a, b in zip(chunks, chunks[1:]):
+    twin = "cpu-rkbi" if strategy == "rkbi" else "cpu"
+    cpu = make_population(twin, xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att, SAMPLES)
+    gpu = make_population(strategy, xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att, SAMPLES)
+    for a, b in itertools.pairwise(chunks):
         cpu.run(a, b)
         gpu.run(a, b)
     return problem, cpu, gpu
@@ -41,7 +46,7 @@ def test_gpu_equals_cpu(strategy, instance, P):
     assert (tour_lengths(problem.xy[0], gpu.bests.get(), problem.att) == gpu.best_lengths()).all()
 
 
-@pytest.mark.parametrize("strategy", ["fi-block", "fi-block-shared"])
+@pytest.mark.parametrize("strategy", ["fi-block", "fi-block-shared", "rkbi"])
 def test_gpu_equals_cpu_on_pcb3038(strategy):
     _, cpu, gpu = populations("pcb3038", strategy, 0, 2, [0, 1, 6])
     np.testing.assert_array_equal(gpu.best_lengths(), cpu.best_lengths())
@@ -51,7 +56,8 @@ def test_gpu_equals_cpu_on_pcb3038(strategy):
 @pytest.mark.parametrize("strategy", GPU_STRATEGIES)
 def test_run_on_gpu_equals_run_on_cpu(strategy):
     problem = load_tsp("kroA100")
-    gpu = run_ils3opt(problem, strategy, 16, iterations=16 * 50, seed=4)
-    cpu = run_ils3opt(problem, "cpu", 16, iterations=16 * 50, seed=4)
+    twin = "cpu-rkbi" if strategy == "rkbi" else "cpu"
+    gpu = run_ils3opt(problem, strategy, 16, iterations=16 * 50, seed=4, samples=SAMPLES)
+    cpu = run_ils3opt(problem, twin, 16, iterations=16 * 50, seed=4, samples=SAMPLES)
     np.testing.assert_array_equal(gpu.lengths, cpu.lengths)
     np.testing.assert_array_equal(gpu.tour, cpu.tour)

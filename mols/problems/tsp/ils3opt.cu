@@ -213,14 +213,13 @@ template <class T> __device__ void copy(int* dst, const int* src) {
     T::sync();
 }
 
-// ils3opt.double_bridge: returns the length change; the 8 end cities queued (sh->count).
+// ils3opt.double_bridge: returns the length change; the 8 end cities in ends (every thread's own copy).
 template <class T> __device__ long long double_bridge(const double* xy, int* tour, int* pos, int start, int l1,
-                                                      int l2, int l3, int* queue, unsigned char* queued,
-                                                      Scratch* sh) {
+                                                      int l2, int l3, int* ends) {
     const int i = (start + 1) % N, last = (start + l1 + l2 + l3) % N;
-    const int ends[8] = {tour[start], tour[i], tour[(start + l1) % N], tour[(start + l1 + 1) % N],
-                         tour[(start + l1 + l2) % N], tour[(start + l1 + l2 + 1) % N], tour[last],
-                         tour[(last + 1) % N]};  // a, b1, b2, c1, c2, d1, d2, e
+    ends[0] = tour[start]; ends[1] = tour[i]; ends[2] = tour[(start + l1) % N]; ends[3] = tour[(start + l1 + 1) % N];
+    ends[4] = tour[(start + l1 + l2) % N]; ends[5] = tour[(start + l1 + l2 + 1) % N]; ends[6] = tour[last];
+    ends[7] = tour[(last + 1) % N];  // a, b1, b2, c1, c2, d1, d2, e
     const long long delta = (long long)dist(xy, ends[0], ends[5]) + dist(xy, ends[6], ends[3])
                           + dist(xy, ends[4], ends[1]) + dist(xy, ends[2], ends[7]) - dist(xy, ends[0], ends[1])
                           - dist(xy, ends[2], ends[3]) - dist(xy, ends[4], ends[5]) - dist(xy, ends[6], ends[7]);
@@ -228,13 +227,17 @@ template <class T> __device__ long long double_bridge(const double* xy, int* tou
     reverse<T>(tour, pos, i, (start + l3) % N);
     reverse<T>(tour, pos, (start + l3 + 1) % N, (start + l3 + l2) % N);
     reverse<T>(tour, pos, (start + l3 + l2 + 1) % N, last);
-    if (T::rank() == 0) {
-        int count = 0;
-        for (int q = 0; q < 8; ++q) count = push(queue, queued, 0, count, ends[q]);
-        sh->count = count;
-    }
-    T::sync();
     return delta;
+}
+
+// ils3opt.perturb: iteration it's double bridge.
+template <class T> __device__ long long perturb(const double* xy, const unsigned long long* key, int it, int* tour,
+                                                int* pos, int* ends) {
+    const int start = (int)(draw_uniform(key, it, 0) * N);
+    const int l1 = 1 + (int)(draw_uniform(key, it, 1) * SEG);
+    const int l2 = 1 + (int)(draw_uniform(key, it, 2) * SEG);
+    const int l3 = 1 + (int)(draw_uniform(key, it, 3) * SEG);
+    return double_bridge<T>(xy, tour, pos, start, l1, l2, l3, ends);
 }
 
 // ils3opt.ils_solution for one solution, by a team.
@@ -252,11 +255,14 @@ template <class T> __device__ void ils_solution(const double* xy, const int* can
             copy<T>(best_pos, pos);
             continue;
         }
-        const int start = (int)(draw_uniform(key, it, 0) * N);
-        const int l1 = 1 + (int)(draw_uniform(key, it, 1) * SEG);
-        const int l2 = 1 + (int)(draw_uniform(key, it, 2) * SEG);
-        const int l3 = 1 + (int)(draw_uniform(key, it, 3) * SEG);
-        const long long delta = double_bridge<T>(xy, tour, pos, start, l1, l2, l3, queue, queued, sh);
+        int ends[8];
+        const long long delta = perturb<T>(xy, key, it, tour, pos, ends);
+        if (T::rank() == 0) {
+            int count = 0;
+            for (int q = 0; q < 8; ++q) count = push(queue, queued, 0, count, ends[q]);
+            sh->count = count;
+        }
+        T::sync();
         const long long current = *length + delta - local_search<T>(xy, cand, tour, pos, queue, queued, sh->count, sh);
         const bool better = current <= *length;  // not longer: ils3opt.py says why
         T::sync();  // every thread has compared before the length changes
@@ -316,5 +322,154 @@ extern "C" __global__ void ils_fi_block_shared(POPULATION_ARGS) {
     for (int p = threadIdx.x; p < N; p += blockDim.x) {
         tours[row + p] = tour[p];
         poss[row + p] = pos[p];
+    }
+}
+
+// ---- ILS-RKBI-blocks: random-k best improvement (ils3opt.rkbi_descent), several blocks per solution. Each LS step
+// is two launches: ils_rkbi_sample (grid P x B: block b of solution s takes samples b * blockDim + t, stepping by
+// B * blockDim, and keeps the first of the smallest deltas) and ils_rkbi_apply (a block per solution: the best
+// over the B blocks, applied, or the solution's descent ended). The host repeats them until no solution is active.
+
+#define RKBI_TAG (1ULL << 62)
+#define RKBI_THREADS 128
+
+__device__ __forceinline__ unsigned long long rkbi_id(int it, int step) {
+    return RKBI_TAG + (unsigned long long)it * (1ULL << 31) + (unsigned long long)step;
+}
+
+__device__ bool sample_positions(const unsigned long long* key, unsigned long long idx, long long q, int& i, int& j,
+                                 int& k) {
+    int p0 = (int)(draw_uniform(key, (long long)idx, 3 * q) * N);
+    int p1 = (int)(draw_uniform(key, (long long)idx, 3 * q + 1) * N);
+    int p2 = (int)(draw_uniform(key, (long long)idx, 3 * q + 2) * N);
+    int t;
+    if (p0 > p1) { t = p0; p0 = p1; p1 = t; }
+    if (p1 > p2) { t = p1; p1 = p2; p2 = t; }
+    if (p0 > p1) { t = p0; p0 = p1; p1 = t; }
+    i = p0; j = p1; k = p2;
+    return p0 < p1 && p1 < p2;
+}
+
+// three_opt.case_delta
+__device__ long long case_delta(const double* xy, const int* tour, int i, int j, int k, int c) {
+    const int a = tour[i], b = tour[i + 1], cc = tour[j], d = tour[j + 1], e = tour[k], f = tour[(k + 1) % N];
+    const long long ab = dist(xy, a, b), cd = dist(xy, cc, d), ef = dist(xy, e, f);
+    switch (c) {
+        case 0: return dist(xy, a, cc) + dist(xy, b, d) - ab - cd;
+        case 1: return dist(xy, cc, e) + dist(xy, d, f) - cd - ef;
+        case 2: return dist(xy, a, e) + dist(xy, b, f) - ab - ef;
+        case 3: return (long long)dist(xy, a, cc) + dist(xy, b, e) + dist(xy, d, f) - ab - cd - ef;
+        case 4: return (long long)dist(xy, a, d) + dist(xy, e, b) + dist(xy, cc, f) - ab - cd - ef;
+        case 5: return (long long)dist(xy, a, d) + dist(xy, e, cc) + dist(xy, b, f) - ab - cd - ef;
+        default: return (long long)dist(xy, a, e) + dist(xy, d, b) + dist(xy, cc, f) - ab - cd - ef;
+    }
+}
+
+// three_opt.apply_case, by a team.
+template <class T> __device__ void apply_case(int* tour, int* pos, int i, int j, int k, int c) {
+    const int a = tour[i], b = tour[i + 1], cc = tour[j], d = tour[j + 1], e = tour[k], f = tour[(k + 1) % N];
+    if (c == 0) flip<T>(tour, pos, a, b, cc, d);
+    else if (c == 1) flip<T>(tour, pos, cc, d, e, f);
+    else if (c == 2) flip<T>(tour, pos, a, b, e, f);
+    else if (c == 3) { flip<T>(tour, pos, a, b, cc, d); flip<T>(tour, pos, b, d, e, f); }
+    else {
+        flip<T>(tour, pos, a, b, e, f);
+        if (c == 6) flip<T>(tour, pos, d, cc, b, f);
+        else {
+            flip<T>(tour, pos, a, e, d, cc);
+            if (c == 4) flip<T>(tour, pos, e, cc, b, f);
+        }
+    }
+}
+
+__device__ __forceinline__ bool before(long long d1, int c1, long long d2, int c2) {
+    return d1 < d2 || (d1 == d2 && (unsigned)c1 < (unsigned)c2);  // code -1 (none) sorts last
+}
+
+// Iteration it's start: positions and current length (it 0), or the double bridge; the solution made active.
+extern "C" __global__ void ils_rkbi_prepare(const double* __restrict__ xy, unsigned long long seed, int* tours,
+                                            int* poss, const long long* lengths, long long* current, int* active,
+                                            int it) {
+    const int s = blockIdx.x;
+    const unsigned long long key[2] = {seed, (unsigned long long)s};
+    int* tour = tours + (long long)s * N;
+    int* pos = poss + (long long)s * N;
+    long long delta = 0;
+    if (it == 0) {
+        for (int c = threadIdx.x; c < N; c += blockDim.x) pos[tour[c]] = c;
+        __syncthreads();
+    } else {
+        int ends[8];
+        delta = perturb<Block>(xy, key, it, tour, pos, ends);
+    }
+    if (threadIdx.x == 0) { current[s] = lengths[s] + delta; active[s] = 1; }
+}
+
+extern "C" __global__ void ils_rkbi_sample(const double* __restrict__ xy, unsigned long long seed, const int* tours,
+                                           const int* active, int it, int step, int samples, long long* part_delta,
+                                           int* part_code) {
+    __shared__ long long sd[RKBI_THREADS];
+    __shared__ int sc[RKBI_THREADS];
+    const int s = blockIdx.x, b = blockIdx.y, B = gridDim.y, t = threadIdx.x;
+    if (!active[s]) return;
+    const unsigned long long key[2] = {seed, (unsigned long long)s};
+    const unsigned long long idx = rkbi_id(it, step);
+    const int* tour = tours + (long long)s * N;
+    long long best = 0;
+    int code = -1;
+    for (int q = b * RKBI_THREADS + t; q < samples; q += B * RKBI_THREADS) {
+        int i, j, k;
+        if (!sample_positions(key, idx, q, i, j, k)) continue;
+        for (int c = 0; c < 7; ++c) {
+            const long long d = case_delta(xy, tour, i, j, k, c);
+            if (d < best) { best = d; code = 8 * q + c; }
+        }
+    }
+    sd[t] = best; sc[t] = code;
+    __syncthreads();
+    for (int half = RKBI_THREADS / 2; half > 0; half /= 2) {
+        if (t < half && before(sd[t + half], sc[t + half], sd[t], sc[t])) { sd[t] = sd[t + half]; sc[t] = sc[t + half]; }
+        __syncthreads();
+    }
+    if (t == 0) { part_delta[(long long)s * B + b] = sd[0]; part_code[(long long)s * B + b] = sc[0]; }
+}
+
+extern "C" __global__ void ils_rkbi_apply(unsigned long long seed, int* tours, int* poss, int* active,
+                                          long long* current, int it, int step, const long long* part_delta,
+                                          const int* part_code, int B) {
+    const int s = blockIdx.x;
+    if (!active[s]) return;
+    long long best = 0;
+    int code = -1;
+    for (int b = 0; b < B; ++b) {  // every thread reduces the B candidates: the same answer in each
+        const long long d = part_delta[(long long)s * B + b];
+        const int c = part_code[(long long)s * B + b];
+        if (c >= 0 && before(d, c, best, code)) { best = d; code = c; }
+    }
+    if (code < 0) {
+        if (threadIdx.x == 0) active[s] = 0;
+        return;
+    }
+    const unsigned long long key[2] = {seed, (unsigned long long)s};
+    int i, j, k;
+    sample_positions(key, rkbi_id(it, step), code / 8, i, j, k);
+    apply_case<Block>(tours + (long long)s * N, poss + (long long)s * N, i, j, k, code % 8);
+    if (threadIdx.x == 0) current[s] += best;
+}
+
+// ils3opt.ils_solution's acceptance: a tour not longer than the best replaces it, else the best comes back.
+extern "C" __global__ void ils_rkbi_accept(int* tours, int* poss, int* bests, int* best_poss, long long* lengths,
+                                           const long long* current) {
+    const int s = blockIdx.x;
+    const long long row = (long long)s * N;
+    const bool better = current[s] <= lengths[s];
+    __syncthreads();
+    if (better) {
+        copy<Block>(bests + row, tours + row);
+        copy<Block>(best_poss + row, poss + row);
+        if (threadIdx.x == 0) lengths[s] = current[s];
+    } else {
+        copy<Block>(tours + row, bests + row);
+        copy<Block>(poss + row, best_poss + row);
     }
 }

@@ -9,8 +9,11 @@ off for them only), and the result kept if not longer, else the best tour restor
 a shorter tour; accepting equal ones lets the walk cross plateaus: on lin318, one solution on 1 core reached
 the optimum in 3.8 s this way, and stayed 0.27 % above it after 30 s with strict acceptance.)
 
-Every random number is drawn from a counter (draws.uniform, key (seed, s), id = the iteration), so a
-run repeats exactly on every backend and in any chunking of its iterations.
+With `samples` > 0 the local search is the paper's random-k best improvement (rkbi) instead: each step
+evaluates `samples` random triples of edges with their 7 reconnections and takes the best improving one.
+
+Every random number is drawn from a counter (draws.uniform, key (seed, s), id = the iteration; rkbi's
+samples: ids from RKBI_TAG), so a run repeats exactly on every backend and in any chunking of its iterations.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ import numpy as np
 from numba import njit, prange
 
 from mols.neighborhoods.draws import uniform
-from mols.problems.tsp.three_opt import dist, local_search, push, reverse
+from mols.problems.tsp.three_opt import N_CASES, apply_case, case_delta, dist, local_search, push, reverse
 
 MAX_SEGMENT = 50  # double bridge: each moved segment has 1..MAX_SEGMENT cities (fewer on small instances)
+RKBI_TAG = np.uint64(1 << 62)  # rkbi's draw ids start here: apart from the double bridges' (the iteration)
 
 
 def max_segment(n: int) -> int:
@@ -66,9 +70,9 @@ def start_tours(xy, cand, seed, tours):
 
 
 @njit(cache=True)
-def double_bridge(xy, tour, pos, start, l1, l2, l3, queue, queued, att):
+def double_bridge(xy, tour, pos, start, l1, l2, l3, ends, att):
     """Segments B, C, D of l1, l2, l3 cities after position `start` reconnected A D C B; their 8 end cities
-    queued (from an empty queue). Returns (length change, queued count)."""
+    written to ends (8,). Returns the length change."""
     n = tour.shape[0]
     i = (start + 1) % n
     last = (start + l1 + l2 + l3) % n
@@ -82,10 +86,73 @@ def double_bridge(xy, tour, pos, start, l1, l2, l3, queue, queued, att):
     reverse(tour, pos, i, (start + l3) % n)
     reverse(tour, pos, (start + l3 + 1) % n, (start + l3 + l2) % n)
     reverse(tour, pos, (start + l3 + l2 + 1) % n, last)
-    count = 0
-    for c in (a, b1, b2, c1, c2, d1, d2, e):
-        count = push(queue, queued, 0, count, c)
-    return delta, count
+    ends[0], ends[1], ends[2], ends[3] = a, b1, b2, c1
+    ends[4], ends[5], ends[6], ends[7] = c2, d1, d2, e
+    return delta
+
+
+@njit(cache=True)
+def perturb(xy, key, it, tour, pos, ends, seg, att):
+    """Iteration it's double bridge (its draws: id it, q 0..3); returns the length change."""
+    n = tour.shape[0]
+    start = int(uniform(key, it, 0) * n)
+    l1 = 1 + int(uniform(key, it, 1) * seg)
+    l2 = 1 + int(uniform(key, it, 2) * seg)
+    l3 = 1 + int(uniform(key, it, 3) * seg)
+    return double_bridge(xy, tour, pos, start, l1, l2, l3, ends, att)
+
+
+@njit(cache=True)
+def sample_positions(key, idx, q, n):
+    """rkbi's sample q of draw id idx: three distinct sorted positions (ok false where two draws coincide)."""
+    p0 = int(uniform(key, idx, 3 * q) * n)
+    p1 = int(uniform(key, idx, 3 * q + 1) * n)
+    p2 = int(uniform(key, idx, 3 * q + 2) * n)
+    if p0 > p1:
+        p0, p1 = p1, p0
+    if p1 > p2:
+        p1, p2 = p2, p1
+    if p0 > p1:
+        p0, p1 = p1, p0
+    return p0 < p1 < p2, p0, p1, p2
+
+
+@njit(cache=True)
+def rkbi_id(it, step):
+    """The draw id of rkbi's samples at LS step `step` of iteration it (apart from the double bridge's ids)."""
+    return RKBI_TAG + np.uint64(it) * np.uint64(1 << 31) + np.uint64(step)
+
+
+@njit(cache=True)
+def rkbi_best(xy, tour, key, idx, q_from, q_to, q_step, att):
+    """The best of samples q_from, q_from + q_step, ... < q_to, each with its 7 reconnections: (delta, code =
+    8 q + case), the first of the smallest deltas; (0, -1) where none improves."""
+    n = tour.shape[0]
+    best, code = 0, -1
+    for q in range(q_from, q_to, q_step):
+        ok, i, j, k = sample_positions(key, idx, q, n)
+        if ok:
+            for case in range(N_CASES):
+                d = case_delta(xy, tour, i, j, k, case, att)
+                if d < best:
+                    best, code = d, 8 * q + case
+    return best, code
+
+
+@njit(cache=True)
+def rkbi_descent(xy, key, it, tour, pos, samples, att):
+    """Random-k best improvement (the paper's RKBI): each step evaluates `samples` random triples of edges
+    with every reconnection and takes the best improving one, until a step finds none. Returns the gain."""
+    n, total, step = tour.shape[0], 0, 0
+    while True:
+        idx = rkbi_id(it, step)
+        best, code = rkbi_best(xy, tour, key, idx, 0, samples, 1, att)
+        if code < 0:
+            return total
+        _, i, j, k = sample_positions(key, idx, code // 8, n)
+        apply_case(tour, pos, i, j, k, code % 8)
+        total -= best
+        step += 1
 
 
 @njit(cache=True)
@@ -100,22 +167,33 @@ def first_descent(xy, cand, tour, pos, queue, queued, att):
 
 
 @njit(cache=True)
-def ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, length, it_from, it_to, seg, att):
-    """Iterations it_from .. it_to - 1 of one solution (iteration 0: its first descent). length (1,) holds
-    the best tour's length (iteration 0 sets it from the start tour's)."""
+def descend(xy, cand, key, it, tour, pos, queue, queued, ends, first, samples, att):
+    """The local search of iteration it: first improvement with don't-look bits (samples 0; every city
+    queued where `first`, else the double bridge's 8 ends), or rkbi with `samples` samples. Returns the gain."""
     n = tour.shape[0]
+    if samples > 0:
+        if first:
+            for c in range(n):
+                pos[tour[c]] = c
+        return rkbi_descent(xy, key, it, tour, pos, samples, att)
+    if first:
+        return first_descent(xy, cand, tour, pos, queue, queued, att)
+    count = 0
+    for c in ends:
+        count = push(queue, queued, 0, count, c)
+    return local_search(xy, cand, tour, pos, queue, queued, count, att)
+
+
+@njit(cache=True)
+def ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, length, it_from, it_to, seg, samples,
+                 att):
+    """Iterations it_from .. it_to - 1 of one solution (iteration 0: its first descent). length (1,) holds
+    the best tour's length (iteration 0 sets it from the start tour's). samples: 0 first improvement, else rkbi."""
+    ends = np.empty(8, np.int64)
     for it in range(it_from, it_to):
-        if it == 0:
-            length[0] -= first_descent(xy, cand, tour, pos, queue, queued, att)
-            best[:] = tour
-            best_pos[:] = pos
-            continue
-        start = int(uniform(key, it, 0) * n)
-        l1 = 1 + int(uniform(key, it, 1) * seg)
-        l2 = 1 + int(uniform(key, it, 2) * seg)
-        l3 = 1 + int(uniform(key, it, 3) * seg)
-        delta, count = double_bridge(xy, tour, pos, start, l1, l2, l3, queue, queued, att)
-        current = length[0] + delta - local_search(xy, cand, tour, pos, queue, queued, count, att)
+        delta = 0 if it == 0 else perturb(xy, key, it, tour, pos, ends, seg, att)
+        current = length[0] + delta - descend(xy, cand, key, it, tour, pos, queue, queued, ends, it == 0, samples,
+                                              att)
         if current <= length[0]:
             length[0] = current
             best[:] = tour
@@ -126,9 +204,10 @@ def ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, length
 
 
 @njit(cache=True, parallel=True)
-def ils_population(xy, cand, seed, tours, pos, bests, best_pos, queues, queued, lengths, it_from, it_to, seg, att):
+def ils_population(xy, cand, seed, tours, pos, bests, best_pos, queues, queued, lengths, it_from, it_to, seg,
+                   samples, att):
     """ils_solution for every solution s of the population (arrays (P, n), lengths (P, 1)), in parallel."""
     for s in prange(tours.shape[0]):
         key = np.array([seed, s], dtype=np.uint64)
         ils_solution(xy, cand, key, tours[s], pos[s], bests[s], best_pos[s], queues[s], queued[s], lengths[s],
-                     it_from, it_to, seg, att)
+                     it_from, it_to, seg, samples, att)

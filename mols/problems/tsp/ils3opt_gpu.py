@@ -12,6 +12,9 @@ from mols.problems.tsp.model import DISTANCE_CUH
 ILS3OPT_CU = Path(__file__).with_name("ils3opt.cu")
 KERNELS = {"fi-thread": "ils_fi_thread", "fi-block": "ils_fi_block", "fi-block-shared": "ils_fi_block_shared"}
 THREADS_PER_BLOCK = {"fi-thread": 64, "fi-block": 64, "fi-block-shared": 64}  # fi-block: >= K = 40 candidates
+RKBI_THREADS = 128  # ils3opt.cu's
+RKBI_PER_THREAD = 8  # rkbi: samples per thread and step, which sets the blocks per solution
+RKBI_CHECK = 8  # rkbi: LS steps launched between two looks at whether any solution is still descending
 SHARED_LIMIT = 227 * 1024  # bytes of shared memory a block may take on the H100/H200 (opt-in above 48 KiB)
 
 
@@ -38,7 +41,8 @@ class GpuPopulation:
         cp = self.cupy = import_cupy()
         P, n = tours.shape
         self.strategy, self.P, self.n, self.seed = strategy, P, n, seed
-        self.kernel = compile_kernel(ils3opt_source(n, cand.shape[1], seg, att), KERNELS[strategy])
+        self.source = ils3opt_source(n, cand.shape[1], seg, att)
+        self.kernel = compile_kernel(self.source, KERNELS[strategy]) if strategy in KERNELS else None
         self.shared = 0
         if strategy == "fi-block-shared":
             self.shared = shared_bytes(n)
@@ -76,3 +80,43 @@ class GpuPopulation:
 
     def best_tour(self, s: int) -> np.ndarray:
         return self.bests[s].get()
+
+
+class GpuRkbiPopulation(GpuPopulation):
+    """ILS-RKBI-blocks: each LS step of every solution as two launches (ils3opt.cu), repeated until no solution
+    finds an improving sample; the double bridge and the acceptance as one launch each."""
+
+    def __init__(self, xy: np.ndarray, cand: np.ndarray, seed: int, tours: np.ndarray, lengths: np.ndarray, seg: int,
+                 att: bool, samples: int):
+        from mols.backends.cuda import compile_kernel
+
+        super().__init__("rkbi", xy, cand, seed, tours, lengths, seg, att)
+        cp = self.cupy
+        self.samples = samples
+        self.blocks = max(1, min(120, -(-samples // (RKBI_THREADS * RKBI_PER_THREAD))))
+        self.kernels = {name: compile_kernel(self.source, f"ils_rkbi_{name}")
+                        for name in ("prepare", "sample", "apply", "accept")}
+        self.current = cp.empty(self.P, cp.int64)
+        self.active = cp.zeros(self.P, cp.int32)
+        self.part_delta = cp.empty((self.P, self.blocks), cp.int64)
+        self.part_code = cp.empty((self.P, self.blocks), cp.int32)
+
+    def run(self, it_from: int, it_to: int) -> None:
+        k, P, seed = self.kernels, (self.P,), np.uint64(self.seed)
+        threads = (RKBI_THREADS,)
+        for it in range(it_from, it_to):
+            k["prepare"](P, threads, (self.xy, seed, self.tours, self.pos, self.lengths, self.current, self.active,
+                                      np.int32(it)))
+            step = 0
+            while True:
+                for _ in range(RKBI_CHECK):
+                    k["sample"]((self.P, self.blocks), threads, (self.xy, seed, self.tours, self.active, np.int32(it),
+                                                                  np.int32(step), np.int32(self.samples),
+                                                                  self.part_delta, self.part_code))
+                    k["apply"](P, threads, (seed, self.tours, self.pos, self.active, self.current, np.int32(it),
+                                            np.int32(step), self.part_delta, self.part_code, np.int32(self.blocks)))
+                    step += 1
+                if not int(self.active.max()):
+                    break
+            k["accept"](P, threads, (self.tours, self.pos, self.bests, self.best_pos, self.lengths, self.current))
+        self.cupy.cuda.get_current_stream().synchronize()
