@@ -57,13 +57,12 @@ class IlsResult:
         return self.iterations * self.population
 
 
-def check_options(problem: Tsp, strategy: str, population: int, exchange: int | None = None) -> None:
+def check_options(problem: Tsp, strategy: str, population: int) -> None:
     if strategy not in STRATEGIES:
         raise MolsError(f"--strategy: unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if population < 1:
         raise MolsError(f"--population must be at least 1, got {population}")
-    if exchange is not None and exchange < 0:
-        raise MolsError(f"--exchange must be at least 0 (0: independent solutions), got {exchange}")
+
     if problem.n_obj != 1:
         raise MolsError("ILS-3opt (--strategy) searches the TSP of one coordinate set (-p tsp), not -p bitsp")
     if problem.n < 8:
@@ -97,12 +96,6 @@ class CpuPopulation:
 
     def best_lengths(self) -> np.ndarray:
         return self.lengths[:, 0].copy()
-
-    def share_best(self) -> None:
-        """Every solution becomes the best one (the first of the shortest): the population's exchange."""
-        s = int(np.argmin(self.lengths[:, 0]))
-        for a in (self.tours, self.pos, self.bests, self.best_pos, self.lengths):
-            a[:] = a[s]
 
     def best_tour(self, s: int) -> np.ndarray:
         return self.bests[s].copy()
@@ -139,12 +132,12 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1) 
 def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_POPULATION,
                 iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
                 seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
-                exchange: int | None = None, samples: int | None = None) -> IlsResult:
+                samples: int | None = None) -> IlsResult:
     """One ILS-3opt run (compiled first, outside the time). Without iterations or time: the paper's it_total.
-    `stop` (mols.signals.StopSignals) ends it after the current chunk. `exchange` E: after every E iterations
-    of each solution, every solution becomes the population's best (None: independent solutions, the paper's).
+    `stop` (mols.signals.StopSignals) ends it after the current chunk. The solutions are independent (the
+    paper's; making every solution the best one every E iterations was tried, and was worse on pcb3038).
     `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES)."""
-    check_options(problem, strategy, population, exchange)
+    check_options(problem, strategy, population)
     if iterations is None and time_budget is None:
         iterations = DEFAULT_ITERATIONS
     per_solution = math.ceil(iterations / population) if iterations is not None else None
@@ -174,13 +167,9 @@ def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_P
             if per_solution is not None and done >= per_solution:
                 break
             step = chunk if per_solution is None else min(chunk, per_solution - done)
-            if exchange:
-                step = min(step, exchange - done % exchange)
             began = time.perf_counter()
             pop.run(done + 1, done + 1 + step)
             done += step
-            if exchange and done % exchange == 0:
-                pop.share_best()
             if time.perf_counter() - began < CHUNK_SECONDS:
                 chunk *= 2
         lengths = pop.best_lengths()

@@ -72,12 +72,6 @@ class GpuPopulation:
     def best_lengths(self) -> np.ndarray:
         return self.lengths.get()
 
-    def share_best(self) -> None:
-        """Every solution becomes the best one (the first of the shortest): the population's exchange."""
-        s = int(self.cupy.argmin(self.lengths))
-        for a in (self.tours, self.pos, self.bests, self.best_pos, self.lengths):
-            a[:] = a[s]
-
     def best_tour(self, s: int) -> np.ndarray:
         return self.bests[s].get()
 
