@@ -20,7 +20,7 @@ def test_source_compiles_to_ptx(tmp_path, n, k, seg, att):
     source.write_text(ils3opt_source(n, k, seg, att))
     ptx = tmp_path / "ils3opt.ptx"
     done = subprocess.run([NVCC, "--ptx", "-std=c++17", "-arch=sm_80", str(source), "-o", str(ptx)],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     text = ptx.read_text()
     for name in [*KERNELS.values(), "ils_rkbi_prepare", "ils_rkbi_sample", "ils_rkbi_apply", "ils_rkbi_accept"]:
