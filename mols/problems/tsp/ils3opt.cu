@@ -185,11 +185,12 @@ __device__ __forceinline__ int push(int* queue, unsigned char* queued, int head,
     return count + 1;
 }
 
-// three_opt.local_search: cities queue[0:count] looked at in turn; returns the total gain (to every thread).
+// three_opt.local_search: cities queue[0:sh->count] (set by the caller before a sync) looked at in turn; returns
+// the total gain (to every thread).
 template <class T> __device__ long long local_search(const double* xy, const int* cand, int* tour, int* pos,
-                                                     int* queue, unsigned char* queued, int count, Scratch* sh) {
+                                                     int* queue, unsigned char* queued, Scratch* sh) {
     long long total = 0;
-    if (T::rank() == 0) { sh->head = 0; sh->count = count; }
+    if (T::rank() == 0) sh->head = 0;
     T::sync();
     while (sh->count > 0) {
         const int t1 = queue[sh->head];
@@ -248,8 +249,9 @@ template <class T> __device__ void ils_solution(const double* xy, const int* can
     for (int it = it_from; it < it_to; ++it) {
         if (it == 0) {
             for (int c = T::rank(); c < N; c += T::size()) { pos[tour[c]] = c; queue[c] = c; queued[c] = 1; }
+            if (T::rank() == 0) sh->count = N;
             T::sync();
-            const long long gain = local_search<T>(xy, cand, tour, pos, queue, queued, N, sh);
+            const long long gain = local_search<T>(xy, cand, tour, pos, queue, queued, sh);
             if (T::rank() == 0) *length -= gain;
             copy<T>(best, tour);
             copy<T>(best_pos, pos);
@@ -263,7 +265,7 @@ template <class T> __device__ void ils_solution(const double* xy, const int* can
             sh->count = count;
         }
         T::sync();
-        const long long current = *length + delta - local_search<T>(xy, cand, tour, pos, queue, queued, sh->count, sh);
+        const long long current = *length + delta - local_search<T>(xy, cand, tour, pos, queue, queued, sh);
         const bool better = current <= *length;  // not longer: ils3opt.py says why
         T::sync();  // every thread has compared before the length changes
         if (better) {

@@ -11,7 +11,7 @@ from mols.problems.tsp.model import DISTANCE_CUH
 
 ILS3OPT_CU = Path(__file__).with_name("ils3opt.cu")
 KERNELS = {"fi-thread": "ils_fi_thread", "fi-block": "ils_fi_block", "fi-block-shared": "ils_fi_block_shared"}
-THREADS_PER_BLOCK = {"fi-thread": 64, "fi-block": 64, "fi-block-shared": 64}  # fi-block: >= K = 40 candidates
+BLOCK_THREADS = 64  # fi-block: at least K = 40, one thread per candidate; fi-thread: at most this per block
 RKBI_THREADS = 128  # ils3opt.cu's
 RKBI_PER_THREAD = 8  # rkbi: samples per thread and step, which sets the blocks per solution
 RKBI_CHECK = 8  # rkbi: LS steps launched between two looks at whether any solution is still descending
@@ -53,6 +53,9 @@ class GpuPopulation:
                                 f"memory per block, more than the {SHARED_LIMIT:,} a block may take; use fi-block")
             if self.shared > 48 * 1024:
                 self.kernel.max_dynamic_shared_size_bytes = self.shared
+        # fi-thread: as many blocks as the solutions allow, spread over the multiprocessors (the paper's choice)
+        sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+        self.threads = max(1, min(BLOCK_THREADS, -(-P // sms))) if strategy == "fi-thread" else BLOCK_THREADS
         what = f"ILS-3opt population of {P} tours of {n} cities"
         self.xy, self.cand = cp.asarray(np.ascontiguousarray(xy, np.float64)), cp.asarray(cand)
         self.tours = cp.asarray(tours)
@@ -62,7 +65,7 @@ class GpuPopulation:
 
     def run(self, it_from: int, it_to: int) -> None:
         """Iterations it_from .. it_to - 1 of every solution (ils3opt.ils_population's), synchronised."""
-        threads = THREADS_PER_BLOCK[self.strategy]
+        threads = self.threads
         blocks = -(-self.P // threads) if self.strategy == "fi-thread" else self.P
         args = (self.xy, self.cand, np.uint64(self.seed), np.int32(self.P), self.tours, self.pos, self.bests,
                 self.best_pos, self.queues, self.queued, self.lengths, np.int32(it_from), np.int32(it_to))
