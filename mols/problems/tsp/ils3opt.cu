@@ -333,7 +333,9 @@ extern "C" __global__ void ils_fi_block_shared(POPULATION_ARGS) {
 // over the B blocks, applied, or the solution's descent ended). The host repeats them until no solution is active.
 
 #define RKBI_TAG (1ULL << 62)
+#ifndef RKBI_THREADS  // a power of two; the CPU simulation of the tests takes fewer
 #define RKBI_THREADS 128
+#endif
 
 __device__ __forceinline__ unsigned long long rkbi_id(int it, int step) {
     return RKBI_TAG + (unsigned long long)it * (1ULL << 31) + (unsigned long long)step;
@@ -449,6 +451,7 @@ extern "C" __global__ void ils_rkbi_apply(unsigned long long seed, int* tours, i
         if (c >= 0 && before(d, c, best, code)) { best = d; code = c; }
     }
     if (code < 0) {
+        __syncthreads();  // every thread has read active[s] before it changes
         if (threadIdx.x == 0) active[s] = 0;
         return;
     }
