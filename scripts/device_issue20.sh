@@ -14,15 +14,15 @@ source scripts/device_env.sh >/dev/null 2>&1 || export PYTHONPATH=$PWD PYTHONUNB
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 start=$(date +%s)
 # Numba compiles the 3-opt functions once (cached on disk for the bench below).
-timeout ${TESTS_LIMIT:-130} python3 -m pytest -q -m gpu -p no:cacheprovider -rf tests/search/test_ils3opt_gpu.py \
+timeout ${TESTS_LIMIT:-110} python3 -m pytest -q -m gpu -p no:cacheprovider -rf tests/search/test_ils3opt_gpu.py \
   tests/problems/test_tsp_gpu.py 2>&1 | tee "$OUT/gpu_tests.log" | tail -15
 echo "tests: $(( $(date +%s) - start )) s" | tee -a "$OUT/gpu_tests.log"
-timeout -s INT ${BENCH_LIMIT:-190} python3 cli.py bench ils3opt --solvers cpu1,fi-thread,fi-block,fi-block-shared \
-  --populations ${POPS:-2048} --cpu-populations ${CPU_POPS:-1,8} --runs ${RUNS:-2} --time ${GPU_TIME:-10} \
-  --cpu-time ${CPU_TIME:-6} -o "$OUT/ils3opt" 2>&1 | tee "$OUT/bench.log" | grep -E "^\||^wrote|rror" | tail -40
+timeout -s INT ${BENCH_LIMIT:-200} python3 cli.py bench ils3opt --solvers cpu1,fi-thread,fi-block,fi-block-shared \
+  --populations ${POPS:-2048} --cpu-populations ${CPU_POPS:-1,8} --runs ${RUNS:-2} --time ${GPU_TIME:-6} \
+  --cpu-time ${CPU_TIME:-4} -o "$OUT/ils3opt" 2>&1 | tee "$OUT/bench.log" | grep -E "^\||^wrote|rror" | tail -40
 echo "total: $(( $(date +%s) - start )) s" | tee -a "$OUT/bench.log"
 # Table 3: rkbi against its 1-core twin, on the two small instances only (its descents are slow).
-timeout -s INT ${RKBI_LIMIT:-60} python3 cli.py bench ils3opt --instances kroA100,lin318 --solvers cpu1-rkbi,rkbi \
-  --populations 64 --cpu-populations 64 --runs 1 --time 10 --cpu-time 10 -o "$OUT/ils3opt-rkbi" 2>&1 \
+timeout -s INT ${RKBI_LIMIT:-45} python3 cli.py bench ils3opt --instances kroA100,lin318 --solvers cpu1-rkbi,rkbi \
+  --populations 8 --cpu-populations 8 --runs 1 --time 8 --cpu-time 8 -o "$OUT/ils3opt-rkbi" 2>&1 \
   | tee "$OUT/bench-rkbi.log" | grep -E "^\||^wrote|rror" | tail -10
 echo "total with rkbi: $(( $(date +%s) - start )) s" | tee -a "$OUT/bench.log"

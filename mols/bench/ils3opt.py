@@ -78,13 +78,19 @@ def row(instance: str, solver: str, population: int, runs: int, iterations: int,
 
 def run(instances, solvers, populations, cpu_populations, runs: int, iterations: int, time_cap: float,
         cpu_time: float, gap: float | None, on_row=lambda: None) -> pd.DataFrame:
+    """Every row; an interruption (Ctrl-C, SIGINT from a time limit) ends it with the rows done so far."""
     rows = []
-    for instance in instances:
-        for solver in solvers:
-            cpu = solver in CPU_SOLVERS
-            for population in cpu_populations if cpu else populations:
-                rows.append(row(instance, solver, population, runs, iterations, cpu_time if cpu else time_cap, gap))
-                on_row()
+    cells = [(instance, solver, population) for instance in instances for solver in solvers
+             for population in (cpu_populations if solver in CPU_SOLVERS else populations)]
+    try:
+        for instance, solver, population in cells:
+            cap = cpu_time if solver in CPU_SOLVERS else time_cap
+            rows.append(row(instance, solver, population, runs, iterations, cap, gap))
+            on_row()
+    except KeyboardInterrupt:
+        if not rows:
+            raise
+        print(f"interrupted: {len(rows)} of {len(cells)} rows", flush=True)
     return with_speedups(pd.DataFrame(rows))
 
 
