@@ -211,10 +211,9 @@ def test_dont_look_bits_rarely_skip_a_move_at_a_local_optimum(rng):
     queued, the ILS step) runs to its end; then the plain search and improve_city on every city look for an
     improving move it skipped. Don't-look bits are a heuristic, not exact: a move made elsewhere can open an
     improving move at a city whose bit is on and whose own edges did not change (e.g. the Or-move of a city
-    next to it). On 1,000 such tours this happened 3 times (1 when the tour neighbors of a move's ends were
-    queued too, which did not change any ILS run we tried, so they are not); the next ILS iteration that
-    touches the place takes it. The test asserts that rate (at most 2 of 150), and that fixed radius adds
-    nothing to it (whatever the plain search finds, improve_city finds from some city)."""
+    next to it). On 1,000 such tours this happened 3 times; the next ILS iteration that touches the place
+    takes it. The test asserts that rate (at most 2 of 150), and that fixed radius adds nothing to it
+    (whatever the plain search finds, improve_city finds from some city)."""
     skipped = 0
     for _ in range(150):
         n = int(rng.integers(12, 80))
