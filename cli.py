@@ -183,6 +183,13 @@ def run(
                                                 "name unique to the configuration, see the README).")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run already in the results folder.")
                          ] = False,
+    strategy: Annotated[str | None, typer.Option(help="-p tsp -a ils: ILS-3opt (Delévacq et al. 2012) run by "
+                                                 "cpu (Numba, --threads cores), fi-thread, fi-block, "
+                                                 "fi-block-shared or rkbi (GPU), or cpu-rkbi (rkbi's Numba twin). "
+                                                 "-i is the total of ILS iterations, split over the population.")
+                         ] = None,
+    population: Annotated[int | None, typer.Option(help="ILS-3opt: solutions improved side by side (the "
+                                                   "paper's nbsol: 1, 8, 64, 512, 2048; default 64).")] = None,
     batch: Annotated[int, typer.Option(min=1, help="Run this many searches, seeds --seed, --seed + 1, ...: each "
                                        "writes OUTPUT/seed-S, and OUTPUT/merged_front.csv merges their fronts. On "
                                        "the GPU, tabu and ITS searches share each kernel launch; on the CPU they run "
@@ -197,8 +204,13 @@ def run(
                        iterations=iterations, seed=seed, weights=parse_weights(weights), partitions=partitions,
                        tenure=tenure, threads=threads, archive=archive.value if archive else None,
                        strength=strength, run_length=run_length, target=parse_target(target), time=time_budget,
-                       evaluations=evaluations, restarts=restarts, objectives=objectives)
+                       evaluations=evaluations, restarts=restarts, objectives=objectives, strategy=strategy,
+                       population=population)
     folder = output or RESULTS / folder_name(config)
+    if config.strategy is not None:
+        if batch > 1:
+            raise MolsError("ILS-3opt (--strategy) runs one population per run; --batch does not apply")
+        return run_ils3opt_command(config, folder, overwrite)
     if batch > 1:
         return run_batch_command(config, batch, output or RESULTS / f"{folder_name(config)}-batch{batch}", overwrite)
     with StopSignals(ignore_after=_WHOLE_PROCESS["yes"]) as stop, ResultsFolder(folder, overwrite) as out:
@@ -226,6 +238,27 @@ def run(
         raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)
     if result.status == "failed":
         raise MolsError(f"the run failed; the archive found until then is in {folder}\n{result.error}")
+
+
+def run_ils3opt_command(config: RunConfig, folder: Path, overwrite: bool) -> None:
+    """mols run -p tsp -a ils --strategy S: one ILS-3opt population, its best tour in the results folder."""
+    from mols.search.ils3opt import config_result
+
+    with StopSignals(ignore_after=_WHOLE_PROCESS["yes"]) as stop, ResultsFolder(folder, overwrite) as out:
+        err_console.print(f"mols: ILS-3opt {config.strategy}, population {config.population or 64}, "
+                          f"{budget_text(config)}; results go to {folder}", highlight=False)
+        stop.phase = "search"
+        result, context = config_result(config, stop)
+        stop.phase = "write"
+        out.write(config, result, context)
+    d = result.details
+    gap = "" if d["optimum"] is None else f", {d['gap_percent']:.3f} % above the optimum {d['optimum']}"
+    console.print(f"{result.status}, ended by {result.ended_by}: best tour {d['best_length']}{gap}; "
+                  f"{result.iterations} ILS iterations in {result.wall_seconds:.2f} s on {context.backend}",
+                  highlight=False)
+    console.print(f"wrote {folder / FRONT} and {folder / MANIFEST}", highlight=False)
+    if result.status == "interrupted":
+        raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)
 
 
 def run_batch_command(config: RunConfig, size: int, folder: Path, overwrite: bool) -> None:

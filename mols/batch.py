@@ -33,7 +33,8 @@ EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's nu
 FLAGS = {"problem": "--problem", "algorithm": "--algorithm", "variant": "--variant", "neighborhood": "--neighborhood",
          "backend": "--backend", "iterations": "--iterations", "partitions": "--partitions", "tenure": "--tenure",
          "threads": "--threads", "archive": "--archive", "strength": "--strength", "run_length": "--run-length",
-         "target": "--target", "time": "--time", "evaluations": "--evaluations", "restarts": "--restarts"}
+         "target": "--target", "time": "--time", "evaluations": "--evaluations", "restarts": "--restarts",
+         "strategy": "--strategy", "population": "--population"}
 
 
 def child_arguments(config: RunConfig, folder: Path, overwrite: bool) -> list[str]:

@@ -85,6 +85,8 @@ def folder_name(config: RunConfig) -> str:
                "k": config.strength, "r": config.run_length, "R": config.restarts,
                "goal": None if config.target is None else "_".join(f"{v:g}" for v in np.atleast_1d(config.target))}
     parts += [f"{key}{value}" for key, value in options.items() if value is not None]
+    if config.strategy is not None:
+        parts += [config.strategy, f"P{config.population or 64}"]
     if config.algorithm == "pls" and config.archive != BackendSpec(config.backend).resolved().archive:
         parts.append(f"{config.archive}archive")
     parts.append(config.backend + (str(config.threads) if config.threads else ""))
@@ -136,6 +138,7 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
         "walk": result.walk,
         "archive_size": len(result.archive),
         "front": {"file": FRONT, "rows": len(result.archive), "sha256": hashlib.sha256(front).hexdigest()},
+        **({"details": result.details} if result.details else {}),
     }
 
 

@@ -261,6 +261,48 @@ def bench_natural_end(
     show_report(*bench.write_report(df, output, iterations))
 
 
+@bench_app.command("ils3opt")
+@user_errors
+def bench_ils3opt(
+    instances: Annotated[str, typer.Option(help="Comma-separated TSP instances, or all (the paper's five).")] = "all",
+    solvers: Annotated[str | None, typer.Option(help="Comma-separated: cpu1 (1 core), cpu (all cores), fi-thread, "
+                                                "fi-block, fi-block-shared, rkbi, cpu1-rkbi (default: the first "
+                                                "five where there is a GPU, else cpu1 and cpu).")] = None,
+    populations: Annotated[str, typer.Option(help="Comma-separated population sizes (the paper's nbsol: 1, 8, 64, "
+                                             "512, 2048).")] = "1,8,64,512,2048",
+    cpu_populations: Annotated[str | None, typer.Option(help="Population sizes of cpu1 and cpu (default: "
+                                                        "--populations).")] = None,
+    runs: Annotated[int, typer.Option(min=1, help="Runs per row (seeds 0 .. runs - 1).")] = 3,
+    iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="The paper's it_total: ILS "
+                                            "iterations per run, split over the population.")] = 1_048_576,
+    time_cap: Annotated[float, typer.Option("--time", min=0.01, help="Seconds at most per GPU run.")] = 60.0,
+    cpu_time: Annotated[float | None, typer.Option(min=0.01, help="Seconds at most per cpu1 or cpu run (default: "
+                                                   "--time).")] = None,
+    gap: Annotated[float | None, typer.Option(min=0.0, help="A run stops at a tour within this % of the optimum "
+                                              "(0: the optimum; default: the issue's quality per instance, 0 on "
+                                              "kroA100 and lin318, 0.02 rat783, 0.01 fl1577, 0.2 pcb3038); "
+                                              "t_target is the time to it.")] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "ils3opt",
+):
+    """ILS-3opt (Delévacq et al. 2012, Tables 1 and 3): speed-up over one core, frequency of the optimum,
+    average deviation and time to quality, on the CPU and the GPU strategies."""
+    from mols.bench import ils3opt as bench
+
+    chosen = choose(instances, bench.INSTANCES, "--instances")
+    chosen_solvers = choose(solvers, bench.SOLVERS, "--solvers") if solvers else bench.default_solvers()
+    sizes = parse_counts(populations, "--populations")
+    cpu_sizes = parse_counts(cpu_populations, "--cpu-populations") if cpu_populations else sizes
+    cpu_time = time_cap if cpu_time is None else cpu_time
+    cells = sum(len(cpu_sizes if s in bench.CPU_SOLVERS else sizes) for s in chosen_solvers) * len(chosen)
+    with advancing(cells) as advance:
+        df = bench.run(chosen, chosen_solvers, sizes, cpu_sizes, runs, iterations, time_cap, cpu_time, gap,
+                       on_row=advance)
+    settings = {"runs": runs, "it_total": f"{iterations:,}", "time cap": f"{time_cap:g} s",
+                "cpu time cap": f"{cpu_time:g} s",
+                "target": "the issue's gap per instance" if gap is None else f"{gap:g} % above the optimum"}
+    show_report(*bench.write_report(df, output, settings))
+
+
 @bench_app.command("threads")
 @user_errors
 def bench_threads(

@@ -29,6 +29,8 @@ ALGORITHM_OPTIONS = {
     "--strength": ("strength", None, ("its", "ils")),
     "--run-length": ("run_length", None, ("its",)),
     "--restarts": ("restarts", None, ("pls",)),
+    "--strategy": ("strategy", None, ("ils",)),
+    "--population": ("population", None, ("ils",)),
 }
 
 
@@ -57,8 +59,16 @@ class RunConfig:
     evaluations: int | None = None  # neighbors evaluated at most (iterations x neighbors per evaluation)
     restarts: int | None = None  # pls only: restarts before the natural end; None: restart until a budget ends it
     objectives: tuple[str, ...] | None = None  # the problem's to optimise, in this order ("a,b" too); None: all
+    strategy: str | None = None  # ils on the TSP: ILS-3opt run by this strategy (search/ils3opt.py); None: plain ILS
+    population: int | None = None  # ILS-3opt: solutions improved side by side (nbsol); None: 64
 
     def __post_init__(self):
+        if self.strategy is not None:
+            check_ils3opt(self)
+            object.__setattr__(self, "neighborhood", "3opt")
+            object.__setattr__(self, "backend", "cpu" if self.strategy.startswith("cpu") else "gpu")
+        elif self.population is not None and self.algorithm == "ils":
+            raise MolsError("--population is ILS-3opt's (-p tsp -a ils --strategy ...)")
         if self.objectives is not None:
             names = self.objectives.split(",") if isinstance(self.objectives, str) else self.objectives
             object.__setattr__(self, "objectives", tuple(name.strip() for name in names))
@@ -82,13 +92,32 @@ class RunConfig:
 
     @property
     def label(self) -> str:
-        """e.g. pls-nondominated or tabu."""
+        """e.g. pls-nondominated, tabu or ils3opt."""
+        if self.strategy is not None:
+            return "ils3opt"
         return f"pls-{self.variant}" if self.algorithm == "pls" else self.algorithm
 
     @property
     def spec(self) -> BackendSpec:
         """The backend spec of the run (resolved already: cpu or gpu)."""
         return BackendSpec(self.backend, self.threads, self.archive).resolved()
+
+
+def check_ils3opt(config: RunConfig) -> None:
+    """MolsError unless `config` can run ILS-3opt (-p tsp -a ils --strategy S)."""
+    from mols.search.ils3opt import STRATEGIES
+
+    if config.strategy not in STRATEGIES:
+        raise MolsError(f"--strategy: unknown strategy {config.strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    if config.problem != "tsp" or config.algorithm != "ils":
+        raise MolsError("--strategy runs ILS-3opt: give it with -p tsp -a ils")
+    if config.population is not None and config.population < 1:
+        raise MolsError(f"--population must be at least 1, got {config.population}")
+    given = [option for option, value in (("--evaluations", config.evaluations), ("--weights", config.weights),
+                                          ("--strength", config.strength), ("--objectives", config.objectives),
+                                          ("--neighborhood", config.neighborhood)) if value is not None]
+    if given:
+        raise MolsError(f"ILS-3opt (--strategy) does not take {', '.join(given)}")
 
 
 def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None = None,

@@ -88,6 +88,7 @@ class SearchResult:
     reached: Reached | None = None  # when the target was reached, if it was
     walk: str | None = None  # tabu walks, PLS iterations: "device" (batches in CUDA graphs) or "host"; None: neither
     ended_by: str | None = None  # a completed run: iterations, evaluations, time, target or natural end
+    details: dict | None = None  # what only this algorithm records (ILS-3opt: strategy, population, gap), in run.json
 
     @property
     def evaluated_neighbors(self) -> int:

@@ -15,6 +15,7 @@ from mols.problems.tsp.instance import TspInstance, TspPair
 from mols.problems.tsp.moves import fill_tour
 
 KERNELS = {"swap": "tsp_swap", "2opt": "tsp_2opt"}
+DISTANCE_CUH = Path(__file__).with_name("distance.cuh")
 
 
 def tour_lengths(xy: np.ndarray, X: np.ndarray, att: bool) -> np.ndarray:
@@ -66,6 +67,9 @@ class Tsp(Problem):
     def _project(self, columns: tuple[int, ...]) -> Tsp:
         """The TSP of the coordinate sets `columns`, in that order, under the same instance name (with_objectives)."""
         return Tsp(TspPair(self.instance.name, tuple(self.instance.parts[c] for c in columns)))
+
+    def cuda_source(self, nbh: Neighborhood) -> str:
+        return DISTANCE_CUH.read_text() + super().cuda_source(nbh)
 
     def kernel_name(self, nbh: Neighborhood) -> str:
         return KERNELS[nbh.name]

@@ -2,19 +2,8 @@
 // Prepended by the host: the neighborhood header (Move, nbh_decode) and #define N_CITIES, N_OBJ,
 // ATT (1: TSPLIB ATT distances, 0: EUC_2D), VAL (int or long long) and BLOCK.
 // Distances are computed from the tour-ordered coordinates in float64 with explicit round-to-nearest
-// operations (no fused multiply-add), so that they equal the Numba ones bit for bit.
-
-__device__ __forceinline__ int tsp_distance(double2 a, double2 b) {
-    const double dx = __dsub_rn(a.x, b.x), dy = __dsub_rn(a.y, b.y);
-    const double s = __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy));
-#if ATT
-    const double r = __dsqrt_rn(__ddiv_rn(s, 10.0));
-    const int t = (int)__dadd_rn(r, 0.5);
-    return t < r ? t + 1 : t;
-#else
-    return (int)__dadd_rn(__dsqrt_rn(s), 0.5);
-#endif
-}
+// operations (no fused multiply-add), so that they equal the Numba ones bit for bit (distance.cuh,
+// prepended by Tsp.cuda_source).
 
 // Cities at positions i < j exchange places (moves.swap_delta).
 __device__ __forceinline__ long long swap_delta(const double2* __restrict__ p, const int* __restrict__ edge,

@@ -1,0 +1,150 @@
+"""`mols bench ils3opt`: Delévacq et al. 2012's Tables 1 and 3 on the machine at hand: ILS-3opt on kroA100,
+lin318, rat783, fl1577 and pcb3038, our Numba reference on 1 core (cpu1) and all cores (cpu) against the GPU
+strategies, in one run; rkbi (Table 3) against its own Numba twin on 1 core (cpu1-rkbi), with the paper's k
+samples per step.
+
+Each run of a row (seeds 0 .. R - 1) makes the paper's it_total ILS iterations split over the population
+(--iterations), unless it reaches the target first (a tour within a gap of the optimum: by default the
+issue's quality per instance, TARGET_GAPS; --gap G: G % everywhere) or its time cap (--time; cpu1 and cpu:
+--cpu-time). cpu1 and cpu may run other populations (--cpu-populations): a 1-core run of 2,048 solutions
+spends minutes on its start tours and first descents alone. A row gives:
+- freq: the share of runs whose best tour is optimal, and dev: their average deviation from the optimum (%)
+  (the paper's f_req and ∆avg);
+- reached: runs that reached the target, and t_target: the median seconds they took (time to quality);
+- it/s: ILS iterations per second of search (the runs' totals over their seconds); speed-up: that rate
+  over cpu1's on the same instance and population, else cpu1's with its smallest population there (the
+  paper's speed-up: time of the same iterations, on 1 core over the strategy's; where cpu1 hit its cap, its
+  rate comes from the iterations it made; runs that stop at their target early count their setup too);
+- q-speed-up: cpu1's median t_target (same choice of cpu1 row) over the row's, where the row reached the
+  target in every run: the speed-up at equal quality. Where cpu1 did not reach it in every run, its time cap
+  over the row's t_target is a lower bound, marked >.
+Seconds are search time (candidate lists, start tours, descents and iterations); compilation stays out.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from pathlib import Path
+
+import pandas as pd
+
+from mols.bench.common import write_report_files
+from mols.markdown import markdown_list, markdown_table
+from mols.problems.tsp import load_tsp
+from mols.problems.tsp.instance import optimal_lengths
+from mols.search.ils3opt import run_ils3opt
+
+INSTANCES = ("kroA100", "lin318", "rat783", "fl1577", "pcb3038")
+TARGET_GAPS = {"kroA100": 0.0, "lin318": 0.0, "rat783": 0.02, "fl1577": 0.01, "pcb3038": 0.2}  # % (issue 20)
+SOLVERS = {"cpu1": ("cpu", 1), "cpu": ("cpu", None), "fi-thread": ("fi-thread", None),
+           "fi-block": ("fi-block", None), "fi-block-shared": ("fi-block-shared", None), "rkbi": ("rkbi", None),
+           "cpu1-rkbi": ("cpu-rkbi", 1)}
+CPU_SOLVERS = ("cpu1", "cpu", "cpu1-rkbi")
+BASELINES = {"rkbi": "cpu1-rkbi", "cpu1-rkbi": "cpu1-rkbi"}  # rkbi compares with its own 1-core twin (Table 3)
+
+
+def default_solvers() -> list[str]:
+    """The first-improvement solvers (rkbi, the paper's Table 3, is asked for by name: it is slow to descend)."""
+    from mols.backends import gpu_available
+
+    fi = ["cpu1", "cpu", "fi-thread", "fi-block", "fi-block-shared"]
+    return fi if gpu_available() else fi[:2]
+
+
+def row(instance: str, solver: str, population: int, runs: int, iterations: int, time_cap: float,
+        gap: float | None) -> dict:
+    """R runs of one configuration, summed up (module docstring); gap None: TARGET_GAPS's (0 elsewhere)."""
+    problem = load_tsp(instance)
+    optimum = optimal_lengths()[problem.instance_name]
+    gap = TARGET_GAPS.get(instance, 0.0) if gap is None else gap
+    target = math.floor(optimum * (1 + gap / 100))
+    strategy, threads = SOLVERS[solver]
+    results = [run_ils3opt(problem, strategy, population, iterations, time_cap, target, seed, threads)
+               for seed in range(runs)]
+    reached = [r.reached_seconds for r in results if r.reached_seconds is not None]
+    done = {"instance": instance, "n": problem.n, "solver": solver, "population": population, "runs": runs,
+            "freq": sum(r.best == optimum for r in results) / runs,
+            "dev": statistics.mean(100 * (r.best / optimum - 1) for r in results),
+            "reached": len(reached), "t_target": statistics.median(reached) if reached else math.nan,
+            "seconds": statistics.median(r.seconds for r in results),
+            "capped": sum(r.ended_by == "time" for r in results),
+            "it_per_s": sum(r.total_iterations for r in results) / sum(r.seconds for r in results),
+            "best": min(r.best for r in results), "optimum": optimum, "gap": gap, "target": target,
+            "time_cap": time_cap}
+    print(done, flush=True)  # as it comes: a long benchmark shows its progress
+    return done
+
+
+def run(instances, solvers, populations, cpu_populations, runs: int, iterations: int, time_cap: float,
+        cpu_time: float, gap: float | None, on_row=lambda: None) -> pd.DataFrame:
+    """Every row; an interruption (Ctrl-C, SIGINT from a time limit) ends it with the rows done so far."""
+    rows = []
+    cells = [(instance, solver, population) for instance in instances for solver in solvers
+             for population in (cpu_populations if solver in CPU_SOLVERS else populations)]
+    try:
+        for instance, solver, population in cells:
+            cap = cpu_time if solver in CPU_SOLVERS else time_cap
+            rows.append(row(instance, solver, population, runs, iterations, cap, gap))
+            on_row()
+    except KeyboardInterrupt:
+        if not rows:
+            raise
+        print(f"interrupted: {len(rows)} of {len(cells)} rows", flush=True)
+    return with_speedups(pd.DataFrame(rows))
+
+
+def baseline(df: pd.DataFrame, solver: str, instance: str, population: int) -> dict | None:
+    """The 1-core row a row compares with (cpu1; rkbi: cpu1-rkbi): same instance and population, else the
+    smallest population's."""
+    base = BASELINES.get(solver, "cpu1")
+    rows = df[(df["solver"] == base) & (df["instance"] == instance)].sort_values("population")
+    same = rows[rows["population"] == population]
+    chosen = same if len(same) else rows
+    return chosen.iloc[0].to_dict() if len(chosen) else None
+
+
+def with_speedups(df: pd.DataFrame) -> pd.DataFrame:
+    """speed-up, q-speed-up and q_bound (">" where q-speed-up is a lower bound) against cpu1 (module docstring)."""
+    speedup, q_speedup, bound = [], [], []
+    for r in df.to_dict("records"):
+        base = baseline(df, r["solver"], r["instance"], r["population"])
+        all_reached = r["reached"] == r["runs"] and r["t_target"] > 0
+        if base is None or not all_reached:
+            speedup.append(math.nan if base is None else r["it_per_s"] / base["it_per_s"])
+            q_speedup.append(math.nan)
+            bound.append("")
+            continue
+        speedup.append(r["it_per_s"] / base["it_per_s"])
+        exact = base["reached"] == base["runs"]
+        q_speedup.append((base["t_target"] if exact else base["time_cap"]) / r["t_target"])
+        bound.append("" if exact else ">")
+    df["speedup"], df["q_speedup"], df["q_bound"] = speedup, q_speedup, bound
+    return df
+
+
+def write_report(df: pd.DataFrame, folder: Path, settings: dict) -> tuple[Path, Path]:
+    """folder/ils3opt.md and .csv."""
+    return write_report_files(df, folder, "ils3opt", lambda df, env: render(df, env, settings))
+
+
+def _num(value: float, fmt: str) -> str:
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, fmt)
+
+
+def render(df: pd.DataFrame, env: dict, settings: dict) -> str:
+    rows = [{"instance": r["instance"], "target %": f"{r['gap']:g}", "nbsol": r["population"], "solver": r["solver"],
+             "freq": f"{r['freq']:.2f}", "dev %": f"{r['dev']:.3f}", "reached": f"{r['reached']}/{r['runs']}",
+             "t_target s": _num(r["t_target"], ".2f"), "seconds": f"{r['seconds']:.2f}",
+             "capped": f"{r['capped']}/{r['runs']}", "it/s": f"{r['it_per_s']:,.0f}",
+             "speed-up": _num(r["speedup"], ".2f"), "q-speed-up": r["q_bound"] + _num(r["q_speedup"], ".1f")}
+            for r in df.to_dict("records")]
+    text = ", ".join(f"{key} {value}" for key, value in settings.items())
+    return "\n".join([
+        "# ILS-3opt (`mols bench ils3opt`), after Delévacq et al. 2012, Tables 1 and 3\n",
+        markdown_list(env) + "\n",
+        f"Settings: {text}.\n",
+        (__doc__.split("\n\n", 1)[1] if __doc__ else "") + "\n",
+        markdown_table(rows) + "\n",
+    ])
+

@@ -1,0 +1,480 @@
+// Iterated local search with 3-opt, the CUDA twin of three_opt.py and ils3opt.py: the same moves, the same
+// first-improvement order and the same draws, so a population's tours equal the Numba reference's.
+// Prepended by the host: draws.cuh, distance.cuh and #define N_CITIES, K (candidates per city), SEG (longest
+// double-bridge segment), ATT.
+//
+// One search, three ways to run it (Delévacq et al. 2012): a Team is the threads that share one solution.
+// - ils_fi_thread: a team of one thread (Solo) per solution;
+// - ils_fi_block: a block per solution, its threads over t2's candidate list (thread a takes t3 = the a-th
+//   candidate; the smallest a with an improving move wins, which is the sequential first improvement,
+//   because a list's partial gains only fall) and over the reversals and copies; data in global memory;
+// - ils_fi_block_shared: the same with the tour, positions and queue in shared memory.
+// Arrays of the population are (P, N_CITIES) row-major, solution s at row s.
+
+#define N N_CITIES
+
+struct Scratch {  // what a team shares: in shared memory for a block, in registers for one thread
+    int win, t4, t5, t6;
+    long long gain;
+    int head, count, t3, moved;
+    int touched[6];
+};
+
+struct Solo {
+    static __device__ __forceinline__ int rank() { return 0; }
+    static __device__ __forceinline__ int size() { return 1; }
+    static __device__ __forceinline__ void sync() {}
+    static __device__ __forceinline__ int min_over(int v, int* slot) { return v; }
+};
+
+struct Block {
+    static __device__ __forceinline__ int rank() { return threadIdx.x; }
+    static __device__ __forceinline__ int size() { return blockDim.x; }
+    static __device__ __forceinline__ void sync() { __syncthreads(); }
+    static __device__ __forceinline__ int min_over(int v, int* slot) {
+        if (threadIdx.x == 0) *slot = 0x7fffffff;
+        __syncthreads();
+        atomicMin(slot, v);
+        __syncthreads();
+        const int r = *slot;
+        __syncthreads();
+        return r;
+    }
+};
+
+__device__ __forceinline__ int dist(const double* __restrict__ xy, int a, int b) {
+    return tsp_distance(make_double2(xy[2 * a], xy[2 * a + 1]), make_double2(xy[2 * b], xy[2 * b + 1]));
+}
+
+__device__ __forceinline__ int succ(const int* tour, const int* pos, int c) {
+    const int p = pos[c] + 1;
+    return tour[p == N ? 0 : p];
+}
+
+__device__ __forceinline__ int pred(const int* tour, const int* pos, int c) {
+    const int p = pos[c];
+    return tour[p == 0 ? N - 1 : p - 1];
+}
+
+__device__ __forceinline__ int step(const int* tour, const int* pos, int c, bool fwd) {
+    return fwd ? succ(tour, pos, c) : pred(tour, pos, c);
+}
+
+__device__ __forceinline__ bool between(const int* pos, int a, int b, int c, bool fwd) {
+    if (!fwd) { const int t = a; a = c; c = t; }
+    const int pa = pos[a], pb = pos[b], pc = pos[c];
+    if (pa <= pc) return pa <= pb && pb <= pc;
+    return pb >= pa || pb <= pc;
+}
+
+// Positions i .. j (forward, around the cycle) reversed by the team, pairs dealt round-robin.
+template <class T> __device__ void reverse(int* tour, int* pos, int i, int j) {
+    const int length = j - i + (j < i ? N : 0) + 1;
+    T::sync();  // every thread has read what it needs before the tour changes
+    for (int s = T::rank(); s < length / 2; s += T::size()) {
+        int p = i + s, q = j - s;
+        if (p >= N) p -= N;
+        if (q < 0) q += N;
+        const int a = tour[p], b = tour[q];
+        tour[p] = b; pos[b] = p;
+        tour[q] = a; pos[a] = q;
+    }
+    T::sync();
+}
+
+template <class T> __device__ void flip(int* tour, int* pos, int a, int b, int c, int d) {
+    if (succ(tour, pos, a) != b) { int t = a; a = b; b = t; t = c; c = d; d = t; }
+    const int inner = pos[c] - pos[b] + (pos[c] < pos[b] ? N : 0) + 1;
+    if (2 * inner <= N) reverse<T>(tour, pos, pos[b], pos[c]);
+    else reverse<T>(tour, pos, pos[d], pos[a]);
+}
+
+__device__ bool valid_close(const int* tour, const int* pos, int t1, int t2, int t3, int t4, int t5, int t6,
+                            bool fwd) {
+    const bool t4_after = t4 == step(tour, pos, t3, fwd), t6_after = t6 == step(tour, pos, t5, fwd);
+    if (t4_after) return between(pos, t2, t5, t3, fwd) && (t6_after ? t5 != t3 : t5 != t2);
+    if (t6_after) return between(pos, t2, t5, t4, fwd) && t5 != t4;
+    return between(pos, t3, t5, t1, fwd) && t5 != t3 && t5 != t1;
+}
+
+template <class T> __device__ void apply_sequential(int* tour, int* pos, int t1, int t2, int t3, int t4, int t5,
+                                                    int t6, bool fwd) {
+    if (t4 != step(tour, pos, t3, fwd)) {
+        flip<T>(tour, pos, t1, t2, t4, t3);
+        if (t5 >= 0) flip<T>(tour, pos, t1, t4, t6, t5);
+    } else if (t6 == step(tour, pos, t5, fwd)) {
+        flip<T>(tour, pos, t1, t2, t3, t4);
+        flip<T>(tour, pos, t1, t3, t6, t5);
+        flip<T>(tour, pos, t3, t5, t2, t4);
+    } else {
+        flip<T>(tour, pos, t1, t2, t6, t5);
+        flip<T>(tour, pos, t2, t5, t3, t4);
+    }
+}
+
+// three_opt.search_t3: the first improving completion of t1, t2, t3.
+__device__ bool search_t3(const double* xy, const int* cand, const int* tour, const int* pos, int t1, int t2, int t3,
+                          long long g1, bool fwd, int& t4o, int& t5o, int& t6o, long long& gain_o) {
+    for (int which = 0; which < 2; ++which) {
+        const int t4 = which == 0 ? step(tour, pos, t3, !fwd) : step(tour, pos, t3, fwd);
+        const long long g1b = g1 + dist(xy, t3, t4);
+        if (which == 0) {
+            const long long gain = g1b - dist(xy, t4, t1);
+            if (gain > 0) { t4o = t4; t5o = -1; t6o = -1; gain_o = gain; return true; }
+        }
+        for (int b = 0; b < K; ++b) {
+            const int t5 = cand[t4 * K + b];
+            const long long g2 = g1b - dist(xy, t4, t5);
+            if (g2 <= 0) break;
+            if (t5 == succ(tour, pos, t4) || t5 == pred(tour, pos, t4)) continue;
+            for (int w = 0; w < 2; ++w) {
+                const int t6 = w == 0 ? step(tour, pos, t5, fwd) : step(tour, pos, t5, !fwd);
+                if (valid_close(tour, pos, t1, t2, t3, t4, t5, t6, fwd)) {
+                    const long long gain = g2 + dist(xy, t5, t6) - dist(xy, t6, t1);
+                    if (gain > 0) { t4o = t4; t5o = t5; t6o = t6; gain_o = gain; return true; }
+                }
+            }
+        }
+    }
+    return false;
+}
+
+// three_opt.improve_city: sh->moved end cities in sh->touched (0: no improving move), sh->gain.
+template <class T> __device__ void improve_city(const double* xy, const int* cand, int* tour, int* pos, int t1,
+                                                Scratch* sh) {
+    for (int direction = 0; direction < 2; ++direction) {
+        const bool fwd = direction == 0;
+        const int t2 = step(tour, pos, t1, fwd);
+        const long long d12 = dist(xy, t1, t2);
+        int mine = 0x7fffffff, t4 = -1, t5 = -1, t6 = -1;
+        long long gain = 0;
+        for (int a = T::rank(); a < K; a += T::size()) {
+            const int t3 = cand[t2 * K + a];
+            const long long g1 = d12 - dist(xy, t2, t3);
+            if (g1 <= 0) break;
+            if (t3 == step(tour, pos, t2, fwd)) continue;
+            if (search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, t4, t5, t6, gain)) { mine = a; break; }
+        }
+        const int win = T::min_over(mine, &sh->win);
+        if (win != 0x7fffffff) {
+            if (mine == win) {
+                sh->t4 = t4; sh->t5 = t5; sh->t6 = t6; sh->gain = gain;
+                sh->t3 = cand[t2 * K + win];
+            }
+            T::sync();
+            const int t3 = sh->t3;
+            t4 = sh->t4; t5 = sh->t5; t6 = sh->t6;
+            apply_sequential<T>(tour, pos, t1, t2, t3, t4, t5, t6, fwd);
+            if (T::rank() == 0) {
+                sh->touched[0] = t1; sh->touched[1] = t2; sh->touched[2] = t3; sh->touched[3] = t4;
+                sh->touched[4] = t5; sh->touched[5] = t6;
+                sh->moved = t5 < 0 ? 4 : 6;
+            }
+            T::sync();
+            return;
+        }
+    }
+    if (T::rank() == 0) { sh->moved = 0; sh->gain = 0; }
+    T::sync();
+}
+
+__device__ __forceinline__ int push(int* queue, unsigned char* queued, int head, int count, int c) {
+    if (queued[c]) return count;
+    queued[c] = 1;
+    queue[(head + count) % N] = c;
+    return count + 1;
+}
+
+// three_opt.local_search: cities queue[0:sh->count] (set by the caller before a sync) looked at in turn; returns
+// the total gain (to every thread).
+template <class T> __device__ long long local_search(const double* xy, const int* cand, int* tour, int* pos,
+                                                     int* queue, unsigned char* queued, Scratch* sh) {
+    long long total = 0;
+    if (T::rank() == 0) sh->head = 0;
+    T::sync();
+    while (sh->count > 0) {
+        const int t1 = queue[sh->head];
+        T::sync();
+        if (T::rank() == 0) {
+            sh->head = sh->head + 1 < N ? sh->head + 1 : 0;
+            sh->count -= 1;
+            queued[t1] = 0;
+        }
+        improve_city<T>(xy, cand, tour, pos, t1, sh);
+        total += sh->gain;
+        if (T::rank() == 0)
+            for (int q = 0; q < sh->moved; ++q) sh->count = push(queue, queued, sh->head, sh->count, sh->touched[q]);
+        T::sync();
+    }
+    return total;
+}
+
+template <class T> __device__ void copy(int* dst, const int* src) {
+    for (int p = T::rank(); p < N; p += T::size()) dst[p] = src[p];
+    T::sync();
+}
+
+// ils3opt.double_bridge: returns the length change; the 8 end cities in ends (every thread's own copy).
+template <class T> __device__ long long double_bridge(const double* xy, int* tour, int* pos, int start, int l1,
+                                                      int l2, int l3, int* ends) {
+    const int i = (start + 1) % N, last = (start + l1 + l2 + l3) % N;
+    ends[0] = tour[start]; ends[1] = tour[i]; ends[2] = tour[(start + l1) % N]; ends[3] = tour[(start + l1 + 1) % N];
+    ends[4] = tour[(start + l1 + l2) % N]; ends[5] = tour[(start + l1 + l2 + 1) % N]; ends[6] = tour[last];
+    ends[7] = tour[(last + 1) % N];  // a, b1, b2, c1, c2, d1, d2, e
+    const long long delta = (long long)dist(xy, ends[0], ends[5]) + dist(xy, ends[6], ends[3])
+                          + dist(xy, ends[4], ends[1]) + dist(xy, ends[2], ends[7]) - dist(xy, ends[0], ends[1])
+                          - dist(xy, ends[2], ends[3]) - dist(xy, ends[4], ends[5]) - dist(xy, ends[6], ends[7]);
+    reverse<T>(tour, pos, i, last);
+    reverse<T>(tour, pos, i, (start + l3) % N);
+    reverse<T>(tour, pos, (start + l3 + 1) % N, (start + l3 + l2) % N);
+    reverse<T>(tour, pos, (start + l3 + l2 + 1) % N, last);
+    return delta;
+}
+
+// ils3opt.perturb: iteration it's double bridge.
+template <class T> __device__ long long perturb(const double* xy, const unsigned long long* key, int it, int* tour,
+                                                int* pos, int* ends) {
+    const int start = (int)(draw_uniform(key, it, 0) * N);
+    const int l1 = 1 + (int)(draw_uniform(key, it, 1) * SEG);
+    const int l2 = 1 + (int)(draw_uniform(key, it, 2) * SEG);
+    const int l3 = 1 + (int)(draw_uniform(key, it, 3) * SEG);
+    return double_bridge<T>(xy, tour, pos, start, l1, l2, l3, ends);
+}
+
+// ils3opt.ils_solution for one solution, by a team.
+template <class T> __device__ void ils_solution(const double* xy, const int* cand, const unsigned long long* key,
+                                                int* tour, int* pos, int* best, int* best_pos, int* queue,
+                                                unsigned char* queued, long long* length, int it_from, int it_to,
+                                                Scratch* sh) {
+    for (int it = it_from; it < it_to; ++it) {
+        if (it == 0) {
+            for (int c = T::rank(); c < N; c += T::size()) { pos[tour[c]] = c; queue[c] = c; queued[c] = 1; }
+            if (T::rank() == 0) sh->count = N;
+            T::sync();
+            const long long gain = local_search<T>(xy, cand, tour, pos, queue, queued, sh);
+            if (T::rank() == 0) *length -= gain;
+            copy<T>(best, tour);
+            copy<T>(best_pos, pos);
+            continue;
+        }
+        int ends[8];
+        const long long delta = perturb<T>(xy, key, it, tour, pos, ends);
+        if (T::rank() == 0) {
+            int count = 0;
+            for (int q = 0; q < 8; ++q) count = push(queue, queued, 0, count, ends[q]);
+            sh->count = count;
+        }
+        T::sync();
+        const long long current = *length + delta - local_search<T>(xy, cand, tour, pos, queue, queued, sh);
+        const bool better = current <= *length;  // not longer: ils3opt.py says why
+        T::sync();  // every thread has compared before the length changes
+        if (better) {
+            if (T::rank() == 0) *length = current;
+            copy<T>(best, tour);
+            copy<T>(best_pos, pos);
+        } else {
+            copy<T>(tour, best);
+            copy<T>(pos, best_pos);
+        }
+    }
+}
+
+#define POPULATION_ARGS const double* __restrict__ xy, const int* __restrict__ cand, unsigned long long seed, int P, \
+    int* tours, int* poss, int* bests, int* best_poss, int* queues, unsigned char* queueds, long long* lengths, \
+    int it_from, int it_to
+
+extern "C" __global__ void ils_fi_thread(POPULATION_ARGS) {
+    const int s = blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= P) return;
+    const unsigned long long key[2] = {seed, (unsigned long long)s};
+    const long long row = (long long)s * N;
+    Scratch sh;
+    ils_solution<Solo>(xy, cand, key, tours + row, poss + row, bests + row, best_poss + row, queues + row,
+                       queueds + row, lengths + s, it_from, it_to, &sh);
+}
+
+extern "C" __global__ void ils_fi_block(POPULATION_ARGS) {
+    const int s = blockIdx.x;
+    const unsigned long long key[2] = {seed, (unsigned long long)s};
+    const long long row = (long long)s * N;
+    __shared__ Scratch sh;
+    ils_solution<Block>(xy, cand, key, tours + row, poss + row, bests + row, best_poss + row, queues + row,
+                        queueds + row, lengths + s, it_from, it_to, &sh);
+}
+
+// Dynamic shared memory: tour, positions and queue (3 N ints), then the queued flags (N bytes).
+extern "C" __global__ void ils_fi_block_shared(POPULATION_ARGS) {
+    extern __shared__ int smem[];
+    const int s = blockIdx.x;
+    const unsigned long long key[2] = {seed, (unsigned long long)s};
+    const long long row = (long long)s * N;
+    __shared__ Scratch sh;
+    int* tour = smem;
+    int* pos = smem + N;
+    int* queue = smem + 2 * N;
+    unsigned char* queued = (unsigned char*)(smem + 3 * N);
+    for (int p = threadIdx.x; p < N; p += blockDim.x) {
+        tour[p] = tours[row + p];
+        pos[p] = poss[row + p];
+        queued[p] = 0;
+    }
+    __syncthreads();
+    ils_solution<Block>(xy, cand, key, tour, pos, bests + row, best_poss + row, queue, queued, lengths + s, it_from,
+                        it_to, &sh);
+    for (int p = threadIdx.x; p < N; p += blockDim.x) {
+        tours[row + p] = tour[p];
+        poss[row + p] = pos[p];
+    }
+}
+
+// ---- ILS-RKBI-blocks: random-k best improvement (ils3opt.rkbi_descent), several blocks per solution. Each LS step
+// is two launches: ils_rkbi_sample (grid P x B: block b of solution s takes samples b * blockDim + t, stepping by
+// B * blockDim, and keeps the first of the smallest deltas) and ils_rkbi_apply (a block per solution: the best
+// over the B blocks, applied, or the solution's descent ended). The host repeats them until no solution is active.
+
+#define RKBI_TAG (1ULL << 62)
+#ifndef RKBI_THREADS  // a power of two; the CPU simulation of the tests takes fewer
+#define RKBI_THREADS 128
+#endif
+
+__device__ __forceinline__ unsigned long long rkbi_id(int it, int step) {
+    return RKBI_TAG + (unsigned long long)it * (1ULL << 31) + (unsigned long long)step;
+}
+
+__device__ bool sample_positions(const unsigned long long* key, unsigned long long idx, long long q, int& i, int& j,
+                                 int& k) {
+    int p0 = (int)(draw_uniform(key, (long long)idx, 3 * q) * N);
+    int p1 = (int)(draw_uniform(key, (long long)idx, 3 * q + 1) * N);
+    int p2 = (int)(draw_uniform(key, (long long)idx, 3 * q + 2) * N);
+    int t;
+    if (p0 > p1) { t = p0; p0 = p1; p1 = t; }
+    if (p1 > p2) { t = p1; p1 = p2; p2 = t; }
+    if (p0 > p1) { t = p0; p0 = p1; p1 = t; }
+    i = p0; j = p1; k = p2;
+    return p0 < p1 && p1 < p2;
+}
+
+// three_opt.case_delta
+__device__ long long case_delta(const double* xy, const int* tour, int i, int j, int k, int c) {
+    const int a = tour[i], b = tour[i + 1], cc = tour[j], d = tour[j + 1], e = tour[k], f = tour[(k + 1) % N];
+    const long long ab = dist(xy, a, b), cd = dist(xy, cc, d), ef = dist(xy, e, f);
+    switch (c) {
+        case 0: return dist(xy, a, cc) + dist(xy, b, d) - ab - cd;
+        case 1: return dist(xy, cc, e) + dist(xy, d, f) - cd - ef;
+        case 2: return dist(xy, a, e) + dist(xy, b, f) - ab - ef;
+        case 3: return (long long)dist(xy, a, cc) + dist(xy, b, e) + dist(xy, d, f) - ab - cd - ef;
+        case 4: return (long long)dist(xy, a, d) + dist(xy, e, b) + dist(xy, cc, f) - ab - cd - ef;
+        case 5: return (long long)dist(xy, a, d) + dist(xy, e, cc) + dist(xy, b, f) - ab - cd - ef;
+        default: return (long long)dist(xy, a, e) + dist(xy, d, b) + dist(xy, cc, f) - ab - cd - ef;
+    }
+}
+
+// three_opt.apply_case, by a team.
+template <class T> __device__ void apply_case(int* tour, int* pos, int i, int j, int k, int c) {
+    const int a = tour[i], b = tour[i + 1], cc = tour[j], d = tour[j + 1], e = tour[k], f = tour[(k + 1) % N];
+    if (c == 0) flip<T>(tour, pos, a, b, cc, d);
+    else if (c == 1) flip<T>(tour, pos, cc, d, e, f);
+    else if (c == 2) flip<T>(tour, pos, a, b, e, f);
+    else if (c == 3) { flip<T>(tour, pos, a, b, cc, d); flip<T>(tour, pos, b, d, e, f); }
+    else {
+        flip<T>(tour, pos, a, b, e, f);
+        if (c == 6) flip<T>(tour, pos, d, cc, b, f);
+        else {
+            flip<T>(tour, pos, a, e, d, cc);
+            if (c == 4) flip<T>(tour, pos, e, cc, b, f);
+        }
+    }
+}
+
+__device__ __forceinline__ bool before(long long d1, int c1, long long d2, int c2) {
+    return d1 < d2 || (d1 == d2 && (unsigned)c1 < (unsigned)c2);  // code -1 (none) sorts last
+}
+
+// Iteration it's start: positions and current length (it 0), or the double bridge; the solution made active.
+extern "C" __global__ void ils_rkbi_prepare(const double* __restrict__ xy, unsigned long long seed, int* tours,
+                                            int* poss, const long long* lengths, long long* current, int* active,
+                                            int it) {
+    const int s = blockIdx.x;
+    const unsigned long long key[2] = {seed, (unsigned long long)s};
+    int* tour = tours + (long long)s * N;
+    int* pos = poss + (long long)s * N;
+    long long delta = 0;
+    if (it == 0) {
+        for (int c = threadIdx.x; c < N; c += blockDim.x) pos[tour[c]] = c;
+        __syncthreads();
+    } else {
+        int ends[8];
+        delta = perturb<Block>(xy, key, it, tour, pos, ends);
+    }
+    if (threadIdx.x == 0) { current[s] = lengths[s] + delta; active[s] = 1; }
+}
+
+extern "C" __global__ void ils_rkbi_sample(const double* __restrict__ xy, unsigned long long seed, const int* tours,
+                                           const int* active, int it, int step, int samples, long long* part_delta,
+                                           int* part_code) {
+    __shared__ long long sd[RKBI_THREADS];
+    __shared__ int sc[RKBI_THREADS];
+    const int s = blockIdx.x, b = blockIdx.y, B = gridDim.y, t = threadIdx.x;
+    if (!active[s]) return;
+    const unsigned long long key[2] = {seed, (unsigned long long)s};
+    const unsigned long long idx = rkbi_id(it, step);
+    const int* tour = tours + (long long)s * N;
+    long long best = 0;
+    int code = -1;
+    for (int q = b * RKBI_THREADS + t; q < samples; q += B * RKBI_THREADS) {
+        int i, j, k;
+        if (!sample_positions(key, idx, q, i, j, k)) continue;
+        for (int c = 0; c < 7; ++c) {
+            const long long d = case_delta(xy, tour, i, j, k, c);
+            if (d < best) { best = d; code = 8 * q + c; }
+        }
+    }
+    sd[t] = best; sc[t] = code;
+    __syncthreads();
+    for (int half = RKBI_THREADS / 2; half > 0; half /= 2) {
+        if (t < half && before(sd[t + half], sc[t + half], sd[t], sc[t])) { sd[t] = sd[t + half]; sc[t] = sc[t + half]; }
+        __syncthreads();
+    }
+    if (t == 0) { part_delta[(long long)s * B + b] = sd[0]; part_code[(long long)s * B + b] = sc[0]; }
+}
+
+extern "C" __global__ void ils_rkbi_apply(unsigned long long seed, int* tours, int* poss, int* active,
+                                          long long* current, int it, int step, const long long* part_delta,
+                                          const int* part_code, int B) {
+    const int s = blockIdx.x;
+    if (!active[s]) return;
+    long long best = 0;
+    int code = -1;
+    for (int b = 0; b < B; ++b) {  // every thread reduces the B candidates: the same answer in each
+        const long long d = part_delta[(long long)s * B + b];
+        const int c = part_code[(long long)s * B + b];
+        if (c >= 0 && before(d, c, best, code)) { best = d; code = c; }
+    }
+    if (code < 0) {
+        __syncthreads();  // every thread has read active[s] before it changes
+        if (threadIdx.x == 0) active[s] = 0;
+        return;
+    }
+    const unsigned long long key[2] = {seed, (unsigned long long)s};
+    int i, j, k;
+    sample_positions(key, rkbi_id(it, step), code / 8, i, j, k);
+    apply_case<Block>(tours + (long long)s * N, poss + (long long)s * N, i, j, k, code % 8);
+    if (threadIdx.x == 0) current[s] += best;
+}
+
+// ils3opt.ils_solution's acceptance: a tour not longer than the best replaces it, else the best comes back.
+extern "C" __global__ void ils_rkbi_accept(int* tours, int* poss, int* bests, int* best_poss, long long* lengths,
+                                           const long long* current) {
+    const int s = blockIdx.x;
+    const long long row = (long long)s * N;
+    const bool better = current[s] <= lengths[s];
+    __syncthreads();
+    if (better) {
+        copy<Block>(bests + row, tours + row);
+        copy<Block>(best_poss + row, poss + row);
+        if (threadIdx.x == 0) lengths[s] = current[s];
+    } else {
+        copy<Block>(tours + row, bests + row);
+        copy<Block>(poss + row, best_poss + row);
+    }
+}

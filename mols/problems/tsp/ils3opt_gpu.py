@@ -1,0 +1,119 @@
+"""The ILS-3opt population on the GPU (ils3opt.cu): source, compilation and the three strategies' launches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from mols.neighborhoods.draws import DRAWS_CUH
+from mols.problems.tsp.model import DISTANCE_CUH
+
+ILS3OPT_CU = Path(__file__).with_name("ils3opt.cu")
+KERNELS = {"fi-thread": "ils_fi_thread", "fi-block": "ils_fi_block", "fi-block-shared": "ils_fi_block_shared"}
+BLOCK_THREADS = 64  # fi-block: at least K = 40, one thread per candidate; fi-thread: at most this per block
+RKBI_THREADS = 128  # ils3opt.cu's
+RKBI_PER_THREAD = 8  # rkbi: samples per thread and step, which sets the blocks per solution
+RKBI_CHECK = 8  # rkbi: LS steps launched between two looks at whether any solution is still descending
+SHARED_LIMIT = 227 * 1024  # bytes of shared memory a block may take on the H100/H200 (opt-in above 48 KiB)
+
+
+def ils3opt_source(n: int, k: int, seg: int, att: bool) -> str:
+    """The kernels' source with its #defines and headers (what the GPU compiles; tests compile it with nvcc)."""
+    from mols.backends.cuda import kernel_source
+
+    defines = {"N_CITIES": n, "K": k, "SEG": seg, "ATT": int(att)}
+    return kernel_source(defines, DRAWS_CUH.read_text(), DISTANCE_CUH.read_text(), ILS3OPT_CU.read_text())
+
+
+def shared_bytes(n: int) -> int:
+    """ils_fi_block_shared's dynamic shared memory: tour, positions, queue (int32) and flags (bytes)."""
+    return 12 * n + n
+
+
+class GpuPopulation:
+    """The population's arrays on the device; run(it_from, it_to) launches one strategy's kernel over them."""
+
+    def __init__(self, strategy: str, xy: np.ndarray, cand: np.ndarray, seed: int, tours: np.ndarray,
+                 lengths: np.ndarray, seg: int, att: bool):
+        from mols.backends.cuda import compile_kernel, device_array, import_cupy
+
+        cp = self.cupy = import_cupy()
+        P, n = tours.shape
+        self.strategy, self.P, self.n, self.seed = strategy, P, n, seed
+        self.source = ils3opt_source(n, cand.shape[1], seg, att)
+        self.kernel = compile_kernel(self.source, KERNELS[strategy]) if strategy in KERNELS else None
+        self.shared = 0
+        if strategy == "fi-block-shared":
+            self.shared = shared_bytes(n)
+            if self.shared > SHARED_LIMIT:
+                from mols.errors import MolsError
+
+                raise MolsError(f"--strategy fi-block-shared: {n} cities need {self.shared:,} bytes of shared "
+                                f"memory per block, more than the {SHARED_LIMIT:,} a block may take; use fi-block")
+            if self.shared > 48 * 1024:
+                self.kernel.max_dynamic_shared_size_bytes = self.shared
+        # fi-thread: as many blocks as the solutions allow, spread over the multiprocessors (the paper's choice)
+        sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+        self.threads = max(1, min(BLOCK_THREADS, -(-P // sms))) if strategy == "fi-thread" else BLOCK_THREADS
+        what = f"ILS-3opt population of {P} tours of {n} cities"
+        self.xy, self.cand = cp.asarray(np.ascontiguousarray(xy, np.float64)), cp.asarray(cand)
+        self.tours = cp.asarray(tours)
+        self.pos, self.bests, self.best_pos, self.queues = (device_array((P, n), np.int32, what) for _ in range(4))
+        self.queued = device_array((P, n), np.uint8, what, fill=0)
+        self.lengths = cp.asarray(np.ascontiguousarray(lengths, np.int64).reshape(P))
+
+    def run(self, it_from: int, it_to: int) -> None:
+        """Iterations it_from .. it_to - 1 of every solution (ils3opt.ils_population's), synchronised."""
+        threads = self.threads
+        blocks = -(-self.P // threads) if self.strategy == "fi-thread" else self.P
+        args = (self.xy, self.cand, np.uint64(self.seed), np.int32(self.P), self.tours, self.pos, self.bests,
+                self.best_pos, self.queues, self.queued, self.lengths, np.int32(it_from), np.int32(it_to))
+        self.kernel((blocks,), (threads,), args, shared_mem=self.shared)
+        self.cupy.cuda.get_current_stream().synchronize()
+
+    def best_lengths(self) -> np.ndarray:
+        return self.lengths.get()
+
+    def best_tour(self, s: int) -> np.ndarray:
+        return self.bests[s].get()
+
+
+class GpuRkbiPopulation(GpuPopulation):
+    """ILS-RKBI-blocks: each LS step of every solution as two launches (ils3opt.cu), repeated until no solution
+    finds an improving sample; the double bridge and the acceptance as one launch each."""
+
+    def __init__(self, xy: np.ndarray, cand: np.ndarray, seed: int, tours: np.ndarray, lengths: np.ndarray, seg: int,
+                 att: bool, samples: int):
+        from mols.backends.cuda import compile_kernel
+
+        super().__init__("rkbi", xy, cand, seed, tours, lengths, seg, att)
+        cp = self.cupy
+        self.samples = samples
+        self.blocks = max(1, min(120, -(-samples // (RKBI_THREADS * RKBI_PER_THREAD))))
+        self.kernels = {name: compile_kernel(self.source, f"ils_rkbi_{name}")
+                        for name in ("prepare", "sample", "apply", "accept")}
+        self.current = cp.empty(self.P, cp.int64)
+        self.active = cp.zeros(self.P, cp.int32)
+        self.part_delta = cp.empty((self.P, self.blocks), cp.int64)
+        self.part_code = cp.empty((self.P, self.blocks), cp.int32)
+
+    def run(self, it_from: int, it_to: int) -> None:
+        k, P, seed = self.kernels, (self.P,), np.uint64(self.seed)
+        threads = (RKBI_THREADS,)
+        for it in range(it_from, it_to):
+            k["prepare"](P, threads, (self.xy, seed, self.tours, self.pos, self.lengths, self.current, self.active,
+                                      np.int32(it)))
+            step = 0
+            while True:
+                for _ in range(RKBI_CHECK):
+                    k["sample"]((self.P, self.blocks), threads, (self.xy, seed, self.tours, self.active, np.int32(it),
+                                                                  np.int32(step), np.int32(self.samples),
+                                                                  self.part_delta, self.part_code))
+                    k["apply"](P, threads, (seed, self.tours, self.pos, self.active, self.current, np.int32(it),
+                                            np.int32(step), self.part_delta, self.part_code, np.int32(self.blocks)))
+                    step += 1
+                if not int(self.active.max()):
+                    break
+            k["accept"](P, threads, (self.tours, self.pos, self.bests, self.best_pos, self.lengths, self.current))
+        self.cupy.cuda.get_current_stream().synchronize()

@@ -1,0 +1,259 @@
+"""3-opt for the TSP (Numba; ils3opt.cu is its CUDA twin): the tour as an array with position lookup.
+
+Two views of one move set:
+- `case_delta` / `apply_case`: the reconnection cases of three removed edges (a,b), (c,d), (e,f) at
+  positions i < j < k, O(1) delta, the reference the tests check against full tour lengths;
+- `improve_city`: the sequential search from one city t1 (Johnson & McGeoch's neighbor-list 3-opt):
+  remove (t1,t2), add (t2,t3) for t3 in t2's candidate list, remove (t3,t4), then either close with
+  (t4,t1) (2-opt) or add (t4,t5) for t5 in t4's list, remove (t5,t6) and close with (t6,t1).
+  Fixed radius: a candidate list is scanned only while the partial gain stays positive (the lists are
+  sorted, so the scan stops there). t4 = succ(t3), t6 = succ(t5) is the pure reconnection (a segment
+  moved elsewhere, orientation kept: Or-opt when the segment is short); the others reverse segments.
+
+Every move is carried out as at most three `flip`s (a 2-opt reconnection, reversing the shorter side), so
+positions stay valid and the first-improvement choice is the same on every backend.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mols.problems.tsp.moves import distance
+
+# Reconnections of the segments S1 = b..c and S2 = d..e between a and f (case: new order from a to f):
+# 0 a c..b d..e f   1 a b..c e..d f   2 a e..d c..b f       (2-opt: one reversal, one edge kept)
+# 3 a c..b e..d f   4 a d..e b..c f   5 a d..e c..b f   6 a e..d b..c f   (3-opt; 4 is the pure one)
+N_CASES = 7
+
+
+@njit(cache=True, inline="always")
+def dist(xy, a, b, att):
+    return distance(xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1], att)
+
+
+@njit(cache=True, inline="always")
+def succ(tour, pos, c):
+    p = pos[c] + 1
+    return tour[0 if p == tour.shape[0] else p]
+
+
+@njit(cache=True, inline="always")
+def pred(tour, pos, c):
+    p = pos[c]
+    return tour[tour.shape[0] - 1 if p == 0 else p - 1]
+
+
+@njit(cache=True, inline="always")
+def step(tour, pos, c, fwd):
+    """The city after c in the direction of the search (fwd: along the array)."""
+    return succ(tour, pos, c) if fwd else pred(tour, pos, c)
+
+
+@njit(cache=True, inline="always")
+def between(pos, a, b, c, fwd):
+    """Whether b lies on the path from a to c (both included) in direction fwd."""
+    if not fwd:
+        a, c = c, a
+    pa, pb, pc = pos[a], pos[b], pos[c]
+    if pa <= pc:
+        return pa <= pb <= pc
+    return pb >= pa or pb <= pc
+
+
+@njit(cache=True)
+def reverse(tour, pos, i, j):
+    """Reverse the cities at positions i .. j (forward, around the cycle)."""
+    n = tour.shape[0]
+    length = j - i + (n if j < i else 0) + 1
+    for _ in range(length // 2):
+        a, b = tour[i], tour[j]
+        tour[i], pos[b] = b, i
+        tour[j], pos[a] = a, j
+        i = i + 1 if i + 1 < n else 0
+        j = j - 1 if j > 0 else n - 1
+
+
+@njit(cache=True)
+def flip(tour, pos, a, b, c, d):
+    """Replace tour edges {a,b} and {c,d} (b after a and d after c, in one direction) by {a,c} and {b,d}."""
+    n = tour.shape[0]
+    if succ(tour, pos, a) != b:
+        a, b, c, d = b, a, d, c
+    inner = pos[c] - pos[b] + (n if pos[c] < pos[b] else 0) + 1  # cities b .. c
+    if 2 * inner <= n:
+        reverse(tour, pos, pos[b], pos[c])
+    else:
+        reverse(tour, pos, pos[d], pos[a])
+
+
+@njit(cache=True)
+def case_delta(xy, tour, i, j, k, case, att):
+    """Length change of reconnection `case` of the edges after positions i < j < k (O(1))."""
+    n = tour.shape[0]
+    a, b, c, d = tour[i], tour[i + 1], tour[j], tour[j + 1]
+    e, f = tour[k], tour[(k + 1) % n]
+    removed = dist(xy, a, b, att) + dist(xy, c, d, att) + dist(xy, e, f, att)
+    if case == 0:
+        return dist(xy, a, c, att) + dist(xy, b, d, att) - dist(xy, a, b, att) - dist(xy, c, d, att)
+    if case == 1:
+        return dist(xy, c, e, att) + dist(xy, d, f, att) - dist(xy, c, d, att) - dist(xy, e, f, att)
+    if case == 2:
+        return dist(xy, a, e, att) + dist(xy, b, f, att) - dist(xy, a, b, att) - dist(xy, e, f, att)
+    if case == 3:
+        added = dist(xy, a, c, att) + dist(xy, b, e, att) + dist(xy, d, f, att)
+    elif case == 4:
+        added = dist(xy, a, d, att) + dist(xy, e, b, att) + dist(xy, c, f, att)
+    elif case == 5:
+        added = dist(xy, a, d, att) + dist(xy, e, c, att) + dist(xy, b, f, att)
+    else:
+        added = dist(xy, a, e, att) + dist(xy, d, b, att) + dist(xy, c, f, att)
+    return added - removed
+
+
+@njit(cache=True)
+def apply_case(tour, pos, i, j, k, case):
+    """Carry out reconnection `case` (case_delta's) as flips."""
+    n = tour.shape[0]
+    a, b, c, d = tour[i], tour[i + 1], tour[j], tour[j + 1]
+    e, f = tour[k], tour[(k + 1) % n]
+    if case == 0:
+        flip(tour, pos, a, b, c, d)
+    elif case == 1:
+        flip(tour, pos, c, d, e, f)
+    elif case == 2:
+        flip(tour, pos, a, b, e, f)
+    elif case == 3:
+        flip(tour, pos, a, b, c, d)
+        flip(tour, pos, b, d, e, f)
+    else:
+        flip(tour, pos, a, b, e, f)  # a e..d c..b f
+        if case == 6:
+            flip(tour, pos, d, c, b, f)
+        else:
+            flip(tour, pos, a, e, d, c)  # a d..e c..b f
+            if case == 4:
+                flip(tour, pos, e, c, b, f)
+
+
+@njit(cache=True)
+def valid_close(tour, pos, t1, t2, t3, t4, t5, t6, fwd):
+    """Whether removing (t5,t6) and adding (t6,t1) closes the partial move t1..t5 into a tour; t4 is t3's
+    successor or predecessor, t6 t5's, in direction fwd (where t2 follows t1)."""
+    t4_after = t4 == step(tour, pos, t3, fwd)
+    t6_after = t6 == step(tour, pos, t5, fwd)
+    if t4_after:  # (t2,t3) closed t2..t3 into a cycle: t5 must break it
+        return between(pos, t2, t5, t3, fwd) and (t5 != t3 if t6_after else t5 != t2)
+    if t6_after:
+        return between(pos, t2, t5, t4, fwd) and t5 != t4
+    return between(pos, t3, t5, t1, fwd) and t5 != t3 and t5 != t1
+
+
+@njit(cache=True)
+def apply_sequential(tour, pos, t1, t2, t3, t4, t5, t6, fwd):
+    """Carry out the sequential move (t5 < 0: the 2-opt t1..t4) as flips."""
+    if t4 != step(tour, pos, t3, fwd):
+        flip(tour, pos, t1, t2, t4, t3)
+        if t5 >= 0:
+            flip(tour, pos, t1, t4, t6, t5)
+    elif t6 == step(tour, pos, t5, fwd):  # pure: t6..t3 moved between t1 and t2, orientation kept
+        flip(tour, pos, t1, t2, t3, t4)
+        flip(tour, pos, t1, t3, t6, t5)
+        flip(tour, pos, t3, t5, t2, t4)
+    else:
+        flip(tour, pos, t1, t2, t6, t5)
+        flip(tour, pos, t2, t5, t3, t4)
+
+
+@njit(cache=True)
+def improve_city(xy, cand, tour, pos, t1, att, touched):
+    """First improving sequential 3-opt move from t1 (directions forward then backward, candidates in
+    list order, t4 before, then after t3, t6 after, then before t5), carried out. Its end cities go to
+    touched; returns (their count: 0 where there is none, 4 for a 2-opt, 6, gain)."""
+    k = cand.shape[1]
+    for direction in range(2):
+        fwd = direction == 0
+        t2 = step(tour, pos, t1, fwd)
+        d12 = dist(xy, t1, t2, att)
+        for a in range(k):
+            t3 = cand[t2, a]
+            g1 = d12 - dist(xy, t2, t3, att)
+            if g1 <= 0:
+                break
+            if t3 == step(tour, pos, t2, fwd):
+                continue
+            found, t4, t5, t6, gain = search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, att)
+            if found:
+                apply_sequential(tour, pos, t1, t2, t3, t4, t5, t6, fwd)
+                touched[0], touched[1], touched[2], touched[3] = t1, t2, t3, t4
+                if t5 < 0:
+                    return 4, gain
+                touched[4], touched[5] = t5, t6
+                return 6, gain
+    return 0, 0
+
+
+@njit(cache=True)
+def search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, att):
+    """The first improving completion of t1, t2, t3: (found, t4, t5 (-1: a 2-opt), t6, gain)."""
+    k = cand.shape[1]
+    for which in range(2):
+        t4 = step(tour, pos, t3, not fwd) if which == 0 else step(tour, pos, t3, fwd)
+        g1b = g1 + dist(xy, t3, t4, att)
+        if which == 0:
+            gain = g1b - dist(xy, t4, t1, att)
+            if gain > 0:
+                return True, t4, -1, -1, gain
+        for b in range(k):
+            t5 = cand[t4, b]
+            g2 = g1b - dist(xy, t4, t5, att)
+            if g2 <= 0:
+                break
+            if t5 == succ(tour, pos, t4) or t5 == pred(tour, pos, t4):
+                continue
+            for w in range(2):
+                t6 = step(tour, pos, t5, fwd) if w == 0 else step(tour, pos, t5, not fwd)
+                if valid_close(tour, pos, t1, t2, t3, t4, t5, t6, fwd):
+                    gain = g2 + dist(xy, t5, t6, att) - dist(xy, t6, t1, att)
+                    if gain > 0:
+                        return True, t4, t5, t6, gain
+    return False, -1, -1, -1, 0
+
+
+@njit(cache=True, inline="always")
+def push(queue, queued, head, count, c):
+    """Append c to the circular queue of cities to look at (its don't-look bit off); returns the new count."""
+    if queued[c]:
+        return count
+    n = queue.shape[0]
+    queued[c] = 1
+    queue[(head + count) % n] = c
+    return count + 1
+
+
+@njit(cache=True)
+def local_search(xy, cand, tour, pos, queue, queued, count, att):
+    """First-improvement 3-opt with don't-look bits: cities queue[0:count] (queued[c] set) are looked at in
+    turn; a city without an improving move gets its bit back on; the end cities of a move are queued again.
+    Returns the total gain (the tour is that much shorter)."""
+    n = tour.shape[0]
+    touched = np.empty(6, np.int64)
+    head = 0
+    total = 0
+    while count > 0:
+        t1 = queue[head]
+        head = head + 1 if head + 1 < n else 0
+        count -= 1
+        queued[t1] = 0
+        m, gain = improve_city(xy, cand, tour, pos, t1, att, touched)
+        total += gain
+        for q in range(m):
+            count = push(queue, queued, head, count, touched[q])
+    return total
+
+
+def tour_length(xy: np.ndarray, tour: np.ndarray, att: bool) -> int:
+    """Reference length of one tour (NumPy)."""
+    from mols.problems.tsp.model import tour_lengths
+
+    return int(tour_lengths(xy, tour[None], att)[0])

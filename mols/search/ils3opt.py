@@ -1,0 +1,220 @@
+"""ILS-3opt for the TSP (Delévacq et al. 2012): a population of iterated local searches run on CPU cores
+(Numba, the reference) or on the GPU by one of three strategies, until a budget is spent.
+
+Budgets: `iterations`, the paper's it_total, split over the population (each solution makes
+ceil(it_total / P) ILS iterations after its first descent); `time` (seconds of search); `target` (a tour
+length: the run ends at the first chunk of iterations after which some solution is that short). The
+iterations run in chunks (doubling while a chunk takes under CHUNK_SECONDS), and budgets are checked between
+chunks; a run's tours depend only on the seed and the iterations made, never on the chunks or the strategy.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from mols.errors import MolsError
+from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
+from mols.problems.tsp.ils3opt import ils_population, max_segment, start_tours
+from mols.problems.tsp.model import Tsp, tour_lengths
+
+STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared", "rkbi", "cpu-rkbi")
+GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi")
+RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
+# rkbi's samples per step in the paper (its k, Table 3's runs), and where it gives none
+PAPER_SAMPLES = {"kroA100": 5_500, "lin318": 11_000, "rat783": 10_000, "fl1577": 1_200, "pcb3038": 1_000}
+DEFAULT_SAMPLES = 10_000
+POPULATIONS = (1, 8, 64, 512, 2048)  # the paper's nbsol
+DEFAULT_POPULATION = 64
+DEFAULT_ITERATIONS = 1_048_576  # the paper's it_total
+CHUNK_SECONDS = 0.25
+
+
+@dataclass(frozen=True)
+class IlsResult:
+    """What a population found: every solution's best length, the best tour, iterations and seconds."""
+
+    strategy: str
+    population: int
+    lengths: np.ndarray  # (P,) best length of each solution
+    tour: np.ndarray  # (n,) the shortest tour found
+    iterations: int  # ILS iterations made by each solution (after its first descent)
+    seconds: float  # search time: candidate lists, start tours, descents and iterations (compilation excluded)
+    ended_by: str  # iterations, time, target or stop
+    reached_seconds: float | None  # when a tour at or below the target was first seen (between chunks)
+
+    @property
+    def best(self) -> int:
+        return int(self.lengths.min())
+
+    @property
+    def total_iterations(self) -> int:
+        return self.iterations * self.population
+
+
+def check_options(problem: Tsp, strategy: str, population: int) -> None:
+    if strategy not in STRATEGIES:
+        raise MolsError(f"--strategy: unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    if population < 1:
+        raise MolsError(f"--population must be at least 1, got {population}")
+
+    if problem.n_obj != 1:
+        raise MolsError("ILS-3opt (--strategy) searches the TSP of one coordinate set (-p tsp), not -p bitsp")
+    if problem.n < 8:
+        raise MolsError(f"ILS-3opt needs at least 8 cities (a double bridge and 3-opt moves), got {problem.n}")
+
+
+@contextmanager
+def numba_threads(threads: int | None):
+    """Numba's parallel regions on `threads` cores inside the block (None: all)."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+class CpuPopulation:
+    """The population's arrays on the host; run(it_from, it_to) is ils3opt.ils_population over them (samples 0:
+    first improvement, else rkbi)."""
+
+    def __init__(self, xy, cand, seed, tours, lengths, seg, att, samples: int = 0):
+        self.xy, self.cand, self.seed, self.seg, self.att, self.samples = xy, cand, seed, seg, att, samples
+        self.tours, self.lengths = tours, lengths.reshape(-1, 1)
+        self.pos, self.bests, self.best_pos, self.queues = (np.empty_like(tours) for _ in range(4))
+        self.queued = np.zeros(tours.shape, np.uint8)
+
+    def run(self, it_from: int, it_to: int) -> None:
+        ils_population(self.xy, self.cand, np.uint64(self.seed), self.tours, self.pos, self.bests, self.best_pos,
+                       self.queues, self.queued, self.lengths, it_from, it_to, self.seg, self.samples, self.att)
+
+    def best_lengths(self) -> np.ndarray:
+        return self.lengths[:, 0].copy()
+
+    def best_tour(self, s: int) -> np.ndarray:
+        return self.bests[s].copy()
+
+
+def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int, att: bool, samples: int = 0):
+    """samples: rkbi's per step (the rkbi strategies only)."""
+    if strategy in ("cpu", "cpu-rkbi"):
+        return CpuPopulation(xy, cand, seed, tours, lengths, seg, att, samples if strategy == "cpu-rkbi" else 0)
+    from mols.problems.tsp.ils3opt_gpu import GpuPopulation, GpuRkbiPopulation
+
+    if strategy == "rkbi":
+        return GpuRkbiPopulation(xy, cand, seed, tours, lengths, seg, att, samples)
+    return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att)
+
+
+def default_samples(problem: Tsp) -> int:
+    return PAPER_SAMPLES.get(problem.instance_name, DEFAULT_SAMPLES)
+
+
+def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1) -> None:
+    """Compile what the run calls (Numba functions; the strategy's kernel for this instance) before the clock."""
+    xy = problem.xy[0]
+    n = problem.n
+    with numba_threads(threads):
+        cand = candidate_lists(xy, DEFAULT_K)
+        tours = np.empty((1, n), np.int32)
+        start_tours(xy, cand, np.uint64(0), tours)
+        pop = make_population(strategy, xy, cand, 0, tours, tour_lengths(xy, tours, problem.att), max_segment(n),
+                              problem.att, samples)
+        pop.run(0, 0)
+
+
+def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_POPULATION,
+                iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
+                seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
+                samples: int | None = None) -> IlsResult:
+    """One ILS-3opt run (compiled first, outside the time). Without iterations or time: the paper's it_total.
+    `stop` (mols.signals.StopSignals) ends it after the current chunk. The solutions are independent (the
+    paper's; making every solution the best one every E iterations was tried, and was worse on pcb3038).
+    `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES)."""
+    check_options(problem, strategy, population)
+    if iterations is None and time_budget is None:
+        iterations = DEFAULT_ITERATIONS
+    per_solution = math.ceil(iterations / population) if iterations is not None else None
+    samples = (samples or default_samples(problem)) if strategy in RKBI_STRATEGIES else 0
+    warm_up(problem, strategy, threads, samples)
+    xy, att, n = problem.xy[0], problem.att, problem.n
+    with numba_threads(threads):
+        start = time.perf_counter()
+        cand = candidate_lists(xy, candidates)
+        tours = np.empty((population, n), np.int32)
+        start_tours(xy, cand, np.uint64(seed), tours)
+        pop = make_population(strategy, xy, cand, seed, tours, tour_lengths(xy, tours, att), max_segment(n), att,
+                              samples)
+        done, chunk, reached, ended_by = 0, 1, None, "iterations"
+        pop.run(0, 1)  # iteration 0: the first descents
+        while True:
+            elapsed = time.perf_counter() - start
+            if target is not None and pop.best_lengths().min() <= target:
+                reached, ended_by = elapsed, "target"
+                break
+            if stop is not None and stop.requested:
+                ended_by = "stop"
+                break
+            if time_budget is not None and elapsed >= time_budget:
+                ended_by = "time"
+                break
+            if per_solution is not None and done >= per_solution:
+                break
+            step = chunk if per_solution is None else min(chunk, per_solution - done)
+            began = time.perf_counter()
+            pop.run(done + 1, done + 1 + step)
+            done += step
+            if time.perf_counter() - began < CHUNK_SECONDS:
+                chunk *= 2
+        lengths = pop.best_lengths()
+        tour = pop.best_tour(int(np.argmin(lengths)))
+        seconds = time.perf_counter() - start
+    return IlsResult(strategy, population, lengths, tour, done, seconds, ended_by, reached)
+
+
+def config_result(config, stop=None):
+    """Run the ILS-3opt of a RunConfig (-p tsp -a ils --strategy S): (SearchResult, RunContext) for its results
+    folder, the best tour as the archive's one row and, in run.json's details, every solution's length and the
+    gap to the optimum where tsp_opt.csv knows it."""
+    from mols.archive import Archive
+    from mols.backends.cpu import cpu_name
+    from mols.backends.cuda import gpu_name
+    from mols.problems.tsp import load_tsp
+    from mols.problems.tsp.instance import optimal_lengths
+    from mols.results import RunContext
+    from mols.search.base import Reached, SearchResult
+
+    problem = load_tsp(config.instance)
+    population = config.population or DEFAULT_POPULATION
+    target = None if config.target is None else int(np.atleast_1d(config.target)[0])
+    result = run_ils3opt(problem, config.strategy, population, config.iterations, config.time, target, config.seed,
+                         config.threads, stop)
+    archive = Archive(1, problem.n, problem.dtype, problem.encoding.dtype)
+    archive.add(np.array([[result.best]], dtype=problem.dtype), result.tour[None])
+    optimum = optimal_lengths().get(problem.instance_name)
+    details = {"strategy": result.strategy, "population": population, "iterations_per_solution": result.iterations,
+               "candidates": DEFAULT_K, "rkbi_samples": default_samples(problem) if config.strategy in RKBI_STRATEGIES
+               else None, "max_segment": max_segment(problem.n), "best_length": result.best,
+               "optimum": optimum, "gap_percent": None if optimum is None else 100.0 * (result.best / optimum - 1),
+               "solutions_optimal": None if optimum is None else int((result.lengths == optimum).sum()),
+               "lengths": result.lengths.tolist()}
+    profile = {"evaluation": {"seconds": result.seconds, "percent": 100.0}}
+    reached = None if result.reached_seconds is None else Reached(target, result.total_iterations,
+                                                                  result.reached_seconds)
+    status = "interrupted" if result.ended_by == "stop" else "completed"
+    ended_by = None if status == "interrupted" else result.ended_by
+    search_result = SearchResult(archive, result.total_iterations, 1, result.seconds, profile, status, None,
+                                 population, stop.name if status == "interrupted" else None, target, reached, None,
+                                 ended_by, details)
+    device = "gpu" if result.strategy in GPU_STRATEGIES else "cpu"
+    label = f"{device} x{config.threads}" if device == "cpu" and config.threads else device
+    context = RunContext(problem.instance_name, problem.objectives, cpu_name() if device == "cpu" else gpu_name(),
+                         config.threads if device == "cpu" else None, problem.encoding, label)
+    return search_result, context
+

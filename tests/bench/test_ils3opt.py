@@ -1,0 +1,30 @@
+"""mols bench ils3opt: rows, speed-ups against cpu1 and the report, on kroA100 (quick: it reaches the optimum)."""
+
+from __future__ import annotations
+
+import math
+
+from typer.testing import CliRunner
+
+from cli import app
+from mols.bench import ils3opt as bench
+
+
+def test_rows_and_speedups():
+    df = bench.run(["kroA100"], ["cpu1", "cpu"], [64], [1, 4], runs=2, iterations=4000, time_cap=20, cpu_time=20,
+                   gap=None)  # cpu1 and cpu take the cpu populations
+    assert list(df["solver"]) == ["cpu1", "cpu1", "cpu", "cpu"] and list(df["population"]) == [1, 4, 1, 4]
+    assert (df["freq"] == 1.0).all() and (df["reached"] == 2).all() and (df["dev"] == 0).all()
+    cpu1 = df[(df["solver"] == "cpu1") & (df["population"] == 4)].iloc[0]
+    assert math.isclose(cpu1["speedup"], 1.0)
+    assert math.isclose(df.iloc[3]["speedup"], df.iloc[3]["it_per_s"] / cpu1["it_per_s"])
+
+
+def test_command_writes_the_report(tmp_path):
+    result = CliRunner().invoke(app, ["bench", "ils3opt", "--instances", "kroA100", "--solvers", "cpu1",
+                                      "--populations", "2", "--runs", "1", "--time", "10", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "ils3opt.md").read_text()
+    assert "| kroA100 | 0 | 2 | cpu1 | 1.00 | 0.000 | 1/1 |" in text
+    bad = CliRunner().invoke(app, ["bench", "ils3opt", "--solvers", "gpu9", "-o", str(tmp_path)])
+    assert bad.exit_code == 1 and "--solvers" in bad.output

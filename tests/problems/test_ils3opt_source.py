@@ -1,0 +1,95 @@
+"""The ILS-3opt CUDA source, checked without a GPU: it compiles with nvcc --ptx (where nvcc is installed), and its
+kernels, compiled as C++ with a block as threads at a barrier (cuda_sim/, ThreadSanitizer where g++ has it),
+give exactly the Numba reference's tours: the same launches as ils3opt_gpu.py, every strategy."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mols.problems.tsp import load_tsp
+from mols.problems.tsp.candidates import candidate_lists
+from mols.problems.tsp.ils3opt import max_segment, start_tours
+from mols.problems.tsp.ils3opt_gpu import KERNELS, ils3opt_source
+from mols.problems.tsp.model import tour_lengths
+from mols.search.ils3opt import make_population
+
+NVCC, GXX = shutil.which("nvcc"), shutil.which("g++")
+SIM = Path(__file__).with_name("cuda_sim")
+STRATEGIES = {"fi-thread": 0, "fi-block": 1, "fi-block-shared": 2, "rkbi": 3}
+SEED, P, SAMPLES = 5, 2, 60
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc not installed")
+@pytest.mark.parametrize("n, k, seg, att", [(3038, 40, 50, False)])
+def test_source_compiles_to_ptx(tmp_path, n, k, seg, att):
+    source = tmp_path / "ils3opt.cu"
+    source.write_text(ils3opt_source(n, k, seg, att))
+    ptx = tmp_path / "ils3opt.ptx"
+    done = subprocess.run([NVCC, "--ptx", "-std=c++17", "-arch=sm_80", str(source), "-o", str(ptx)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    text = ptx.read_text()
+    for name in [*KERNELS.values(), "ils_rkbi_prepare", "ils_rkbi_sample", "ils_rkbi_apply", "ils_rkbi_accept"]:
+        assert f".entry {name}(" in text
+
+
+@pytest.fixture(scope="module", params=["random:80:3", "att48"])
+def simulator(request, tmp_path_factory):
+    """The instance's arrays in files and the kernels compiled as C++ threads: (folder, problem, cand, tours)."""
+    if GXX is None:
+        pytest.skip("g++ not installed")
+    folder = tmp_path_factory.mktemp("sim")
+    problem = load_tsp(request.param) if request.param != "att48" else att_instance()
+    xy, n = problem.xy[0], problem.n
+    cand = candidate_lists(xy)
+    tours = np.empty((P, n), np.int32)
+    start_tours(xy, cand, np.uint64(SEED), tours)
+    source = ils3opt_source(n, cand.shape[1], max_segment(n), problem.att)
+    source = "#define RKBI_THREADS 16\n" + source.replace("extern __shared__ int smem[];", "int* smem = g_smem;")
+    (folder / "ils_sim.cu").write_text(source)
+    for name in ("shim.h", "main.cpp"):
+        shutil.copy(SIM / name, folder / name)
+    xy.astype(np.float64).tofile(folder / "xy.bin")
+    cand.astype(np.int32).tofile(folder / "cand.bin")
+    tours.tofile(folder / "tours.bin")
+    tour_lengths(xy, tours, problem.att).astype(np.int64).tofile(folder / "lengths.bin")
+    base = [GXX, "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "main.cpp", "-o", "sim"]
+    done = subprocess.run([*base, "-fsanitize=thread"], cwd=folder, capture_output=True, text=True, check=False)
+    if done.returncode != 0:  # no ThreadSanitizer here: the same check without it
+        done = subprocess.run(base, cwd=folder, capture_output=True, text=True, check=False)
+    if done.returncode != 0 and "barrier" in done.stderr:
+        pytest.skip("g++ without C++20 <barrier>")
+    assert done.returncode == 0, done.stderr[-3000:]
+    return folder, problem, cand, tours
+
+
+def att_instance():
+    """48 cities under TSPLIB's ATT distances (the rounding rule of the other branch of tsp_distance)."""
+    from mols.problems.tsp.instance import TspInstance
+    from mols.problems.tsp.model import Tsp
+
+    xy = np.random.default_rng(48).integers(0, 8000, size=(48, 2)).astype(np.float64)
+    return Tsp(TspInstance("att48r", xy, "ATT"))
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_kernels_as_threads_equal_numba(simulator, strategy):
+    folder, problem, cand, tours = simulator
+    xy, n, att = problem.xy[0], problem.n, problem.att
+    chunks = [0, 1, 3] if strategy == "rkbi" else [0, 1, 3, 12]
+    twin = "cpu-rkbi" if strategy == "rkbi" else "cpu"
+    cpu = make_population(twin, xy, cand, SEED, tours.copy(), tour_lengths(xy, tours, att), max_segment(n), att,
+                          SAMPLES)
+    for a, b in itertools.pairwise(chunks):
+        cpu.run(a, b)
+    done = subprocess.run(["./sim", str(P), str(STRATEGIES[strategy]), str(SEED), str(SAMPLES), *map(str, chunks)],
+                          cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]  # ThreadSanitizer fails the run on a data race
+    np.testing.assert_array_equal(np.fromfile(folder / "out_lengths.bin", np.int64), cpu.best_lengths())
+    np.testing.assert_array_equal(np.fromfile(folder / "out_bests.bin", np.int32).reshape(P, n), cpu.bests)

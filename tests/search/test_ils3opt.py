@@ -1,0 +1,113 @@
+"""ILS-3opt: a run depends only on its seed and its iterations (not on chunks or cores), reaches kroA100's
+optimum, writes its results folder through `mols run`, and refuses bad options with a clear message."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from mols.errors import MolsError
+from mols.problems.tsp import load_tsp
+from mols.problems.tsp.candidates import candidate_lists
+from mols.problems.tsp.ils3opt import max_segment, start_tours
+from mols.problems.tsp.model import tour_lengths
+from mols.search import RunConfig
+from mols.search.ils3opt import CpuPopulation, run_ils3opt
+
+runner = CliRunner()
+
+
+def population_after(problem, seed: int, P: int, chunks: list[int]):
+    """A CPU population run through the iteration boundaries `chunks` (0, 1, ..., last)."""
+    xy, n = problem.xy[0], problem.n
+    cand = candidate_lists(xy)
+    tours = np.empty((P, n), np.int32)
+    start_tours(xy, cand, np.uint64(seed), tours)
+    pop = CpuPopulation(xy, cand, seed, tours, tour_lengths(xy, tours, problem.att), max_segment(n), problem.att)
+    for a, b in itertools.pairwise(chunks):
+        pop.run(a, b)
+    return pop
+
+
+def test_chunks_do_not_change_the_run():
+    problem = load_tsp("random:150:3")
+    one = population_after(problem, 7, 4, [0, 1, 40])
+    many = population_after(problem, 7, 4, [0, 1, 2, 5, 17, 40])
+    np.testing.assert_array_equal(one.bests, many.bests)
+    np.testing.assert_array_equal(one.best_lengths(), many.best_lengths())
+    np.testing.assert_array_equal(one.best_lengths(), tour_lengths(problem.xy[0], one.bests, False))
+    assert all(sorted(t) == list(range(problem.n)) for t in one.bests)
+
+
+def test_each_solution_keeps_its_best_and_improves():
+    problem = load_tsp("kroA100")
+    start = population_after(problem, 1, 3, [0, 1])
+    later = population_after(problem, 1, 3, [0, 1, 200])
+    assert (later.best_lengths() <= start.best_lengths()).all()
+
+
+def test_one_core_equals_all_cores():
+    problem = load_tsp("random:120:5")
+    a = run_ils3opt(problem, "cpu", 8, iterations=160, seed=2, threads=1)
+    b = run_ils3opt(problem, "cpu", 8, iterations=160, seed=2)
+    np.testing.assert_array_equal(a.lengths, b.lengths)
+    np.testing.assert_array_equal(a.tour, b.tour)
+    assert a.iterations == 20 and a.ended_by == "iterations"
+
+
+def test_rkbi_on_the_cpu_descends_and_repeats():
+    problem = load_tsp("random:60:2")
+    a = run_ils3opt(problem, "cpu-rkbi", 3, iterations=30, seed=1, samples=200, threads=1)
+    b = run_ils3opt(problem, "cpu-rkbi", 3, iterations=30, seed=1, samples=200)
+    np.testing.assert_array_equal(a.tour, b.tour)
+    assert tour_lengths(problem.xy[0], a.tour[None], False)[0] == a.best
+    start = population_after(problem, 1, 3, [0])  # the start tours, not descended
+    assert a.best < start.best_lengths().min()
+
+
+def test_kroa100_reaches_its_optimum():
+    result = run_ils3opt(load_tsp("kroA100"), "cpu", 8, time_budget=20, target=21282, seed=0)
+    assert result.best == 21282 and result.ended_by == "target"
+    assert tour_lengths(load_tsp("kroA100").xy[0], result.tour[None], False)[0] == 21282
+
+
+def test_run_writes_best_tour_and_gap(tmp_path):
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["run", "kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--population",
+                                 "4", "-i", "400", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    record = json.loads((out / "run.json").read_text())
+    details = record["details"]
+    assert details["optimum"] == 21282 and details["population"] == 4 and details["iterations_per_solution"] == 100
+    assert details["gap_percent"] == pytest.approx(100 * (details["best_length"] / 21282 - 1))
+    front = (out / "front.csv").read_text().splitlines()
+    assert len(front) == 2 and int(front[1].split(",")[0]) == details["best_length"]
+    tour = np.array(front[1].split(",")[1].split(), dtype=np.int64)
+    assert tour_lengths(load_tsp("kroA100").xy[0], tour[None], False)[0] == details["best_length"]
+    assert record["config"]["strategy"] == "cpu" and record["algorithm"] == "ils3opt"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "best"], "unknown strategy"),
+    (["020_10_01", "-a", "ils", "--strategy", "cpu"], "-p tsp -a ils"),
+    (["kroA100", "-p", "tsp", "-a", "hc", "--strategy", "cpu"], "give it with -p tsp -a ils"),
+    (["kroA100", "-p", "tsp", "-a", "ils", "--population", "8"], "--population is ILS-3opt's"),
+    (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--population", "0"], "at least 1"),
+    (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--evaluations", "10"], "does not take"),
+])
+def test_bad_options_are_clear_errors(tmp_path, args, message):
+    result = runner.invoke(app, ["run", *args, "-o", str(tmp_path / "x")])
+    assert result.exit_code == 1
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_bitsp_and_tiny_instances_are_refused():
+    with pytest.raises(MolsError, match="at least 8 cities"):
+        run_ils3opt(load_tsp("random:6:1"), "cpu", 1, iterations=1)
+    with pytest.raises(MolsError, match="strategy"):
+        RunConfig(instance="kroA100", problem="tsp", algorithm="ils", strategy="gpu")

@@ -1,0 +1,63 @@
+"""ILS-3opt on the GPU equals the Numba reference exactly: every strategy, for a fixed seed, gives the same tours
+and lengths as its CPU twin (the first-improvement ones share one search order with `cpu`; rkbi's twin is
+`cpu-rkbi`, the same samples and the same choice among them)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from mols.problems.tsp import load_tsp
+from mols.problems.tsp.candidates import candidate_lists
+from mols.problems.tsp.ils3opt import max_segment, start_tours
+from mols.problems.tsp.model import tour_lengths
+from mols.search.ils3opt import GPU_STRATEGIES, make_population, run_ils3opt
+
+SAMPLES = 300  # rkbi's per step here: enough to descend, few enough for quick tests
+
+pytestmark = pytest.mark.gpu
+
+
+def populations(instance: str, strategy: str, seed: int, P: int, chunks: list[int]):
+    problem = load_tsp(instance)
+    xy, n, att = problem.xy[0], problem.n, problem.att
+    cand = candidate_lists(xy)
+    tours = np.empty((P, n), np.int32)
+    start_tours(xy, cand, np.uint64(seed), tours)
+    lengths = tour_lengths(xy, tours, att)
+    twin = "cpu-rkbi" if strategy == "rkbi" else "cpu"
+    cpu = make_population(twin, xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att, SAMPLES)
+    gpu = make_population(strategy, xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att, SAMPLES)
+    for a, b in itertools.pairwise(chunks):
+        cpu.run(a, b)
+        gpu.run(a, b)
+    return problem, cpu, gpu
+
+
+@pytest.mark.parametrize("strategy", GPU_STRATEGIES)
+@pytest.mark.parametrize("instance, P", [("random:60:1", 5), ("kroA100", 8), ("att532", 3), ("random:700:2", 2)])
+def test_gpu_equals_cpu(strategy, instance, P):
+    problem, cpu, gpu = populations(instance, strategy, 3, P, [0, 1, 4, 30])
+    np.testing.assert_array_equal(gpu.best_lengths(), cpu.best_lengths())
+    np.testing.assert_array_equal(gpu.bests.get(), cpu.bests)
+    np.testing.assert_array_equal(gpu.tours.get(), cpu.tours)
+    assert (tour_lengths(problem.xy[0], gpu.bests.get(), problem.att) == gpu.best_lengths()).all()
+
+
+@pytest.mark.parametrize("strategy", ["fi-block", "fi-block-shared", "rkbi"])
+def test_gpu_equals_cpu_on_pcb3038(strategy):
+    _, cpu, gpu = populations("pcb3038", strategy, 0, 2, [0, 1, 6])
+    np.testing.assert_array_equal(gpu.best_lengths(), cpu.best_lengths())
+    np.testing.assert_array_equal(gpu.bests.get(), cpu.bests)
+
+
+@pytest.mark.parametrize("strategy", GPU_STRATEGIES)
+def test_run_on_gpu_equals_run_on_cpu(strategy):
+    problem = load_tsp("kroA100")
+    twin = "cpu-rkbi" if strategy == "rkbi" else "cpu"
+    gpu = run_ils3opt(problem, strategy, 16, iterations=16 * 50, seed=4, samples=SAMPLES)
+    cpu = run_ils3opt(problem, twin, 16, iterations=16 * 50, seed=4, samples=SAMPLES)
+    np.testing.assert_array_equal(gpu.lengths, cpu.lengths)
+    np.testing.assert_array_equal(gpu.tour, cpu.tour)
