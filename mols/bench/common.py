@@ -67,16 +67,27 @@ def graph_seconds(gpu, enqueue: Callable[[], None], repeats: int, per: int = 1) 
     return statistics.median(times)
 
 
+def write_tables(folder: Path, tables: dict[str, list[dict]], markdown: tuple[str, str]) -> Path:
+    """Each non-empty table of rows as folder/NAME.csv, then markdown = (NAME.md, text); the Markdown file's path.
+    MolsError naming --output where the folder cannot be written."""
+    import pandas as pd
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, rows in tables.items():
+            if len(rows):
+                pd.DataFrame(rows).to_csv(folder / name, index=False)
+        md = folder / markdown[0]
+        md.write_text(markdown[1])
+    except OSError as err:
+        raise MolsError(f"--output {folder}: {err.strerror}") from None
+    return md
+
+
 def write_report_files(df, folder: Path, stem: str, render: Callable[[object, dict], str]) -> tuple[Path, Path]:
     """folder/STEM.md (render(df, environment())) and folder/STEM.csv (every column); MolsError naming --output
     where the folder cannot be written."""
     from mols.environment import environment
 
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        csv, md = folder / f"{stem}.csv", folder / f"{stem}.md"
-        df.to_csv(csv, index=False)
-        md.write_text(render(df, environment()))
-    except OSError as err:
-        raise MolsError(f"--output {folder}: {err.strerror}") from None
-    return md, csv
+    md = write_tables(folder, {f"{stem}.csv": df}, (f"{stem}.md", render(df, environment())))
+    return md, folder / f"{stem}.csv"

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.backends import BackendSpec, gpu_available, prepare
+from mols.bench.common import write_tables
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods.pair_swaps import ADVANCED, BASIC
@@ -136,19 +137,8 @@ def tabu_curve(problem, nbh, ev, budget: int, seed: int) -> tuple[list[int], flo
 
 def write_report(table: list[dict], compare: list[dict], env: dict[str, str], folder: Path) -> Path:
     """q3ap.md, q3ap_table.csv and q3ap_compare.csv in folder; the Markdown file's path."""
-    import pandas as pd
-
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if table:
-            pd.DataFrame(table).to_csv(folder / "q3ap_table.csv", index=False)
-        if compare:
-            pd.DataFrame(compare).to_csv(folder / "q3ap_compare.csv", index=False)
-        md = folder / "q3ap.md"
-        md.write_text(render_markdown(table, compare, env))
-    except OSError as err:
-        raise MolsError(f"--output {folder}: {err.strerror}") from None
-    return md
+    return write_tables(folder, {"q3ap_table.csv": table, "q3ap_compare.csv": compare},
+                        ("q3ap.md", render_markdown(table, compare, env)))
 
 
 def render_markdown(table: list[dict], compare: list[dict], env: dict[str, str]) -> str:

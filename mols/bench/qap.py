@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from mols.backends import BackendSpec, gpu_available, prepare
+from mols.bench.common import write_tables
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods import get_neighborhood
@@ -114,16 +115,7 @@ def its_rows(iterations: dict[str, int], backends: list[str], seeds: int,
 
 def write_report(tabu: list[dict], its: list[dict], env: dict[str, str], folder: Path) -> Path:
     """qap.md, qap_tabu.csv and qap_its.csv in folder; the Markdown file's path."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        pd.DataFrame(tabu).to_csv(folder / "qap_tabu.csv", index=False)
-        if its:
-            pd.DataFrame(its).to_csv(folder / "qap_its.csv", index=False)
-        md = folder / "qap.md"
-        md.write_text(render_markdown(tabu, its, env))
-    except OSError as err:
-        raise MolsError(f"--output {folder}: {err.strerror}") from None
-    return md
+    return write_tables(folder, {"qap_tabu.csv": tabu, "qap_its.csv": its}, ("qap.md", render_markdown(tabu, its, env)))
 
 
 def render_markdown(tabu: list[dict], its: list[dict], env: dict[str, str]) -> str:
