@@ -6,6 +6,7 @@ import dataclasses
 import os
 import sys
 import time
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -213,18 +214,15 @@ def run(
         return run_ils3opt_command(config, folder, overwrite)
     if batch > 1:
         return run_batch_command(config, batch, output or RESULTS / f"{folder_name(config)}-batch{batch}", overwrite)
-    with StopSignals(ignore_after=_WHOLE_PROCESS["yes"]) as stop, ResultsFolder(folder, overwrite) as out:
+    with StopSignals(ignore_after=_WHOLE_PROCESS["yes"]) as stop, interrupted_before_search(stop), \
+            ResultsFolder(folder, overwrite) as out:
         with Progress(*Progress.get_default_columns(), TextColumn("archive {task.fields[archive]}"),
                       console=console, disable=not console.is_terminal, transient=True) as progress:
             task = progress.add_task(f"{config.label} on {config.backend}", total=None, archive=0)
             log = LogProgress(None)
             show = (lambda done, size: progress.update(task, completed=done, archive=size)) if console.is_terminal \
                 else log
-            try:
-                search = build_search(config, show)
-            except KeyboardInterrupt:
-                err_console.print(f"interrupted by {stop.name} before the search started: nothing written")
-                raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
+            search = build_search(config, show)
             progress.update(task, total=search.total)
             log.total = search.total
             err_console.print(f"mols: {config.label} on {config.backend}, {budget_text(config)}; results go to "
@@ -240,11 +238,23 @@ def run(
         raise MolsError(f"the run failed; the archive found until then is in {folder}\n{result.error}")
 
 
+@contextmanager
+def interrupted_before_search(stop: StopSignals):
+    """A signal while the run is set up (its folder taken, the instance read, the kernels compiled: StopSignals'
+    "setup" phase raises KeyboardInterrupt) ends the command with 128 + its number, the folder left as it was."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        err_console.print(f"interrupted by {stop.name} before the search started: nothing written")
+        raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
+
+
 def run_ils3opt_command(config: RunConfig, folder: Path, overwrite: bool) -> None:
     """mols run -p tsp -a ils --strategy S: one ILS-3opt population, its best tour in the results folder."""
     from mols.search.ils3opt import config_result
 
-    with StopSignals(ignore_after=_WHOLE_PROCESS["yes"]) as stop, ResultsFolder(folder, overwrite) as out:
+    with StopSignals(ignore_after=_WHOLE_PROCESS["yes"]) as stop, interrupted_before_search(stop), \
+            ResultsFolder(folder, overwrite) as out:
         err_console.print(f"mols: ILS-3opt {config.strategy}, population {config.population or 64}, "
                           f"{budget_text(config)}; results go to {folder}", highlight=False)
         stop.phase = "search"

@@ -164,6 +164,15 @@ class ResultsFolder:
         self._lock: FileLock | None = None
 
     def __enter__(self) -> Self:
+        try:
+            self._take()
+        except BaseException:  # a refusal, or a signal (KeyboardInterrupt) on the way: nothing left behind
+            self.__exit__()
+            raise
+        return self
+
+    def _take(self) -> None:
+        """The folder made and locked, or MolsError (the class docstring)."""
         path = self.path
         if path.exists() and not path.is_dir():
             raise MolsError(f"results folder {path}: a file of that name exists; choose another --output")
@@ -179,18 +188,16 @@ class ResultsFolder:
             raise MolsError(f"results folder {path} is in use by another mols run (it holds {LOCK}); wait for "
                             "it to end, or choose another --output") from None
         except OSError as err:
-            self._remove_if_made()
             raise MolsError(f"results folder {path}: cannot be written ({reason(err)})") from None
         if not self.overwrite and ((path / MANIFEST).exists() or (path / FRONT).exists()):
-            self.__exit__()
             raise MolsError(f"results folder {path} holds a run already; give --overwrite to replace it, or "
                             "choose another --output")
-        return self
 
     def __exit__(self, *exc) -> None:
+        """The folder removed if this made it and nothing was written, then the lock released."""
+        if not self.written:
+            self._remove_if_made()
         if self._lock is not None:
-            if not self.written:
-                self._remove_if_made()
             self._lock.release()
             self._lock = None
 

@@ -124,3 +124,24 @@ def test_a_finished_folder_is_kept_unless_overwrite(tmp_path):
     assert finish(start(*args, "-s", "2", "--overwrite"))[0] == 0
     assert json.loads((folder / "run.json").read_text())["config"]["seed"] == 2
     check_complete(folder, "completed")
+
+
+def test_a_signal_while_the_folder_is_taken_leaves_nothing(tmp_path, monkeypatch):
+    """A signal that lands while the results folder is being made and locked (the window that the test above
+    can hit) ends the command with 128 + its number, and the folder it made is gone again."""
+    from typer.testing import CliRunner
+
+    import cli
+    from mols import results
+
+    take = results.ResultsFolder._take
+
+    def take_then_signal(self):
+        take(self)
+        os.kill(os.getpid(), signal.SIGTERM)  # StopSignals' setup phase: KeyboardInterrupt, here
+
+    monkeypatch.setattr(results.ResultsFolder, "_take", take_then_signal)
+    folder = tmp_path / "run"
+    done = CliRunner().invoke(cli.app, ["run", "020_05_01", "-b", "cpu", "-i", "10", "-o", str(folder)])
+    assert done.exit_code == 143, done.output
+    assert "before the search started" in done.output and not folder.exists()
