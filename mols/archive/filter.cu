@@ -5,7 +5,8 @@
 //
 // against_archive (then flag_and_count), and against_survivors, write a flag per row and the count of
 // flags of each block; scan_counts turns the counts into offsets and scatter writes the flagged
-// positions there, in increasing order (for a first chunk, scatter_first does both in one launch). So the survivors list is ordered by candidate id, and position order is id order.
+// positions there, in increasing order (for a first chunk, scatter_first does both in one launch). So the
+// survivors list is ordered by candidate id, and position order is id order.
 //
 // The archive's size *m is read on the device, so one CUDA graph serves every iteration of a search;
 // update_members then updates the archive in place, as the host Archive does.

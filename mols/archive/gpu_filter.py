@@ -161,7 +161,7 @@ class GpuFilter:
             return Filtered(ids.get(stream), F[ids].get(stream), removed)
 
     def _against_archive_all(self, F, A, capacity: int, m_ptr) -> None:
-        """The candidates that no member weakly dominates (of those seed_flags picks), appended to the
+        """The candidates that no member weakly dominates (of those filter.cu's seeded picks), appended to the
         survivors in order, chunk by chunk. The archive is split into slices of tiles when a chunk has
         too few blocks to fill the device."""
         n_surv, seed = self._totals[:1], self.params.device[1:]  # seed: use_f, f, active
