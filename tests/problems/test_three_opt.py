@@ -193,15 +193,21 @@ def improvable_cities(xy, cand, tour, pos, att):
     return found
 
 
+def plain_local_optimum(rng, n):
+    """n random cities, full candidate lists, and a random tour swept to a local optimum of the plain search."""
+    xy = random_cities(rng, n, 1000)
+    cand = candidate_lists(xy, n - 1)
+    tour, pos = random_tour(rng, n)
+    sweep_descent(xy, cand, tour, pos, False)
+    return xy, cand, tour, pos
+
+
 def test_fixed_radius_skips_no_improving_move(rng):
     """At a local optimum of the search with fixed radius (every city swept, full candidate lists, so that
     only the radius prunes), the plain search finds no improving move: the gain criterion loses none."""
     for _ in range(60):
         n = int(rng.integers(8, 60))
-        xy = random_cities(rng, n, 1000)
-        cand = candidate_lists(xy, n - 1)
-        tour, pos = random_tour(rng, n)
-        sweep_descent(xy, cand, tour, pos, False)
+        xy, cand, tour, pos = plain_local_optimum(rng, n)
         assert plain_improving(xy, cand, tour, pos, False) == 0
 
 
@@ -217,10 +223,7 @@ def test_dont_look_bits_rarely_skip_a_move_at_a_local_optimum(rng):
     skipped = 0
     for _ in range(150):
         n = int(rng.integers(12, 80))
-        xy = random_cities(rng, n, 1000)
-        cand = candidate_lists(xy, n - 1)
-        tour, pos = random_tour(rng, n)
-        sweep_descent(xy, cand, tour, pos, False)
+        xy, cand, tour, pos = plain_local_optimum(rng, n)
         queue, queued = np.empty(n, np.int32), np.zeros(n, np.uint8)
         seg = max(1, min(5, (n - 1) // 3))
         ends = np.empty(8, np.int64)
