@@ -32,8 +32,8 @@ def trail(walk) -> list[np.ndarray]:
     return [np.concatenate(part) for part in zip(*[[a.copy() for a in batch] for batch in walk])]
 
 
-def device_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int) -> None:
-    """Two tabu walks of 30 steps on the device (gpu.device_walk) from random solutions visit the solutions
+def device_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int, steps: int = 30) -> None:
+    """Two tabu walks of `steps` steps on the device (gpu.device_walk) from random solutions visit the solutions
     that the host walk visits on the CPU, with the same scores and objective vectors (those of the solutions),
     and leave on the device the state of the last solution built from scratch."""
     from mols.backends import prepare
@@ -43,8 +43,8 @@ def device_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int)
     for _ in range(2):
         x = problem.random_solution(rng)
         threshold = float(c @ problem.evaluate_one(x))
-        got = trail(gpu.device_walk(x, c, threshold, 30, tenure))
-        want = trail(host_walk(cpu, nbh, x, c, threshold, 30, tenure))
+        got = trail(gpu.device_walk(x, c, threshold, steps, tenure))
+        want = trail(host_walk(cpu, nbh, x, c, threshold, steps, tenure))
         for a, b in zip(got, want):
             np.testing.assert_array_equal(a, b)
         np.testing.assert_array_equal(got[2], problem.evaluate(got[0]))

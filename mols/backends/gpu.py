@@ -92,7 +92,7 @@ class GpuEvaluator:
         self.block = block
         self.defines = problem_defines(problem, nbh, block)
         self.source = problem_source(self.defines, problem, nbh)
-        self._kernel = compile_kernel(self.source, problem.kernel_name(nbh))
+        self._kernel = compile_kernel(self.source, problem.kernel_name(nbh, lanes))
         self.move_threads = problem.move_threads(nbh)
         prepare = problem.prepare_kernel(nbh)
         self._prepare = prepare and (compile_kernel(self.source, prepare[0]), (-(-prepare[1] // block),))

@@ -45,8 +45,8 @@ class DeviceWalk:
         self._step = module.get_function("walk_step")
         self._apply = compile_kernel(ev.source, problem.apply_kernel(ev.nbh))
         self._whole_step = self._whole_step_kernel(defines)
-        self._arrivals = import_cupy().zeros(lanes, dtype=np.uint32)  # the whole step's counters (select.cu)
-        self.params = PackedBuffers([((1,), np.int64), ((lanes,), np.int64)])  # the tenure, each lane's steps
+        # the tenure, each lane's steps, and each lane's `last` (Problem.walk_kernel: -1 when its walk starts)
+        self.params = PackedBuffers([((1,), np.int64), ((lanes,), np.int64), ((lanes,), np.int64)])
         rows = lanes * batch  # entry lane * batch + t: the lane's step t of the batch
         # two trails: batch i + 1 runs on the device into one while the host reads batch i from the other
         self.trails = [PackedBuffers([((rows,), np.int64), ((rows,), np.float64), ((rows * k,), problem.dtype)])
@@ -79,10 +79,11 @@ class DeviceWalk:
         if longest == 0:
             return
         self.sel.start([(w.x, w.c, w.threshold, None if w.keys is None else w.keys[0]) for w in walks])
-        tenure_host, limit_host = self.params.host
+        tenure_host, limit_host, last_host = self.params.host
         tenure_host[0] = tenure
         limit_host[:] = 0  # lanes without a walk end at once
         limit_host[:len(walks)] = steps
+        last_host[:] = -1
         self.params.upload(ev.stream)
         x = np.stack([w.x for w in walks])
         firsts = range(0, longest, batch)
@@ -111,16 +112,17 @@ class DeviceWalk:
             self._graphs[steps, trail] = self.ev.capture(lambda: self._enqueue_steps(steps, self.trails[trail]))
         return self._graphs[steps, trail]
 
-    def _whole_step_kernel(self, defines: dict):
+    def _whole_step_kernel(self, defines: dict) -> WholeStep | None:
         """The problem's kernel of a whole step (Problem.walk_kernel), where the spec fuses the selection and the
         neighborhood is one chunk; else None."""
         ev = self.ev
-        name = ev.problem.walk_kernel(ev.nbh)
-        if name is None or not ev.spec.fused or len(ev.firsts) > 1:
+        kernel = ev.problem.walk_kernel(ev.nbh, SEL_BLOCK)
+        if kernel is None or not ev.spec.fused or len(ev.firsts) > 1:
             return None
         source = kernel_source({**ev.defines, **defines, "WALK_STEP": 1}, LANE_CUH.read_text(), ev.nbh.cuda_source(),
                                SELECT_CU.read_text(), WALK_CU.read_text(), ev.problem.cuda_source(ev.nbh))
-        return compile_module(source).get_function(name)
+        return WholeStep(compile_module(source).get_function(kernel.name), kernel.blocks or self.sel.parts[0],
+                         kernel.memory, ev.lanes, ev.problem)
 
     def _enqueue_steps(self, steps: int, trail) -> None:
         if self._whole_step is not None:
@@ -129,7 +131,7 @@ class DeviceWalk:
         ev, sel, stream, k = self.ev, self.sel, self.ev.stream, self.ev.problem.n_obj
         _, threshold, step, *_ = sel.params.device
         out_id, _, out_f = sel.result.device
-        tenure, limit = self.params.device
+        tenure, limit, _ = self.params.device
         trail_id, trail_score, trail_f = trail.device
         grid = (1, ev.lanes)
         for t in range(steps):
@@ -144,20 +146,32 @@ class DeviceWalk:
 
     def _enqueue_whole_steps(self, steps: int, trail) -> None:
         """`steps` steps of one launch each (Problem.walk_kernel), then the trail down."""
-        ev, sel, stream, k = self.ev, self.sel, self.ev.stream, self.ev.problem.n_obj
+        ev, sel, stream, k, whole = self.ev, self.sel, self.ev.stream, self.ev.problem.n_obj, self._whole_step
         c, threshold, step, *_ = sel.params.device
-        part_s, part_i, part_f, _, *result = sel.final_args()
-        tenure, limit = self.params.device
+        tenure, limit, last = self.params.device
         trail_id, trail_score, trail_f = trail.device
-        grid = (sel.parts[0], ev.lanes)
         for t in range(steps):
             with stream:
-                self._whole_step(grid, (SEL_BLOCK,), (*ev.data, *ev.state_args, np.int64(ev.n_neighbors), c, threshold,
-                                                      step, sel.forbidden_until, part_s, part_i, part_f, self._arrivals,
-                                                      *result, limit, tenure, trail_id[t:], trail_score[t:],
-                                                      trail_f[t * k:], np.int32(self.batch)))
+                whole.function((whole.blocks, ev.lanes), (SEL_BLOCK,), (
+                    *ev.data, *ev.state_args, np.int64(ev.n_neighbors), c, threshold, step, sel.forbidden_until,
+                    *whole.parts, whole.arrivals, *sel.result.device, limit, tenure, trail_id[t:], trail_score[t:],
+                    trail_f[t * k:], np.int32(self.batch), whole.memory, last))
             ev.enqueue_prepare()
         trail.download(stream)
+
+
+class WholeStep:
+    """A problem's whole-step kernel (Problem.walk_kernel) and what it works in: its blocks' parts of the selection
+    (select.cu's write_part), its lanes' counters of blocks done (last_block_of_lane) and walk memory."""
+
+    def __init__(self, function, blocks: int, memory: int, lanes: int, problem):
+        cupy = import_cupy()
+        self.function, self.blocks = function, blocks
+        pairs = 2 * lanes * blocks
+        self.parts = (cupy.empty(pairs, dtype=np.float64), cupy.empty(pairs, dtype=np.int64),
+                      cupy.empty(pairs * problem.n_obj, dtype=problem.dtype))
+        self.arrivals = cupy.zeros(lanes, dtype=np.uint32)
+        self.memory = cupy.zeros(max(1, lanes * memory), dtype=np.uint8)
 
 
 def _keys(walks: list[WalkLane], first: int, m: int) -> np.ndarray | None:

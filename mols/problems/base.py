@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -14,6 +14,16 @@ from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood, get_neighborhood
 
 Layout = list[tuple[tuple[int, ...], np.dtype]]
+
+
+class WalkKernel(NamedTuple):
+    """A problem's kernel of a whole tabu step (Problem.walk_kernel): its name, its blocks per lane (None: the fused
+    selection kernel's), and the bytes of memory it keeps per lane from one step to the next (the walk's own, told
+    through `last` when a walk starts)."""
+
+    name: str
+    blocks: int | None
+    memory: int = 0
 INT32_MAX, INT64_MAX = int(np.iinfo(np.int32).max), int(np.iinfo(np.int64).max)
 
 
@@ -186,8 +196,8 @@ class Problem(ABC):
         """Compile-time constants of the CUDA kernels, prepended as #define lines."""
         return {}
 
-    def kernel_name(self, nbh: Neighborhood) -> str:
-        """The CUDA kernel that evaluates `nbh`."""
+    def kernel_name(self, nbh: Neighborhood, lanes: int = 1) -> str:
+        """The CUDA kernel that evaluates `nbh` for `lanes` searches sharing each launch."""
         return self.cuda_kernel
 
     def selection_kernel(self, nbh: Neighborhood) -> str | None:
@@ -209,7 +219,8 @@ class Problem(ABC):
 
     def load_kernel(self, nbh: Neighborhood) -> str | None:
         """A kernel that makes the state of a solution on the device (archive/pls_device.py): arguments (*data,
-        *state, the solution, an int flag: nothing where it is 0); one block of pls_device.LOAD_BLOCK threads
+        *state, the solution, an int flag: where it is 0, no solution, and the kernel may mark the state so that the
+        evaluation kernel skips it); one block of pls_device.LOAD_BLOCK threads
         (its launch bound). With it, and the resident
         archive, Pareto local search runs its iterations on the device; None: the host drives each."""
         return None
@@ -221,9 +232,11 @@ class Problem(ABC):
         and -1 means that the lane's walk has ended). With it a tabu walk runs on the device; None: the host applies each move."""
         return None
 
-    def walk_kernel(self, nbh: Neighborhood) -> str | None:
-        """A kernel that takes a whole step of tabu walks in one launch, where the neighborhood is one chunk and the
-        selection fused (backends/gpu_walk.py; qap.cu's qap_walk_step, compiled after walk.cu with WALK_STEP):
-        the selection kernel's part, then the last block of each lane does walk_step's and the apply kernel's
-        work. None: a step is the selection's kernels, walk_step and the apply kernel."""
+    def walk_kernel(self, nbh: Neighborhood, block: int) -> WalkKernel | None:
+        """A kernel that takes a whole step of tabu walks in one launch, in blocks of `block` threads, where the
+        neighborhood is one chunk and the selection fused (backends/gpu_walk.py; qap.cu's qap_walk_step, compiled
+        after walk.cu with WALK_STEP): each block's part of the selection, then the last block of each lane does
+        walk_step's and the apply kernel's work. Its last two arguments are the lanes' walk memory and `last`
+        (an int64 per lane, -1 when a walk starts; the kernel keeps what it likes there). None: a step is the
+        selection's kernels, walk_step and the apply kernel."""
         return None

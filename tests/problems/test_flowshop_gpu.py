@@ -35,7 +35,8 @@ def test_walks_side_by_side_take_the_host_walks_steps(rng, name, n, m):
 @pytest.mark.parametrize("n, m", [(2, 1), (9, 3), (50, 10), (200, 20), (30, 45)])
 def test_load_kernel_makes_the_state_of_a_solution(rng, n, m):
     """flowshop_load (Pareto local search's iterations on the device) writes, over garbage, the state that
-    fill_state makes on the host; with its flag 0 it writes nothing."""
+    fill_state makes on the host; with its flag 0 it marks the state empty (perm[0] = -1) and writes nothing else,
+    and the neighborhood kernel then leaves F as it was."""
     import cupy
     import numpy as np
 
@@ -53,5 +54,11 @@ def test_load_kernel_makes_the_state_of_a_solution(rng, n, m):
                              cupy.full(1, active, dtype=cupy.int32)))
         want = tuple(np.zeros(shape, dtype) for shape, dtype in problem.state_layout())
         problem.fill_state(x, want)
+        if not active:
+            want = tuple(np.full_like(expected, 7) for expected in want)
+            want[0][0] = -1
+            gpu.F.fill(5)
+            gpu.enqueue_launch()
+            assert (gpu.F.get() == 5).all()
         for on_device, expected in zip(gpu.state.device, want):
-            np.testing.assert_array_equal(on_device.get(), expected if active else np.full_like(expected, 7))
+            np.testing.assert_array_equal(on_device.get(), expected)

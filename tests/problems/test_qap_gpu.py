@@ -116,3 +116,19 @@ def test_device_walk_takes_the_host_walks_steps(rng, fused, instance):
     gpu = prepare(problem, SWAP, BackendSpec("gpu", fused=fused, walk_batch=7))
     device_walks_agree(problem, SWAP, gpu, rng, problem.n // 4)
     lane_walks_agree(problem, SWAP, gpu, rng, problem.n // 4)
+
+
+@pytest.mark.parametrize("symmetric", [True, False])
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 41])
+def test_device_walk_keeps_its_deltas_over_long_walks(rng, symmetric, n):
+    """The whole-step kernel qap_taillard_step (here on every size) keeps every move's deltas from step to step
+    (Taillard's update; the moves touching the last swap, every move on n <= 3, afresh by a warp each): over walks
+    of 400 steps in int32 with wrapping partial sums, the host walk's steps, and the state built from scratch at
+    the end."""
+    a, b = rng.integers(-2**9, 2**9, size=(2, n, n)), rng.integers(0, 2**10, size=(n, n))
+    if symmetric:
+        a, b = a + a.transpose(0, 2, 1), b + b.T
+    problem = Qap(QapInstance("random", a, b))
+    assert problem.symmetric == symmetric and problem.dtype == np.int32
+    problem.taillard_from = 2
+    device_walks_agree(problem, SWAP, prepare(problem, SWAP, BackendSpec("gpu", walk_batch=64)), rng, n // 3, 400)

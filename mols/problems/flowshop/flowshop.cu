@@ -63,7 +63,11 @@ __device__ __forceinline__ void step(VAL (&e)[N_MACH], const VAL (&d)[N_MACH], V
     acc.last = left;
 }
 
-extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
+// The kernel's work, its loop over a run interleaving INTERLEAVED positions (flowshop_neighborhood's 4, or 16 in
+// flowshop_neighborhood_alone: faster for one search's neighborhood of 100 jobs or more, where a warp's longest
+// move sets the time, slower where many searches share the launch and the registers bound the warps per SM).
+template <int INTERLEAVED>
+__device__ __forceinline__ void neighborhood(
     const VAL* __restrict__ q,        // (N_JOBS + 1, N_MACH) prefix sums over machines; last row 0
     const VAL* __restrict__ due,      // (N_JOBS,)
     const int* __restrict__ perm,     // (N_JOBS,) current permutation
@@ -91,10 +95,11 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
     for (int x = threadIdx.x; x < N_JOBS; x += BLOCK) {
         const int job = perm[x];
         s_perm[x + 1] = job;
-        s_slack[x] = due[job] - q[job * N_MACH + N_MACH - 1];
+        s_slack[x] = job < 0 ? 0 : due[job] - q[job * N_MACH + N_MACH - 1];
     }
     if (threadIdx.x == 0) s_perm[0] = N_JOBS;
     __syncthreads();
+    if (s_perm[1] < 0) return;  // no state: an iteration of Pareto local search without a member (flowshop_load)
 
     const long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
     if (t >= n_moves) return;
@@ -119,7 +124,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
 #pragma unroll
             for (int i = 1; i < N_MACH; ++i) d[i] = qa[i] - qb[i - 1];
             step(e, d, s_slack[k + offset], acc);
-#pragma unroll 4
+#pragma unroll INTERLEAVED
             for (++k; k < end; ++k) {
                 const int src = k + offset;
                 VAL d[N_MACH];
@@ -133,6 +138,19 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
                    acc.n_tardy);
 }
 
+#define NEIGHBORHOOD_ARGS                                                                                      \
+    const VAL *__restrict__ q, const VAL *__restrict__ due, const int *__restrict__ perm,                      \
+        const VAL *__restrict__ eext, const VAL *__restrict__ pref_t, const int *__restrict__ pref_u,          \
+        const VAL *__restrict__ dpi, VAL *__restrict__ F, long long n_moves
+
+extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(NEIGHBORHOOD_ARGS) {
+    neighborhood<4>(q, due, perm, eext, pref_t, pref_u, dpi, F, n_moves);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood_alone(NEIGHBORHOOD_ARGS) {
+    neighborhood<16>(q, due, perm, eext, pref_t, pref_u, dpi, F, n_moves);
+}
+
 // One step of a tabu walk on the device (backends/gpu_walk.py), one block per lane: the lane's state moved
 // to the neighbor *move (none where the move is -1: the lane's walk has ended; f is not needed), the CUDA
 // twin of state.fill_state from the move's first changed position s on. perm's positions s.. take their
@@ -142,8 +160,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood(
 // wavefront's critical path). The wavefront: lane l takes machine i = i0 + l of a chunk of 32 and, at time
 // t, position k = s + t - l, so that E[k][i] = max(E[k][i-1], E[k-1][i] + D[i]) has E[k][i-1] from lane
 // l - 1 one time step before (a shuffle; for l = 0, from the chunk before through `left_of`, one buffer per
-// chunk parity) and E[k-1][i] in its own register: n - s + 31 steps per chunk, no wait on another lane's
-// memory between positions.
+// chunk parity) and E[k-1][i] in its own register: n - s + w - 1 steps per chunk of w machines, no wait on
+// another lane's memory between positions.
 __device__ __forceinline__ VAL pair_value(const VAL* q, int a, int b, int i) {  // D[a, b][i] (state.pair_row)
     return i == 0 ? __ldg(q + a * N_MACH) : __ldg(q + a * N_MACH + i) - __ldg(q + b * N_MACH + i - 1);
 }
@@ -207,17 +225,17 @@ __device__ __forceinline__ void rebuild_from(int s, const int* order, const VAL*
     if (threadIdx.x >= 32) return;
     const int lane = threadIdx.x;
     for (int i0 = 0; i0 < N_MACH; i0 += 32) {
-        const int i = i0 + lane, chunk = i0 / 32;
+        const int i = i0 + lane, chunk = i0 / 32, width = min(32, N_MACH - i0);  // the chunk's machines
         VAL e = i < N_MACH ? eext[s * N_MACH + i] : 0;  // E[s - 1][i], the row before position s
 #pragma unroll 4
-        for (int t = 0; t < N_JOBS - s + 31; ++t) {
+        for (int t = 0; t < N_JOBS - s + width - 1; ++t) {
             const VAL left = __shfl_up_sync(0xffffffffu, e, 1);  // lane l - 1's E[k][i - 1]
             const int k = s + t - lane;
             if (k >= s && k < N_JOBS && i < N_MACH) {
                 e += POSITION_D(k, i);
-                if (i > 0) e = max(e, lane > 0 ? left : left_of[(chunk + 1) % 2][k]);
+                if (i > 0) e = max(e, N_MACH <= 32 || lane > 0 ? left : left_of[(chunk + 1) % 2][k]);
                 eext[(k + 1) * N_MACH + i] = e;
-                if (lane == 31) left_of[chunk % 2][k] = e;
+                if (N_MACH > 32 && lane == 31) left_of[chunk % 2][k] = e;  // no shared store where one chunk
             }
         }
         __syncwarp();  // left_of is whole before the next chunk reads it, eext before the tardiness below
@@ -245,7 +263,8 @@ extern "C" __global__ void flowshop_apply(const VAL* q, const VAL* due, int* per
 }
 
 // The lane's state made from the permutation x on the device (a Pareto local search's member, archive/
-// pls_device.py), the twin of state.fill_state; nothing where *active is 0 (that iteration has no member).
+// pls_device.py), the twin of state.fill_state; where *active is 0 (that iteration has no member), perm[0] = -1
+// instead, which flowshop_neighborhood takes for no state: it writes nothing.
 // LOAD_BLOCK threads: the tables of a whole permutation fill in fewer rounds than a move's.
 #define LOAD_BLOCK 1024
 extern "C" __global__ void __launch_bounds__(LOAD_BLOCK) flowshop_load(
@@ -254,7 +273,10 @@ extern "C" __global__ void __launch_bounds__(LOAD_BLOCK) flowshop_load(
     __shared__ int order[N_JOBS + 1];
     perm = lane_state(perm); eext = lane_state(eext); pref_t = lane_state(pref_t); pref_u = lane_state(pref_u);
     dpi = lane_state(dpi);
-    if (!*active) return;
+    if (!*active) {
+        if (threadIdx.x == 0) perm[0] = -1;
+        return;
+    }
     for (int k = threadIdx.x; k < N_JOBS + 1; k += blockDim.x) order[k] = k == 0 ? N_JOBS : x[k - 1];
     for (int i = threadIdx.x; i < N_MACH; i += blockDim.x) {
         eext[i] = 0;

@@ -18,6 +18,11 @@ from mols.problems.flowshop.state import cumulative_times, fill_state
 
 OBJECTIVES = ("makespan", "total_tardiness", "n_tardy")
 SHARED_BUDGET = 44 * 1024  # bytes of shared memory per block for the tables the kernel stages
+# Jobs from which one search's neighborhood interleaves 16 positions per thread instead of 4 (flowshop.cu's
+# flowshop_neighborhood_alone): on the H200, 200x20 insertion took 37.5 us instead of 39.3 and 100x20 17.0 instead
+# of 19.5, but 50x20 12.1 instead of 11.7 and 20x10 7.6 instead of 6.9; ten searches sharing 200x20's launches
+# were 13 % slower with it (reports/issue17/NOTES.md).
+ALONE_FROM = 100
 
 
 def objective_dtype(instance: FlowshopInstance) -> np.dtype:
@@ -100,6 +105,9 @@ class Flowshop(Problem):
 
     def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
         return make_cpu_kernel(nbh, self.output_columns())
+
+    def kernel_name(self, nbh: Neighborhood, lanes: int = 1) -> str:
+        return "flowshop_neighborhood_alone" if lanes == 1 and self.n >= ALONE_FROM else "flowshop_neighborhood"
 
     def apply_kernel(self, nbh: Neighborhood) -> str:
         return "flowshop_apply"

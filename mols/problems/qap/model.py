@@ -9,7 +9,7 @@ import numpy as np
 
 from mols.encodings import Permutation
 from mols.neighborhoods import Neighborhood
-from mols.problems.base import Layout, Problem, integer_dtype
+from mols.problems.base import Layout, Problem, WalkKernel, integer_dtype
 from mols.problems.qap import cpu
 from mols.problems.qap.instance import QapInstance
 
@@ -17,6 +17,9 @@ MATRIX = np.dtype(np.int32)
 # Threads the evaluation kernels aim at: lanes per move = this / moves, a power of two up to 32 and
 # n. Whole tabu steps on the H100 were fastest there (scripts/qap_lanes.py, reports/qap/lanes.txt).
 TARGET_THREADS = 1 << 17
+# Facilities from which a whole tabu step keeps the moves' deltas (walk_kernel): on the H200, 10,000 steps took
+# 0.126 -> 0.096 s on tai100a and 0.096 -> 0.088 s on tai50a, but 0.081 -> 0.103 s on tai25a (reports/issue17/).
+TAILLARD_FROM = 40
 
 
 def objective_dtype(instance: QapInstance) -> np.dtype:
@@ -40,6 +43,7 @@ class Qap(Problem):
     lane_kernels = True
     neighborhoods = ("swap",)
     lanes = None  # threads per move; None: by the size (threads_per_move)
+    taillard_from = TAILLARD_FROM  # facilities from which whole steps keep the moves' deltas (walk_kernel)
 
     def __init__(self, instance: QapInstance, name: str = "qap"):
         self.instance = instance
@@ -102,8 +106,15 @@ class Qap(Problem):
     def apply_kernel(self, nbh: Neighborhood) -> str:
         return "qap_apply"
 
-    def walk_kernel(self, nbh: Neighborhood) -> str:
-        return "qap_walk_step"
+    def walk_kernel(self, nbh: Neighborhood, block: int) -> WalkKernel:
+        """qap.cu's whole steps: from taillard_from facilities qap_taillard_step (a block per `block` moves, then a
+        warp per move touching the last swap; the moves' deltas kept in the walk memory), below it qap_walk_step
+        (every move in O(n), in the fused selection's blocks)."""
+        n, moves = self.n, self.n * (self.n - 1) // 2
+        if n < self.taillard_from:
+            return WalkKernel("qap_walk_step", None)
+        blocks = -(-moves // block) + -(-(2 * n - 3) * 32 // block)
+        return WalkKernel("qap_taillard_step", blocks, self.instance.k * moves * self.dtype.itemsize)
 
     @property
     def threads_per_move(self) -> int:

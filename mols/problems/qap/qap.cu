@@ -15,11 +15,40 @@ typedef unsigned VAL UVAL;
 
 __device__ __forceinline__ UVAL prod(int a, int b) { return (UVAL)a * (UVAL)b; }
 
-// The sum of v over the LANES threads of a move, in each of them.
+// The sum of v over the L threads of a move, in each of them.
+template <int L>
 __device__ __forceinline__ UVAL lanes_sum(UVAL v) {
 #pragma unroll
-    for (int h = LANES / 2; h > 0; h >>= 1) v += __shfl_xor_sync(0xffffffffu, v, h);
+    for (int h = L / 2; h > 0; h >>= 1) v += __shfl_xor_sync(0xffffffffu, v, h);
     return v;
+}
+
+// The change of the cost of flow matrix a (at: its transpose) when the facilities at positions r and s swap,
+// in each of the L lanes of the move, lane `lane` summing the terms k = lane, lane + L, ...
+template <int L>
+__device__ __forceinline__ UVAL move_delta(const int* a, const int* at, const int* __restrict__ Bp,
+                                           const int* __restrict__ BpT, int r, int s, int lane) {
+    UVAL total = 0;
+#pragma unroll 8
+    for (int k = lane; k < N_FAC; k += L) {
+        const int row = k * N_FAC;
+        const int db = Bp[row + s] - Bp[row + r];
+#if SYMMETRIC
+        total += prod(a[row + r] - a[row + s], db);
+#else
+        total += prod(a[row + r] - a[row + s], db) + prod(at[row + r] - at[row + s], BpT[row + s] - BpT[row + r]);
+#endif
+    }
+    total = lanes_sum<L>(total);
+#if SYMMETRIC
+    total *= 2;
+#endif
+    const int a_rr = a[r * N_FAC + r], a_rs = a[r * N_FAC + s], a_sr = a[s * N_FAC + r], a_ss = a[s * N_FAC + s];
+    const int b_rr = Bp[r * N_FAC + r], b_rs = Bp[r * N_FAC + s], b_sr = Bp[s * N_FAC + r], b_ss = Bp[s * N_FAC + s];
+    total -= prod(a_rr - a_rs, b_rs - b_rr) + prod(a_rr - a_sr, b_sr - b_rr);  // the term k = r
+    total -= prod(a_sr - a_ss, b_ss - b_sr) + prod(a_rs - a_ss, b_ss - b_rs);  // the term k = s
+    total += prod(a_rr - a_ss, b_ss - b_rr) + prod(a_rs - a_sr, b_sr - b_rs);  // inside {r, s}
+    return total;
 }
 
 // The costs f (N_OBJ,) of move t: the current costs plus the move's deltas; every lane of the move
@@ -29,34 +58,10 @@ __device__ __forceinline__ void move_costs(const int* __restrict__ A, const int*
                                            const int* __restrict__ BpT, long long t, int lane,
                                            VAL (&f)[N_OBJ]) {
     const Move mv = nbh_decode(t, N_FAC);
-    const int r = mv.i, s = mv.j;
 #pragma unroll
     for (int o = 0; o < N_OBJ; ++o) {
-        const int* a = A + o * N_FAC * N_FAC;
-#if !SYMMETRIC
-        const int* at = AT + o * N_FAC * N_FAC;
-#endif
-        UVAL total = 0;
-#pragma unroll 8
-        for (int k = lane; k < N_FAC; k += LANES) {
-            const int row = k * N_FAC;
-            const int db = Bp[row + s] - Bp[row + r];
-#if SYMMETRIC
-            total += prod(a[row + r] - a[row + s], db);
-#else
-            total += prod(a[row + r] - a[row + s], db) + prod(at[row + r] - at[row + s], BpT[row + s] - BpT[row + r]);
-#endif
-        }
-        total = lanes_sum(total);
-#if SYMMETRIC
-        total *= 2;
-#endif
-        const int a_rr = a[r * N_FAC + r], a_rs = a[r * N_FAC + s], a_sr = a[s * N_FAC + r], a_ss = a[s * N_FAC + s];
-        const int b_rr = Bp[r * N_FAC + r], b_rs = Bp[r * N_FAC + s], b_sr = Bp[s * N_FAC + r], b_ss = Bp[s * N_FAC + s];
-        total -= prod(a_rr - a_rs, b_rs - b_rr) + prod(a_rr - a_sr, b_sr - b_rr);  // the term t = r
-        total -= prod(a_sr - a_ss, b_ss - b_sr) + prod(a_rs - a_ss, b_ss - b_rs);  // the term t = s
-        total += prod(a_rr - a_ss, b_ss - b_rr) + prod(a_rs - a_sr, b_sr - b_rs);  // inside {r, s}
-        f[o] = (VAL)((UVAL)cost[o] + total);
+        const int offset = o * N_FAC * N_FAC;
+        f[o] = (VAL)((UVAL)cost[o] + move_delta<LANES>(A + offset, AT + offset, Bp, BpT, mv.i, mv.j, lane));
     }
 }
 
@@ -79,6 +84,18 @@ extern "C" __global__ void __launch_bounds__(BLOCK) qap_neighborhood(
 }
 
 #ifdef SEL_BLOCK
+// Move t, whose costs are f, offered to a thread's best pairs: admissible where no longer tabu or better
+// than the aspiration threshold.
+__device__ __forceinline__ void offer(long long t, const VAL (&f)[N_OBJ], const double* c, double thr, long long now,
+                                      const TABU* forbidden_until, double& bs, long long& bi, FVAL (&bf)[N_OBJ],
+                                      double& as, long long& ai, FVAL (&af)[N_OBJ]) {
+    const double score = score_of_row(f, c);
+    if (keep_better(as, ai, score, t))
+        for (int o = 0; o < N_OBJ; ++o) af[o] = f[o];
+    if ((forbidden_until[t] <= now || score < thr) && keep_better(bs, bi, score, t))
+        for (int o = 0; o < N_OBJ; ++o) bf[o] = f[o];
+}
+
 // Compiled after backends/select.cu: evaluation and the block's part of the selection in one pass,
 // so that F is never written. The same arguments less F, then n_moves, first and select_partial's.
 // The block's part of the selection over moves first .. n_moves - 1, the arguments already the lane's.
@@ -99,12 +116,7 @@ __device__ __forceinline__ void qap_select_part(
     for (long long t = own, w = warp_first; w < n_moves; t += stride, w += stride) {  // the same trips in a warp
         VAL f[N_OBJ];
         move_costs(A, AT, cost, Bp, BpT, min(t, n_moves - 1), lane, f);
-        if (t >= n_moves || lane) continue;
-        const double score = score_of_row(f, c);
-        if (keep_better(as, ai, score, t))
-            for (int o = 0; o < N_OBJ; ++o) af[o] = f[o];
-        if ((forbidden_until[t] <= now || score < thr) && keep_better(bs, bi, score, t))
-            for (int o = 0; o < N_OBJ; ++o) bf[o] = f[o];
+        if (t < n_moves && !lane) offer(t, f, c, thr, now, forbidden_until, bs, bi, bf, as, ai, af);
     }
     write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);
 }
@@ -159,33 +171,142 @@ extern "C" __global__ void qap_apply(const int* A, const int* AT, int* perm, VAL
 }
 
 #ifdef WALK_STEP
-// A whole step of tabu walks in one launch (gpu_walk.py), compiled after backends/walk.cu: each block its part
-// of the selection (qap_neighborhood_select's), then the last block of each lane makes walk_step's choice and
-// moves the lane's state (qap_apply's), so that a step is one kernel instead of three. The state, then
-// qap_neighborhood_select's arguments (a single chunk: first = 0), `done` (a counter per lane, zero), and
-// walk_step's.
-extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_walk_step(
-    const int* A, const int* AT, int* perm, VAL* cost, int* Bp, int* BpT, long long n_moves, const double* c,
-    double* threshold, long long* step, TABU* forbidden_until, double* part_s, long long* part_i, FVAL* part_f,
-    unsigned int* done, long long* out_id, double* out_score, FVAL* out_f, const long long* limit,
-    const long long* tenure, long long* trail_id, double* trail_score, FVAL* trail_f, int trail_stride)
-{
-    perm = lane_state(perm); cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
-    const double* lane_c = c;
-    const double* lane_threshold = threshold;
-    const long long* lane_step = step;
-    double* lane_s = part_s;
-    long long* lane_i = part_i;
-    FVAL* lane_f = part_f;
-    select_lane(lane_c, lane_threshold, lane_step, lane_s, lane_i, lane_f);
-    qap_select_part(A, AT, cost, Bp, BpT, n_moves, 0, lane_c, lane_threshold, lane_step,
-                    forbidden_until + blockIdx.y * n_moves, lane_s, lane_i, lane_f);
-    if (!last_block_of_lane(done)) return;
+// Whole steps of tabu walks in one launch each (gpu_walk.py, Problem.walk_kernel), compiled after backends/walk.cu:
+// each block offers its share of the moves to the selection (write_part), then the last block of each lane makes
+// walk_step's choice and moves the lane's state (qap_apply's), so that a step is one kernel instead of three.
+// Arguments: the state, n_moves (one chunk), c, threshold, step, the tabu memory, the blocks' parts, `done` (a
+// counter per lane, zero), walk_step's outputs and arguments, then the walk memory D and `last` (per lane).
+//
+// qap_walk_step evaluates every move in O(n) (qap_select_part's share; D and last unused). qap_taillard_step
+// updates as the CPU does (cpu.py): D (N_OBJ, n_moves per lane, wrapping like the sums above) keeps every
+// move's deltas from step to step, and `last` says what moved since: FRESH at a walk's start (every delta
+// afresh, in O(n) by its thread), UNCHANGED once the lane's walk has ended, else the swap (r, s) applied, after
+// which a move disjoint from {r, s} takes its delta from D in O(1) and the 2n - 3 moves touching r or s are
+// recomputed in O(n), each by a warp of its own. Its first ceil(n_moves / SEL_BLOCK) blocks hold a move per
+// thread, the others a touching move per warp.
+#define WALK_STEP_ARGS                                                                                            \
+    const int *A, const int *AT, int *perm, VAL *cost, int *Bp, int *BpT, long long n_moves, const double *c,    \
+        double *threshold, long long *step, TABU *forbidden_until, double *part_s, long long *part_i,           \
+        FVAL *part_f, unsigned int *done, long long *out_id, double *out_score, FVAL *out_f,                   \
+        const long long *limit, const long long *tenure, long long *trail_id, double *trail_score,            \
+        FVAL *trail_f, int trail_stride, UVAL *D, long long *last
+
+// The end of a step, once the block's part is written: in the lane's last block, walk_step's choice and the
+// lane's state moved; the move taken (-1: the lane's walk has ended) there, -2 (none) in the other blocks.
+__device__ long long end_step(WALK_STEP_ARGS) {
+    if (!last_block_of_lane(done)) return -2;
     walk_step_in(part_s, part_i, part_f, gridDim.x, out_id, out_score, out_f, threshold, step, limit, tenure,
                  forbidden_until, N_FAC, n_moves, trail_id, trail_score, trail_f, trail_stride);
     __syncthreads();  // the choice is written
     const long long move = out_id[blockIdx.y];
     if (move >= 0) qap_apply_in(perm, cost, Bp, BpT, move, out_f + blockIdx.y * N_OBJ);
+    return move;
+}
+
+#define WALK_STEP_PASS                                                                                          \
+    A, AT, perm, cost, Bp, BpT, n_moves, c, threshold, step, forbidden_until, part_s, part_i, part_f, done,      \
+        out_id, out_score, out_f, limit, tenure, trail_id, trail_score, trail_f, trail_stride, D, last
+
+// The lane's parameters and parts (select_lane), as `lane_c` ... `lane_f`.
+#define LANE_PARAMETERS                                                                                         \
+    const double* lane_c = c;                                                                                   \
+    const double* lane_threshold = threshold;                                                                   \
+    const long long* lane_step = step;                                                                          \
+    double* lane_s = part_s;                                                                                    \
+    long long* lane_i = part_i;                                                                                 \
+    FVAL* lane_f = part_f;                                                                                      \
+    select_lane(lane_c, lane_threshold, lane_step, lane_s, lane_i, lane_f)
+
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_walk_step(WALK_STEP_ARGS) {
+    perm = lane_state(perm); cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
+    LANE_PARAMETERS;
+    qap_select_part(A, AT, cost, Bp, BpT, n_moves, 0, lane_c, lane_threshold, lane_step,
+                    forbidden_until + blockIdx.y * n_moves, lane_s, lane_i, lane_f);
+    end_step(WALK_STEP_PASS);
+}
+
+#define FRESH -1LL
+#define UNCHANGED -2LL
+
+// The id of the swap of positions u < v.
+__device__ __forceinline__ long long swap_id(int u, int v) { return nbh_row_start(u, N_FAC) + v - u - 1; }
+
+// The w-th of the 2 N_FAC - 3 swaps touching r or s (r < s): (q, r) and (q, s) for each q outside {r, s}
+// in turn, then (r, s).
+__device__ __forceinline__ long long touching_swap(int w, int r, int s) {
+    if (w == 2 * (N_FAC - 2)) return swap_id(r, s);
+    int q = w / 2;
+    q += q >= r;
+    q += q >= s;
+    const int z = w % 2 ? s : r;
+    return swap_id(min(q, z), max(q, z));
+}
+
+// (r, s)'s change of the delta of the swap (u, v), disjoint from it, once it is applied (Bp: the new state).
+__device__ __forceinline__ UVAL taillard_change(const int* a, const int* at, const int* Bp, const int* BpT,
+                                                int r, int s, int u, int v) {
+    const int ru = r * N_FAC + u, rv = r * N_FAC + v, su = s * N_FAC + u, sv = s * N_FAC + v;
+    const UVAL change = ((UVAL)a[ru] - (UVAL)a[rv] - (UVAL)a[su] + (UVAL)a[sv])
+                      * ((UVAL)Bp[rv] - (UVAL)Bp[ru] - (UVAL)Bp[sv] + (UVAL)Bp[su]);
+#if SYMMETRIC
+    return 2 * change;
+#else
+    return change + ((UVAL)at[ru] - (UVAL)at[rv] - (UVAL)at[su] + (UVAL)at[sv])
+                  * ((UVAL)BpT[rv] - (UVAL)BpT[ru] - (UVAL)BpT[sv] + (UVAL)BpT[su]);
+#endif
+}
+
+// The thread's move (a block of moves) or its warp's touching move: its deltas brought up to date in D, its
+// costs offered. D and the tabu memory are the lane's.
+__device__ __forceinline__ void walk_offer(const int* A, const int* AT, const VAL* cost, const int* Bp,
+                                           const int* BpT, long long n_moves, long long last, UVAL* D,
+                                           const double* c, double thr, long long now, const TABU* forbidden_until,
+                                           double& bs, long long& bi, FVAL (&bf)[N_OBJ], double& as,
+                                           long long& ai, FVAL (&af)[N_OBJ]) {
+    const long long row_blocks = (n_moves + SEL_BLOCK - 1) / SEL_BLOCK;
+    VAL f[N_OBJ];
+    if (blockIdx.x < row_blocks) {
+        const long long t = (long long)blockIdx.x * SEL_BLOCK + threadIdx.x;
+        if (t >= n_moves) return;
+        const Move mv = nbh_decode(t, N_FAC);
+        const Move applied = last >= 0 ? nbh_decode(last, N_FAC) : Move{-1, -1};
+        if (mv.i == applied.i || mv.i == applied.j || mv.j == applied.i || mv.j == applied.j) return;
+        for (int o = 0; o < N_OBJ; ++o) {
+            const int* a = A + o * N_FAC * N_FAC;
+            const int* at = AT + o * N_FAC * N_FAC;
+            UVAL d = D[o * n_moves + t];
+            if (last == FRESH) d = move_delta<1>(a, at, Bp, BpT, mv.i, mv.j, 0);
+            else if (last >= 0) d += taillard_change(a, at, Bp, BpT, applied.i, applied.j, mv.i, mv.j);
+            D[o * n_moves + t] = d;
+            f[o] = (VAL)((UVAL)cost[o] + d);
+        }
+        offer(t, f, c, thr, now, forbidden_until, bs, bi, bf, as, ai, af);
+        return;
+    }
+    const int w = (int)((blockIdx.x - row_blocks) * (SEL_BLOCK / 32) + threadIdx.x / 32), lane = threadIdx.x % 32;
+    if (last < 0 || w >= 2 * N_FAC - 3) return;  // the same in the whole warp
+    const Move applied = nbh_decode(last, N_FAC);
+    const long long t = touching_swap(w, applied.i, applied.j);
+    const Move mv = nbh_decode(t, N_FAC);
+    for (int o = 0; o < N_OBJ; ++o) {
+        const UVAL d = move_delta<32>(A + o * N_FAC * N_FAC, AT + o * N_FAC * N_FAC, Bp, BpT, mv.i, mv.j, lane);
+        if (lane == 0) D[o * n_moves + t] = d;
+        f[o] = (VAL)((UVAL)cost[o] + d);
+    }
+    if (lane == 0) offer(t, f, c, thr, now, forbidden_until, bs, bi, bf, as, ai, af);
+}
+
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_taillard_step(WALK_STEP_ARGS) {
+    perm = lane_state(perm); cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
+    LANE_PARAMETERS;
+    double bs = SEL_INF, as = SEL_INF;
+    long long bi = NO_ID, ai = NO_ID;
+    FVAL bf[N_OBJ], af[N_OBJ];
+    walk_offer(A, AT, cost, Bp, BpT, n_moves, last[blockIdx.y], D + blockIdx.y * N_OBJ * n_moves, lane_c,
+               *lane_threshold, *lane_step, forbidden_until + blockIdx.y * n_moves, bs, bi, bf, as, ai, af);
+    write_part(bs, bi, bf, as, ai, af, lane_s, lane_i, lane_f);
+    const long long move = end_step(WALK_STEP_PASS);
+    if (move != -2 && threadIdx.x == 0) last[blockIdx.y] = move >= 0 ? move : UNCHANGED;
 }
 #endif
 

@@ -71,7 +71,7 @@ class Tsp(Problem):
     def cuda_source(self, nbh: Neighborhood) -> str:
         return DISTANCE_CUH.read_text() + super().cuda_source(nbh)
 
-    def kernel_name(self, nbh: Neighborhood) -> str:
+    def kernel_name(self, nbh: Neighborhood, lanes: int = 1) -> str:
         return KERNELS[nbh.name]
 
     def selection_kernel(self, nbh: Neighborhood) -> str:
