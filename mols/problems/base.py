@@ -200,6 +200,11 @@ class Problem(ABC):
         """CUDA threads that share a move in the kernels of `nbh` (by default threads_per_move)."""
         return self.threads_per_move
 
+    def shared_memory_refused(self) -> str | None:
+        """Why its kernels cannot stage the instance data in shared memory (--memory shared, the MEMORY 2 of
+        backends/techniques.cuh), or None where they do. By default they have no such variant."""
+        return f"the {self.name} problem's kernels have no shared-memory staging of its data"
+
     def prepare_kernel(self, nbh: Neighborhood) -> tuple[str, int] | None:
         """A kernel that derives arrays from the state on the device before the kernels of `nbh` read it
         (PPP: bit-packed columns in the rows' sorted order, written into one of its data arrays), and its

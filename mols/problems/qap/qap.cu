@@ -13,6 +13,20 @@
 
 typedef unsigned VAL UVAL;
 
+// --memory shared (MEMORY 2, backends/techniques.cuh): each block first stages the flow matrices A (and AT
+// where they are asymmetric) in shared memory and reads them there; every thread runs it before any returns.
+#if defined(MEMORY) && MEMORY == 2
+#define QAP_FLOWS (N_OBJ * N_FAC * N_FAC)
+#if SYMMETRIC
+#define QAP_STAGE_FLOWS __shared__ int shared_A[QAP_FLOWS]; A = stage_shared(shared_A, A, QAP_FLOWS);
+#else
+#define QAP_STAGE_FLOWS __shared__ int shared_A[QAP_FLOWS], shared_AT[QAP_FLOWS]; \
+    A = stage_shared(shared_A, A, QAP_FLOWS); AT = stage_shared(shared_AT, AT, QAP_FLOWS);
+#endif
+#else
+#define QAP_STAGE_FLOWS
+#endif
+
 __device__ __forceinline__ UVAL prod(int a, int b) { return (UVAL)a * (UVAL)b; }
 
 // The sum of v over the LANES threads of a move, in each of them.
@@ -69,6 +83,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) qap_neighborhood(
 {
     cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
     F += blockIdx.y * n_moves * N_OBJ;
+    QAP_STAGE_FLOWS
     const long long thread = (long long)blockIdx.x * BLOCK + threadIdx.x, t = thread / LANES;
     if ((thread - threadIdx.x % 32) / LANES >= n_moves) return;  // the whole warp is past the end
     VAL f[N_OBJ];
@@ -117,6 +132,7 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
 {
     cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
     select_lane(c, threshold, step, part_s, part_i, part_f);
+    QAP_STAGE_FLOWS
     qap_select_part(A, AT, cost, Bp, BpT, n_moves, first, c, threshold, step, forbidden_until + blockIdx.y * n_moves,
                     part_s, part_i, part_f);
 }
@@ -171,6 +187,7 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_walk_step(
     const long long* tenure, long long* trail_id, double* trail_score, FVAL* trail_f, int trail_stride)
 {
     perm = lane_state(perm); cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
+    QAP_STAGE_FLOWS
     const double* lane_c = c;
     const double* lane_threshold = threshold;
     const long long* lane_step = step;
