@@ -1,0 +1,219 @@
+"""The GPU launch configuration, chosen once per (device, problem, neighborhood, size) and remembered on disk.
+
+In the spirit of Algorithm 3 of Luong, Melab & Talbi (IEEE TC 2013): the first time a configuration is
+needed, a tuning pass times the problem's kernels (CUDA events over TRIALS launches after one warm-up)
+on one solution under candidate launches: first the threads per move where the problem lets them vary
+(Problem.lanes: QAP, Weierstrass), then the threads per block, powers of two times the warp size, of the
+evaluation kernel (timed alone) and of the selection kernels (timed alone), and keeps the fastest of
+each. A candidate whose compilation or launch fails (too many threads or registers, too much shared
+memory, out of memory) is skipped, as Algorithm 3's fault tolerance skips it. The evaluation is exact
+whatever the launch, so the choice changes the time only, never a result.
+
+The choice is stored in TuningCache's JSON file (one per mols version, under $MOLS_CACHE_DIR, else
+$XDG_CACHE_HOME/mols or ~/.cache/mols), so later runs start tuned. A broken file or one of another
+version is ignored with a warning and rewritten. A launch given by the spec (--block) or read from the
+file that fails falls back, with a warning, to the next of the ranking: the default launch at last.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+import mols
+from mols.backends.cuda import gpu_name, import_cupy
+from mols.backends.gpu import DEFAULT_LAUNCH, GpuEvaluator, Launch, launch_failures
+from mols.backends.spec import MAX_BLOCK, WARP, BackendSpec
+from mols.errors import BackendError
+from mols.neighborhoods import Neighborhood
+from mols.problems.base import Problem
+
+BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
+TRIALS = 10  # timed launches per candidate, after one warm-up
+
+
+def cache_path() -> Path:
+    """The tuning file of this mols version (module docstring)."""
+    root = os.environ.get("MOLS_CACHE_DIR")
+    if root is None:
+        base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        root = Path(base) / "mols"
+    return Path(root) / f"tuning-{mols.__version__}.json"
+
+
+@dataclass
+class TuningCache:
+    """{key: Launch} as read from `path`; `save` writes it back whole."""
+
+    path: Path = field(default_factory=cache_path)
+    launches: dict[str, Launch] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> TuningCache:
+        """The launches of the file; none (and a warning) where it is broken or of another version."""
+        cache = cls() if path is None else cls(path)
+        if not cache.path.exists():
+            return cache
+        try:
+            data = json.loads(cache.path.read_text())
+            if data.get("mols") != mols.__version__:
+                raise ValueError(f"written by mols {data.get('mols')}, not {mols.__version__}")
+            cache.launches = {key: launch_of(value) for key, value in data["launches"].items()}
+        except (OSError, ValueError, TypeError, KeyError, AttributeError) as err:
+            warnings.warn(f"ignoring the GPU tuning cache {cache.path} ({err}); it will be rewritten", stacklevel=2)
+        return cache
+
+    def save(self) -> None:
+        """The file rewritten whole (through a temporary file: a run stopped meanwhile leaves the old one)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"mols": mols.__version__, "launches": {key: asdict(v) for key, v in sorted(self.launches.items())}}
+        temporary = self.path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(data, indent=1) + "\n")
+        temporary.replace(self.path)
+
+
+def launch_of(value: dict) -> Launch:
+    """A Launch from the file's entry; ValueError where it is not a valid one."""
+    launch = Launch(**value)
+    blocks = (launch.block, launch.sel_block)
+    if not all(isinstance(b, int) and 0 < b <= MAX_BLOCK and b % WARP == 0 for b in blocks) or \
+            launch.lanes is not None and not (isinstance(launch.lanes, int) and launch.lanes >= 1):
+        raise ValueError(f"not a launch: {value}")
+    return launch
+
+
+def tuning_key(device: str, problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> str:
+    """What a launch is remembered for: the device, the problem and its size, the neighborhood, the variants."""
+    return (f"{device}|{problem.name}|{nbh.name}|n={problem.n}|k={problem.n_obj}|{np.dtype(problem.dtype).name}"
+            f"|{spec.generation}|{spec.selection}|{spec.memory}")
+
+
+def fixed_launch(block: int) -> Launch:
+    """The launch of --block: that many threads per block in every kernel (the selection's, a power of two for
+    its reduction: the largest not above it)."""
+    return Launch(block=block, sel_block=1 << (block.bit_length() - 1))
+
+
+def gpu_evaluator(problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> GpuEvaluator:
+    """The evaluator under the spec's launch: --block's, else the tuned one (from the file, or tuned now and
+    written there), or the default one without tuning; a launch that fails gives way to the next."""
+    if spec.block is not None:
+        return first_working(problem, nbh, spec, [fixed_launch(spec.block), DEFAULT_LAUNCH])
+    if not spec.tune:
+        return GpuEvaluator(problem, nbh, spec)
+    cache = TuningCache.load()
+    key = tuning_key(gpu_name(), problem, nbh, spec)
+    if key not in cache.launches:
+        cache.launches[key] = Tuner(problem, nbh, spec).best()
+        cache.save()
+    return first_working(problem, nbh, spec, [cache.launches[key], DEFAULT_LAUNCH])
+
+
+def first_working(problem: Problem, nbh: Neighborhood, spec: BackendSpec, ranked: list[Launch]) -> GpuEvaluator:
+    """The evaluator of the first launch of `ranked` whose kernels run (probe), warning about those that fail;
+    the default launch is taken as it is (the kernels' own, which every GPU runs)."""
+    for rank, launch in enumerate(ranked):
+        if launch == DEFAULT_LAUNCH:
+            return GpuEvaluator(problem, nbh, spec)
+        try:
+            ev = GpuEvaluator(problem, nbh, spec, launch)
+            probe(ev)
+            return ev
+        except launch_failures() as err:
+            warnings.warn(f"the GPU launch {launch.text} fails for {problem.name} {nbh.name} ({err}); "
+                          f"using {ranked[rank + 1].text} instead", stacklevel=2)
+    raise BackendError(f"no GPU launch works for {problem.name} {nbh.name}")
+
+
+def probe_solution(problem: Problem, nbh: Neighborhood):
+    """A solution to time and probe kernels with (a fixed draw: tuning leaves the search's generator alone)."""
+    key = np.zeros(2, dtype=np.uint64) if nbh.sampled else None
+    return problem.random_solution(np.random.default_rng(0)), key
+
+
+def probe(ev: GpuEvaluator) -> None:
+    """One launch of each kernel the launch changes (raises where one fails)."""
+    Timing(ev).evaluation(trials=0)
+    if ev.launch.sel_block != DEFAULT_LAUNCH.sel_block and ev.spec.selection == "device":
+        Timing(ev).selection(trials=0)
+
+
+class Timing:
+    """Seconds per launch of an evaluator's kernels on the probe solution, from CUDA events."""
+
+    def __init__(self, ev: GpuEvaluator):
+        self.ev = ev
+        self.x, self.key = probe_solution(ev.problem, ev.nbh)
+
+    def evaluation(self, trials: int = TRIALS) -> float:
+        """The evaluation kernel (its first chunk) on the state uploaded once."""
+        ev = self.ev
+        ev.stage(self.x, self.key)
+        ev.enqueue_upload()
+        return self._seconds(lambda: ev.enqueue_launch(0), trials)
+
+    def selection(self, trials: int = TRIALS) -> float:
+        """The selection's kernels (the fused one where the problem has it), from the state on the device."""
+        ev = self.ev
+        ev.selection(self.x, np.ones(ev.problem.n_obj), 0, -np.inf, self.key)
+        return self._seconds(lambda: ev.selection.enqueue(), trials)
+
+    def _seconds(self, enqueue, trials: int) -> float:
+        cupy, stream = import_cupy(), self.ev.stream
+        enqueue()
+        stream.synchronize()
+        if trials == 0:
+            return 0.0
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record(stream)
+        for _ in range(trials):
+            enqueue()
+        end.record(stream)
+        end.synchronize()
+        return cupy.cuda.get_elapsed_time(start, end) / 1e3 / trials
+
+
+class Tuner:
+    """The tuning pass (module docstring). `times` keeps each candidate's seconds per launch (None: it failed)."""
+
+    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec, blocks: tuple[int, ...] = BLOCKS):
+        self.problem, self.nbh, self.spec, self.blocks = problem, nbh, spec, blocks
+        self.times: dict[Launch, tuple[float, float] | None] = {}  # launch -> (evaluation, selection) seconds
+
+    def best(self) -> Launch:
+        lanes = self._best_lanes()
+        for block in self.blocks:
+            self._time(Launch(block=block, sel_block=block, lanes=lanes))
+        working = [(launch, t) for launch, t in self.times.items() if t is not None and launch.lanes == lanes]
+        if not working:
+            return DEFAULT_LAUNCH
+        block = min(working, key=lambda w: w[1][0])[0].block
+        sel_block = min(working, key=lambda w: w[1][1])[0].sel_block if self._selects else DEFAULT_LAUNCH.sel_block
+        return Launch(block=block, sel_block=sel_block, lanes=lanes)
+
+    @property
+    def _selects(self) -> bool:
+        return self.spec.selection == "device"
+
+    def _best_lanes(self) -> int | None:
+        """The fastest threads per move at the default blocks, where the problem lets them vary (else None)."""
+        if not hasattr(self.problem, "lanes") or self.problem.lanes is not None:
+            return None
+        options = [1 << p for p in range(6) if 1 << p <= min(WARP, self.problem.n)]
+        timed = {lanes: self._time(replace(DEFAULT_LAUNCH, lanes=lanes)) for lanes in options}
+        working = {lanes: sum(t) for lanes, t in timed.items() if t is not None}
+        return min(working, key=working.get) if working else None
+
+    def _time(self, launch: Launch) -> tuple[float, float] | None:
+        """(evaluation, selection) seconds per launch, or None where the launch fails."""
+        try:
+            timing = Timing(GpuEvaluator(self.problem, self.nbh, self.spec, launch))
+            self.times[launch] = (timing.evaluation(), timing.selection() if self._selects else 0.0)
+        except launch_failures():
+            self.times[launch] = None
+        return self.times[launch]
