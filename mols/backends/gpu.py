@@ -206,15 +206,17 @@ class GpuEvaluator:
     def enqueue_upload(self) -> None:
         """The staged state to the device, on the stream. Outside a graph, an event marks when the pinned
         buffer is free again (stage waits for it); a graph's callers wait for the whole graph."""
-        self.state.upload(self.stream)
-        if self._moves is not None:
-            self._upload_moves()
+        self.enqueue_transfer()
         if not self._capturing:
             self._uploaded.record(self.stream)
         self.enqueue_prepare()
 
-    def _upload_moves(self) -> None:
-        """The move table up, and each module's nbh_host_moves pointed at it (techniques.cuh)."""
+    def enqueue_transfer(self) -> None:
+        """The copies of enqueue_upload: the staged state, and with --generation host the move table, and each
+        module's nbh_host_moves pointed at it (techniques.cuh)."""
+        self.state.upload(self.stream)
+        if self._moves is None:
+            return
         runtime = import_cupy().cuda.runtime
         self._moves.upload(self.stream)
         pointer = self._moves.host[1].ctypes.data  # the table's device address, in pinned memory
@@ -274,20 +276,29 @@ class GpuEvaluator:
     def evaluate(self, x: np.ndarray, key: np.ndarray | None = None) -> np.ndarray:
         """F on the host, in a pinned array that the next call overwrites."""
         if self._graph is None:
-            self._F_host = pinned_array((self.n_neighbors, self.problem.n_obj), self.F.dtype, f"F for {self.what}")
+            self.host_F()
             self._graph = self.capture(self._enqueue_round_trip)
         self.stage(x, key)
         self._graph.launch(self.stream)
         self.stream.synchronize()
         return self._F_host
 
+    def host_F(self) -> np.ndarray:
+        """The whole F in pinned host memory (made on first use), which evaluate() fills."""
+        if self._F_host is None:
+            self._F_host = pinned_array((self.n_neighbors, self.problem.n_obj), self.F.dtype, f"F for {self.what}")
+        return self._F_host
+
     def _enqueue_round_trip(self) -> None:
-        runtime = import_cupy().cuda.runtime
         self.enqueue_upload()
         for first in self.firsts:
-            rows = self.enqueue_launch(first)
-            runtime.memcpyAsync(self._F_host[first:].ctypes.data, self.F.data.ptr, rows * self.F.strides[0],
-                                runtime.memcpyDeviceToHost, self.stream.ptr)
+            self.enqueue_download(first, self.enqueue_launch(first))
+
+    def enqueue_download(self, first: int, rows: int) -> None:
+        """Rows 0 .. rows - 1 of F on the device into rows first .. of host_F(), on the stream."""
+        runtime = import_cupy().cuda.runtime
+        runtime.memcpyAsync(self.host_F()[first:].ctypes.data, self.F.data.ptr, rows * self.F.strides[0],
+                            runtime.memcpyDeviceToHost, self.stream.ptr)
 
     @property
     def selection(self):

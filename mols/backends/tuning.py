@@ -13,6 +13,7 @@ The choice is stored in TuningCache's JSON file (one per mols version, under $MO
 $XDG_CACHE_HOME/mols or ~/.cache/mols), so later runs start tuned. A broken file or one of another
 version is ignored with a warning and rewritten. A launch given by the spec (--block) or read from the
 file that fails falls back, with a warning, to the next of the ranking: the default launch at last.
+MOLS_TUNE=0 in the environment turns tuning off for every run, as --no-tune does for one.
 """
 
 from __future__ import annotations
@@ -101,10 +102,11 @@ def fixed_launch(block: int) -> Launch:
 
 def gpu_evaluator(problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> GpuEvaluator:
     """The evaluator under the spec's launch: --block's, else the tuned one (from the file, or tuned now and
-    written there), or the default one without tuning; a launch that fails gives way to the next."""
+    written there), or the default one without tuning (--no-tune, MOLS_TUNE=0); a launch that fails gives way
+    to the next."""
     if spec.block is not None:
         return first_working(problem, nbh, spec, [fixed_launch(spec.block), DEFAULT_LAUNCH])
-    if not spec.tune:
+    if not spec.tune or os.environ.get("MOLS_TUNE") == "0":
         return GpuEvaluator(problem, nbh, spec)
     cache = TuningCache.load()
     key = tuning_key(gpu_name(), problem, nbh, spec)
@@ -117,7 +119,7 @@ def gpu_evaluator(problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> Gpu
 def first_working(problem: Problem, nbh: Neighborhood, spec: BackendSpec, ranked: list[Launch]) -> GpuEvaluator:
     """The evaluator of the first launch of `ranked` whose kernels run (probe), warning about those that fail;
     the default launch is taken as it is (the kernels' own, which every GPU runs)."""
-    for rank, launch in enumerate(ranked):
+    for launch, following in zip(ranked, [*ranked[1:], None]):
         if launch == DEFAULT_LAUNCH:
             return GpuEvaluator(problem, nbh, spec)
         try:
@@ -125,9 +127,11 @@ def first_working(problem: Problem, nbh: Neighborhood, spec: BackendSpec, ranked
             probe(ev)
             return ev
         except launch_failures() as err:
-            warnings.warn(f"the GPU launch {launch.text} fails for {problem.name} {nbh.name} ({err}); "
-                          f"using {ranked[rank + 1].text} instead", stacklevel=2)
-    raise BackendError(f"no GPU launch works for {problem.name} {nbh.name}")
+            failed = f"the GPU launch {launch.text} fails for {problem.name} {nbh.name} ({err})"
+            if following is None:
+                raise BackendError(failed) from None
+            warnings.warn(f"{failed}; using {following.text} instead", stacklevel=2)
+    raise BackendError("no GPU launch to try")
 
 
 def probe_solution(problem: Problem, nbh: Neighborhood):
@@ -155,27 +159,30 @@ class Timing:
         ev = self.ev
         ev.stage(self.x, self.key)
         ev.enqueue_upload()
-        return self._seconds(lambda: ev.enqueue_launch(0), trials)
+        return stream_seconds(ev.stream, lambda: ev.enqueue_launch(0), trials)
 
     def selection(self, trials: int = TRIALS) -> float:
         """The selection's kernels (the fused one where the problem has it), from the state on the device."""
         ev = self.ev
         ev.selection(self.x, np.ones(ev.problem.n_obj), 0, -np.inf, self.key)
-        return self._seconds(lambda: ev.selection.enqueue(), trials)
+        return stream_seconds(ev.stream, lambda: ev.selection.enqueue(), trials)
 
-    def _seconds(self, enqueue, trials: int) -> float:
-        cupy, stream = import_cupy(), self.ev.stream
+
+def stream_seconds(stream, enqueue, trials: int = TRIALS) -> float:
+    """Device seconds per call of what enqueue() puts on the stream: CUDA events around `trials` calls, after
+    one warm-up call (which raises where a launch fails); 0.0 for no trials."""
+    cupy = import_cupy()
+    enqueue()
+    stream.synchronize()
+    if trials == 0:
+        return 0.0
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    start.record(stream)
+    for _ in range(trials):
         enqueue()
-        stream.synchronize()
-        if trials == 0:
-            return 0.0
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record(stream)
-        for _ in range(trials):
-            enqueue()
-        end.record(stream)
-        end.synchronize()
-        return cupy.cuda.get_elapsed_time(start, end) / 1e3 / trials
+    end.record(stream)
+    end.synchronize()
+    return cupy.cuda.get_elapsed_time(start, end) / 1e3 / trials
 
 
 class Tuner:
