@@ -70,20 +70,25 @@ class TuningCache:
         return cache
 
     def save(self) -> None:
-        """The file rewritten whole (through a temporary file: a run stopped meanwhile leaves the old one)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """The file rewritten whole (through a temporary file: a run stopped meanwhile leaves the old one); a
+        warning where it cannot be written (the run goes on, tuned; the next one tunes again)."""
         data = {"mols": mols.__version__, "launches": {key: asdict(v) for key, v in sorted(self.launches.items())}}
         temporary = self.path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(data, indent=1) + "\n")
-        temporary.replace(self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_text(json.dumps(data, indent=1) + "\n")
+            temporary.replace(self.path)
+        except OSError as err:
+            warnings.warn(f"cannot write the GPU tuning cache {self.path} ({err.strerror})", stacklevel=2)
 
 
 def launch_of(value: dict) -> Launch:
     """A Launch from the file's entry; ValueError where it is not a valid one."""
     launch = Launch(**value)
     blocks = (launch.block, launch.sel_block)
+    powers = (launch.sel_block, launch.lanes or 1)  # select.cu's reduction, qap.cu's shuffles need powers of two
     if not all(isinstance(b, int) and 0 < b <= MAX_BLOCK and b % WARP == 0 for b in blocks) or \
-            launch.lanes is not None and not (isinstance(launch.lanes, int) and launch.lanes >= 1):
+            not all(isinstance(p, int) and p > 0 and p & (p - 1) == 0 for p in powers) or (launch.lanes or 1) > WARP:
         raise ValueError(f"not a launch: {value}")
     return launch
 

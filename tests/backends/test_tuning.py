@@ -55,7 +55,10 @@ def test_cache_round_trip(cache_dir):
 @pytest.mark.parametrize("text", ["{not json", "[]", json.dumps({"mols": "0.0.1", "launches": {}}),
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"block": 100}}}),
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"threads": 64}}}),
-                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"block": 2048}}})])
+                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"block": 2048}}}),
+                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"sel_block": 96}}}),
+                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"lanes": 3}}}),
+                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"lanes": 64}}})])
 def test_a_broken_or_stale_cache_is_ignored_with_a_warning_and_rewritten(cache_dir, text):
     cache_path().write_text(text)
     with pytest.warns(UserWarning, match="ignoring the GPU tuning cache"):
@@ -70,6 +73,14 @@ def test_a_missing_cache_folder_is_made(tmp_path, monkeypatch):
     monkeypatch.setenv("MOLS_CACHE_DIR", str(tmp_path / "deep" / "er"))
     TuningCache(launches={"k": Launch(32)}).save()
     assert TuningCache.load().launches == {"k": Launch(32)}
+
+
+def test_an_unwritable_cache_warns_and_goes_on(tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("MOLS_CACHE_DIR", str(tmp_path / "file" / "below"))  # a folder under a file: never made
+    with pytest.warns(UserWarning, match="cannot write the GPU tuning cache"):
+        TuningCache(launches={"k": Launch(32)}).save()
+    assert TuningCache.load().launches == {}
 
 
 def test_key_names_device_problem_neighborhood_size_and_variants():
