@@ -3,7 +3,7 @@
 In the spirit of Algorithm 3 of Luong, Melab & Talbi (IEEE TC 2013): the first time a configuration is
 needed, a tuning pass times the problem's kernels (CUDA events over TRIALS launches after one warm-up)
 on one solution under candidate launches: first the threads per move where the problem lets them vary
-(Problem.lanes: QAP, Weierstrass), then the threads per block, powers of two times the warp size, of the
+(Problem.lanes: QAP, Weierstrass; half, as many and twice as many as the problem's own choice), then the threads per block, powers of two times the warp size, of the
 evaluation kernel (timed alone) and of the selection kernels (timed alone), and keeps the fastest of
 each. A candidate whose compilation or launch fails (too many threads or registers, too much shared
 memory, out of memory) is skipped, as Algorithm 3's fault tolerance skips it. The evaluation is exact
@@ -35,7 +35,7 @@ from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
-TRIALS = 10  # timed launches per candidate, after one warm-up
+TRIALS = 5  # timed launches per candidate, after one warm-up
 
 
 def cache_path() -> Path:
@@ -213,10 +213,12 @@ class Tuner:
         return self.spec.selection == "device"
 
     def _best_lanes(self) -> int | None:
-        """The fastest threads per move at the default blocks, where the problem lets them vary (else None)."""
+        """The fastest threads per move at the default blocks, where the problem lets them vary (else None): half,
+        as many and twice as many as the problem's own choice, powers of two up to a warp and n."""
         if not hasattr(self.problem, "lanes") or self.problem.lanes is not None:
             return None
-        options = [1 << p for p in range(6) if 1 << p <= min(WARP, self.problem.n)]
+        own = self.problem.threads_per_move
+        options = sorted({lanes for lanes in (own // 2, own, own * 2) if 1 <= lanes <= min(WARP, self.problem.n)})
         timed = {lanes: self._time(replace(DEFAULT_LAUNCH, lanes=lanes)) for lanes in options}
         working = {lanes: sum(t) for lanes, t in timed.items() if t is not None}
         return min(working, key=working.get) if working else None
