@@ -455,7 +455,8 @@ def bench_gpu_techniques(
 
     chosen = choose(cases, bench.CASES, "--cases")
     repeats, blocks = (10, bench.QUICK_BLOCKS) if quick else (repeats, BLOCKS)
-    with advancing(len(chosen) * 4) as advance:
-        tables = bench.run(chosen, repeats, blocks, on_row=advance)
-    show_report(bench.write_report(tables, output, {"iterations per measurement": repeats,
-                                                    "fixed blocks": ", ".join(map(str, blocks))}))
+    settings = {"iterations per measurement": repeats, "fixed blocks": ", ".join(map(str, blocks))}
+    with advancing(len(chosen) * 4) as advance:  # the report is rewritten after each case: a run cut short keeps it
+        tables = bench.run(chosen, repeats, blocks, on_row=advance,
+                           on_case=lambda so_far: bench.write_report(so_far, output, settings))
+    show_report(bench.write_report(tables, output, settings))

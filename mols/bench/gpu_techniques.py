@@ -160,9 +160,9 @@ def memory_row(case: Case) -> dict:
 TABLES = {"generation": generation_row, "reduction": reduction_row, "memory": memory_row}
 
 
-def run(cases: list[str], repeats: int, blocks: tuple[int, ...] = BLOCKS,
-        on_row: Callable[[], None] = lambda: None) -> dict[str, list[dict]]:
-    """The four tables' rows, case by case."""
+def run(cases: list[str], repeats: int, blocks: tuple[int, ...] = BLOCKS, on_row: Callable[[], None] = lambda: None,
+        on_case: Callable[[dict], None] = lambda tables: None) -> dict[str, list[dict]]:
+    """The four tables' rows, case by case; on_case(tables) after each case (the report so far)."""
     if not gpu_available():
         raise BackendError("mols bench gpu-techniques measures the GPU: CuPy finds no CUDA device here")
     tables = {name: [] for name in (*TABLES, "tuning")}
@@ -173,6 +173,7 @@ def run(cases: list[str], repeats: int, blocks: tuple[int, ...] = BLOCKS,
             on_row()
         tables["tuning"].append(tuning_row(case, blocks))
         on_row()
+        on_case(tables)
     return tables
 
 

@@ -33,7 +33,7 @@ VARIANTS = [{"generation": "host"}, {"selection": "copy"}, {"generation": "host"
 @pytest.fixture
 def tuning(tmp_path, monkeypatch):
     """Tuning on (conftest turns it off), into a cache of this test's."""
-    monkeypatch.delenv("MOLS_TUNE")
+    monkeypatch.delenv("MOLS_TUNE", raising=False)
     monkeypatch.setenv("MOLS_CACHE_DIR", str(tmp_path))
 
 
