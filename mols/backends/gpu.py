@@ -145,9 +145,7 @@ class GpuEvaluator:
     def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = GPU_SPEC,
                  launch: Launch = DEFAULT_LAUNCH, lanes: int = 1):
         cupy = import_cupy()
-        problem = with_lanes(problem, launch.lanes)
-        self.problem, self.nbh, self.spec, self.label, self.lanes = problem, nbh, spec, spec.label, lanes
-        self.launch = launch
+        self.nbh, self.spec, self.label, self.lanes = nbh, spec, spec.label, lanes
         self.n_neighbors = nbh.n_neighbors(problem.n)
         self.chunk = chunk_size(problem, self.n_neighbors, spec.chunk_rows, CHUNK_ROWS)
         self.firsts = range(0, self.n_neighbors, self.chunk)  # each launch's first move
@@ -157,13 +155,8 @@ class GpuEvaluator:
         if refused:
             raise BackendError(refused)
         self.device = gpu_name()
-        self.block = block = launch.block
-        self.defines = {**problem_defines(problem, nbh, block), **variant_defines(problem, nbh, spec)}
-        self.source = problem_source(self.defines, problem, nbh)
-        self._kernel = compile_kernel(self.source, problem.kernel_name(nbh))
-        self.move_threads = problem.move_threads(nbh)
-        prepare = problem.prepare_kernel(nbh)
-        self._prepare = prepare and (compile_kernel(self.source, prepare[0]), (-(-prepare[1] // block),))
+        self._moves = self._host_moves() if spec.generation == "host" else None
+        self._compile(problem, launch)
         self.data = tuple(cupy.asarray(a) for a in problem.data())
         self.state = PackedBuffers(layout * lanes)
         self.state_args = self.state.device[:len(layout)]  # lane 0's arrays: the kernels' arguments
@@ -176,17 +169,37 @@ class GpuEvaluator:
         self._selection = None  # a DeviceSelection, made on first use
         self._walk = None  # a DeviceWalk, made on first use
         self._lane_walks = {}  # lanes -> a DeviceWalk over an evaluator of that many lanes (lane_walk)
-        self._moves = self._host_moves() if spec.generation == "host" else None
         self._forbidden = host_array((self.n_neighbors,), TABU_DTYPE, f"the tabu memory of {self.what}", fill=0) \
             if spec.selection == "copy" else None
 
+    def _compile(self, problem: Problem, launch: Launch) -> None:
+        """The kernels of `launch` for the problem (with the launch's threads per move)."""
+        nbh, self.launch, self.block = self.nbh, launch, launch.block
+        self.problem = problem = with_lanes(problem, launch.lanes)
+        self.defines = {**problem_defines(problem, nbh, launch.block), **variant_defines(problem, nbh, self.spec)}
+        self.source = problem_source(self.defines, problem, nbh)
+        self._kernel = compile_kernel(self.source, problem.kernel_name(nbh))
+        self.move_threads = problem.move_threads(nbh)
+        prepare = problem.prepare_kernel(nbh)
+        self._prepare = prepare and (compile_kernel(self.source, prepare[0]), (-(-prepare[1] // launch.block),))
+        self._move_pointers = []  # where the modules' nbh_host_moves lie (--generation host)
+        self.point_moves(compile_module(self.source))
+
+    def with_launch(self, launch: Launch) -> GpuEvaluator:
+        """An evaluator of the same problem under another launch (threads per move None: this one's) that shares
+        this one's data, state, F and stream (the tuning pass times its candidates so, tuning.py); it has its own
+        kernels, selection and graphs."""
+        variant = copy.copy(self)
+        variant._compile(self.problem, launch)
+        variant._graph, variant._selection, variant._walk, variant._lane_walks = None, None, None, {}
+        return variant
+
     def _host_moves(self):
-        """--generation host: the move table (pinned and on the device), the ids it is built from each time,
-        and where each module's nbh_host_moves lies, which each upload points at the table."""
+        """--generation host: the move table (pinned and on the device) and the ids it is built from each time;
+        each upload points the modules' nbh_host_moves at the table (point_moves)."""
         self._move_ids = np.arange(self.n_neighbors, dtype=np.int64)
         table = PackedBuffers([((self.n_neighbors, self.nbh.arity), np.dtype(np.int32)), ((1,), np.dtype(np.uint64))])
         table.host[1][0] = table.device[0].data.ptr
-        self._move_pointers = [compile_module(self.source).get_global("nbh_host_moves")]
         return table
 
     def point_moves(self, module) -> None:

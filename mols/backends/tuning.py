@@ -196,8 +196,10 @@ class Tuner:
     def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec, blocks: tuple[int, ...] = BLOCKS):
         self.problem, self.nbh, self.spec, self.blocks = problem, nbh, spec, blocks
         self.times: dict[Launch, tuple[float, float] | None] = {}  # launch -> (evaluation, selection) seconds
+        self._base = None  # the evaluator of the default launch, whose buffers the candidates share
 
     def best(self) -> Launch:
+        self._base = GpuEvaluator(self.problem, self.nbh, self.spec)
         lanes = self._best_lanes()
         for block in self.blocks:
             self._time(Launch(block=block, sel_block=block, lanes=lanes))
@@ -226,7 +228,7 @@ class Tuner:
     def _time(self, launch: Launch) -> tuple[float, float] | None:
         """(evaluation, selection) seconds per launch, or None where the launch fails."""
         try:
-            timing = Timing(GpuEvaluator(self.problem, self.nbh, self.spec, launch))
+            timing = Timing(self._base.with_launch(launch))
             self.times[launch] = (timing.evaluation(), timing.selection() if self._selects else 0.0)
         except launch_failures():
             self.times[launch] = None
