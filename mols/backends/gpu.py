@@ -103,7 +103,7 @@ def variant_defines(problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> d
                             f"host generation takes {', '.join(HOST_MOVES)}")
         defines["HOST_MOVES"] = 1
     if spec.memory != "default":
-        refused = spec.memory == "shared" and problem.shared_memory_refused()
+        refused = spec.memory == "shared" and problem.shared_memory_refused(nbh)
         if refused:
             raise MolsError(f"--memory shared: {refused}; choose {', '.join(m for m in MEMORIES if m != 'shared')}")
         defines["MEMORY"] = MEMORIES.index(spec.memory) - 1  # plain 0, readonly 1, shared 2

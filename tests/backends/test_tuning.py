@@ -102,7 +102,9 @@ def test_default_variants_leave_the_kernels_source_as_it_was():
 
 @pytest.mark.parametrize("problem_name, instance, nbh_name, options, message", [
     ("tsp", "eil101", "2opt", {"generation": "host"}, "--generation host: the 2opt"),
-    ("tsp", "eil101", "swap", {"memory": "shared"}, "--memory shared: the tsp problem"),
+    ("tsp", "fnl4461", "swap", {"memory": "shared"}, "--memory shared: the coordinates and edges of fnl4461"),
+    ("ppp", "73-73", "hamming1", {"memory": "shared"}, "--memory shared: the ppp problem's hamming1 kernel"),
+    ("weierstrass", "1", "crowns", {"memory": "shared"}, "--memory shared: the weierstrass problem's kernels"),
     ("qap", "tai150b", "swap", {"memory": "shared"}, "--memory shared: the flow matrices of tai150b"),
 ])
 def test_variants_a_problem_lacks_are_refused_naming_the_option(problem_name, instance, nbh_name, options, message):
@@ -111,8 +113,9 @@ def test_variants_a_problem_lacks_are_refused_naming_the_option(problem_name, in
         variant_defines(problem, problem.neighborhood(nbh_name), BackendSpec("gpu", **options))
 
 
-def test_qap_and_flowshop_stage_their_data_in_shared_memory():
-    for name, instance, nbh_name in (("qap", "nug12", "swap"), ("flowshop", "020_10_01", "insertion")):
+def test_four_problems_stage_their_data_in_shared_memory():
+    for name, instance, nbh_name in (("qap", "nug12", "swap"), ("flowshop", "020_10_01", "insertion"),
+                                     ("tsp", "d1291", "swap"), ("ppp", "401-417", "hamming2")):
         problem = load_problem(name, instance)
         defines = variant_defines(problem, problem.neighborhood(nbh_name), BackendSpec("gpu", memory="shared"))
         assert defines == {"MEMORY": 2}

@@ -107,7 +107,7 @@ class Flowshop(Problem):
     def load_kernel(self, nbh: Neighborhood) -> str:
         return "flowshop_load"
 
-    def shared_memory_refused(self) -> str | None:
+    def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
         """flowshop.cu stages its tables in shared memory where they fit (STAGE_SHARED)."""
         if not self.cuda_defines()["STAGE_SHARED"]:
             return f"the tables of {self.instance.name} do not fit in {SHARED_BUDGET:,} bytes of shared memory"

@@ -9,7 +9,7 @@ import numpy as np
 
 from mols.encodings import Permutation
 from mols.neighborhoods import Neighborhood
-from mols.problems.base import Layout, Problem, integer_dtype
+from mols.problems.base import Layout, Problem, integer_dtype, staging_refused
 from mols.problems.qap import cpu
 from mols.problems.qap.instance import QapInstance
 
@@ -17,7 +17,6 @@ MATRIX = np.dtype(np.int32)
 # Threads the evaluation kernels aim at: lanes per move = this / moves, a power of two up to 32 and
 # n. Whole tabu steps on the H100 were fastest there (scripts/qap_lanes.py, reports/qap/lanes.txt).
 TARGET_THREADS = 1 << 17
-SHARED_FLOWS = 40 * 1024  # bytes of shared memory per block the flow matrices may take (--memory shared)
 
 
 def objective_dtype(instance: QapInstance) -> np.dtype:
@@ -106,13 +105,10 @@ class Qap(Problem):
     def walk_kernel(self, nbh: Neighborhood) -> str:
         return "qap_walk_step"
 
-    def shared_memory_refused(self) -> str | None:
-        """qap.cu's QAP_STAGE_FLOWS: the flow matrices (and their transposes when asymmetric) within SHARED_FLOWS."""
+    def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
+        """qap.cu's QAP_STAGE_FLOWS: the flow matrices (and their transposes when asymmetric)."""
         size = self.A.nbytes * (1 if self.symmetric else 2)
-        if size > SHARED_FLOWS:
-            return (f"the flow matrices of {self.instance.name} take {size:,} bytes, more than the "
-                    f"{SHARED_FLOWS:,} a block stages in shared memory")
-        return None
+        return staging_refused(f"the flow matrices of {self.instance.name}", size)
 
     @property
     def threads_per_move(self) -> int:
