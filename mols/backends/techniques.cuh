@@ -6,7 +6,7 @@
 // the layout of Move) and copies them to the device before each evaluation; nbh_decode reads move idx
 // from that table instead of decoding the id. gpu.py points nbh_host_moves at the table in each module.
 //
-// MEMORY (--memory): 0 plain global loads (no __restrict__, so no read-only cache path); 1 the read-only
+// MEMORY (--memory): 0 plain global loads (no __restrict__ and no __ldg: no read-only cache path); 1 the read-only
 // cache (the kernels' const __restrict__ loads, no shared staging); 2 the instance data staged in shared
 // memory by the kernels that can (stage_shared), the rest through the read-only cache.
 #if HOST_MOVES
@@ -16,6 +16,7 @@ __device__ const Move* nbh_host_moves;
 
 #if defined(MEMORY) && MEMORY == 0
 #define __restrict__
+#define __ldg(p) (*(p))
 #endif
 
 // count values of src copied into the block's shared dst by all its threads; returns dst. Every thread of
