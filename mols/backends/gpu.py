@@ -66,16 +66,22 @@ CHUNK_ROWS = 1 << 25  # moves per launch at most (F of 128 MB for one int32 obje
 @dataclass(frozen=True)
 class Launch:
     """Threads per block of the evaluation kernels (a multiple of the warp) and of the selection's (a power of
-    two), and threads per move where the problem lets them vary (Problem.lanes; None: the problem's own)."""
+    two), threads per move where the problem lets them vary (Problem.lanes; None: the problem's own), and the
+    selection's blocks per chunk at most (the grid: each block strides over the rest)."""
 
     block: int = BLOCK
     sel_block: int = 256  # gpu_select.py's SEL_BLOCK
     lanes: int | None = None
+    grid: int = 1024
 
     @property
     def text(self) -> str:
         return f"block {self.block}, selection block {self.sel_block}" + (
-            f", {self.lanes} threads per move" if self.lanes else "")
+            f", {self.lanes} threads per move" if self.lanes else "") + (
+            f", selection grid {self.grid} at most" if self.grid != DEFAULT_GRID else "")
+
+
+DEFAULT_GRID = Launch.grid
 
 
 DEFAULT_LAUNCH = Launch()

@@ -18,7 +18,6 @@ from mols.backends.select import C_TYPES, TABU_DTYPE
 
 SELECT_CU = Path(__file__).with_name("select.cu")
 SEL_BLOCK = 256  # as in select.cu: the default Launch's sel_block
-MAX_PARTS = 1024  # blocks of select_partial per chunk at most; each strides over the rest
 PENDING = 16  # forbids queued on the host between two launches; the graph writes them first
 
 
@@ -27,6 +26,12 @@ def selection_defines(ev) -> dict[str, int | str]:
     another than select.cu's."""
     defines = {"N_OBJ": ev.problem.n_obj, "FVAL": C_TYPES[np.dtype(ev.problem.dtype)]}
     return defines if ev.launch.sel_block == SEL_BLOCK else {**defines, "SEL_BLOCK": ev.launch.sel_block}
+
+
+def needed_parts(ev, first: int, block: int) -> int:
+    """Blocks of `block` threads that give each row of the chunk from `first` on its own thread(s)."""
+    threads = ev.move_threads if ev.spec.fused and ev.problem.selection_kernel(ev.nbh) else 1  # per row
+    return -(-min(ev.chunk, ev.n_neighbors - first) * threads // block)
 
 
 class DeviceSelection:
@@ -54,8 +59,7 @@ class DeviceSelection:
         self.result = PackedBuffers([((lanes,), np.int64), ((lanes,), np.float64), ((lanes, k), dtype)])
         with ev.stream:  # zeroed in the stream of the forbids that may follow at once (forbid, _write_forbids)
             self.forbidden_until = device_array(lanes * n, TABU_DTYPE, f"the tabu memory of {ev.what}", fill=0)
-        threads = ev.move_threads if fused else 1  # per row of the chunk
-        self.parts = [min(-(-min(ev.chunk, n - first) * threads // self.block), MAX_PARTS) for first in ev.firsts]
+        self.parts = [min(needed_parts(ev, first, self.block), ev.launch.grid) for first in ev.firsts]  # each strides
         self.n_parts = sum(self.parts)  # over all chunks, per lane
         self._part_s = cupy.empty(2 * lanes * self.n_parts, dtype=cupy.float64)
         self._part_i = cupy.empty(2 * lanes * self.n_parts, dtype=cupy.int64)

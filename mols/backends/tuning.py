@@ -5,7 +5,7 @@ needed, a tuning pass times the problem's kernels (CUDA events over TRIALS launc
 on one solution under candidate launches: first the threads per move where the problem lets them vary
 (Problem.lanes: QAP, Weierstrass; half, as many and twice as many as the problem's own choice), then the threads per block, powers of two times the warp size, of the
 evaluation kernel (timed alone) and of the selection kernels (timed alone), and keeps the fastest of
-each. A candidate whose compilation or launch fails (too many threads or registers, too much shared
+each; last the selection's grid, where the neighborhood needs more blocks than some of GRIDS. A candidate whose compilation or launch fails (too many threads or registers, too much shared
 memory, out of memory) is skipped, as Algorithm 3's fault tolerance skips it. The evaluation is exact
 whatever the launch, so the choice changes the time only, never a result.
 
@@ -29,12 +29,14 @@ import numpy as np
 import mols
 from mols.backends.cuda import gpu_name, import_cupy
 from mols.backends.gpu import DEFAULT_LAUNCH, GpuEvaluator, Launch, launch_failures
+from mols.backends.gpu_select import needed_parts
 from mols.backends.spec import MAX_BLOCK, WARP, BackendSpec
 from mols.errors import BackendError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
+GRIDS = (128, 512, 2048, 8192)  # selection grids tried beside the default (1024 blocks) where they cap the grid
 TRIALS = 5  # timed launches per candidate, after one warm-up
 
 
@@ -88,7 +90,8 @@ def launch_of(value: dict) -> Launch:
     blocks = (launch.block, launch.sel_block)
     powers = (launch.sel_block, launch.lanes or 1)  # select.cu's reduction, qap.cu's shuffles need powers of two
     if not all(isinstance(b, int) and 0 < b <= MAX_BLOCK and b % WARP == 0 for b in blocks) or \
-            not all(isinstance(p, int) and p > 0 and p & (p - 1) == 0 for p in powers) or (launch.lanes or 1) > WARP:
+            not all(isinstance(p, int) and p > 0 and p & (p - 1) == 0 for p in powers) or (launch.lanes or 1) > WARP \
+            or not (isinstance(launch.grid, int) and launch.grid > 0):
         raise ValueError(f"not a launch: {value}")
     return launch
 
@@ -207,8 +210,24 @@ class Tuner:
         if not working:
             return DEFAULT_LAUNCH
         block = min(working, key=lambda w: w[1][0])[0].block
-        sel_block = min(working, key=lambda w: w[1][1])[0].sel_block if self._selects else DEFAULT_LAUNCH.sel_block
-        return Launch(block=block, sel_block=sel_block, lanes=lanes)
+        if not self._selects:
+            return Launch(block=block, lanes=lanes)
+        sel_block = min(working, key=lambda w: w[1][1])[0].sel_block
+        return self._best_grid(Launch(block=block, sel_block=sel_block, lanes=lanes))
+
+    def _best_grid(self, launch: Launch) -> Launch:
+        """The launch with the selection's fastest grid: its own (the default) or one of GRIDS below the blocks
+        the neighborhood needs."""
+        if launch not in self.times:
+            self._time(launch)
+        if self.times[launch] is None:
+            return launch  # first_working gives way to the default launch
+        needed = needed_parts(self._base.with_launch(launch), 0, launch.sel_block)  # compiled already: no failure
+        options = [launch, *(replace(launch, grid=grid) for grid in GRIDS if grid < needed and grid != launch.grid)]
+        for option in options[1:]:
+            self._time(option)
+        working = [option for option in options if self.times[option] is not None]
+        return min(working, key=lambda option: self.times[option][1])
 
     @property
     def _selects(self) -> bool:

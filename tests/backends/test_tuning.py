@@ -48,8 +48,8 @@ def test_fixed_launch_keeps_the_selection_a_power_of_two():
 
 def test_cache_round_trip(cache_dir):
     assert cache_path() == cache_dir / f"tuning-{mols.__version__}.json"
-    TuningCache(launches={"a": Launch(64, 512, 4), "b": DEFAULT_LAUNCH}).save()
-    assert TuningCache.load().launches == {"a": Launch(64, 512, 4), "b": DEFAULT_LAUNCH}
+    TuningCache(launches={"a": Launch(64, 512, 4, 2048), "b": DEFAULT_LAUNCH}).save()
+    assert TuningCache.load().launches == {"a": Launch(64, 512, 4, 2048), "b": DEFAULT_LAUNCH}
 
 
 @pytest.mark.parametrize("text", ["{not json", "[]", json.dumps({"mols": "0.0.1", "launches": {}}),
@@ -58,7 +58,8 @@ def test_cache_round_trip(cache_dir):
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"block": 2048}}}),
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"sel_block": 96}}}),
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"lanes": 3}}}),
-                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"lanes": 64}}})])
+                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"lanes": 64}}}),
+                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"grid": 0}}})])
 def test_a_broken_or_stale_cache_is_ignored_with_a_warning_and_rewritten(cache_dir, text):
     cache_path().write_text(text)
     with pytest.warns(UserWarning, match="ignoring the GPU tuning cache"):
