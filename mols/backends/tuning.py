@@ -99,7 +99,7 @@ def launch_of(value: dict) -> Launch:
 def tuning_key(device: str, problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> str:
     """What a launch is remembered for: the device, the problem and its size, the neighborhood, the variants."""
     return (f"{device}|{problem.name}|{nbh.name}|n={problem.n}|k={problem.n_obj}|{np.dtype(problem.dtype).name}"
-            f"|{spec.generation}|{spec.selection}|{spec.memory}")
+            f"|{spec.generation}|{spec.selection}|{spec.memory}|{'fused' if spec.fused else 'unfused'}")
 
 
 def fixed_launch(block: int) -> Launch:
@@ -149,9 +149,12 @@ def probe_solution(problem: Problem, nbh: Neighborhood):
 
 
 def probe(ev: GpuEvaluator) -> None:
-    """One launch of each kernel the launch changes (raises where one fails)."""
+    """One launch of each kernel the launch changes (raises where one fails): the evaluation kernel, and the
+    selection's where its block or the threads per move differ from the default (no selection is made
+    otherwise: a run that only evaluates, such as Pareto local search, needs none)."""
     Timing(ev).evaluation(trials=0)
-    if ev.launch.sel_block != DEFAULT_LAUNCH.sel_block and ev.spec.selection == "device":
+    changed = (ev.launch.sel_block, ev.launch.lanes) != (DEFAULT_LAUNCH.sel_block, DEFAULT_LAUNCH.lanes)
+    if changed and ev.spec.selection == "device":
         Timing(ev).selection(trials=0)
 
 

@@ -88,7 +88,7 @@ def test_key_names_device_problem_neighborhood_size_and_variants():
     problem = load_problem("qap", "nug12")
     nbh = problem.neighborhood("swap")
     key = tuning_key("NVIDIA H200", problem, nbh, BackendSpec("gpu", memory="shared"))
-    assert key == "NVIDIA H200|qap|swap|n=12|k=1|int32|device|device|shared"
+    assert key == "NVIDIA H200|qap|swap|n=12|k=1|int32|device|device|shared|fused"
     assert key != tuning_key("NVIDIA H100", problem, nbh, BackendSpec("gpu", memory="shared"))
 
 
