@@ -26,8 +26,8 @@ pytestmark = pytest.mark.gpu
 CASES = [("ppp", "73-73", "hamming2"), ("tsp", "eil101", "swap"), ("qap", "nug12", "swap"),
          ("qap", "asymmetric", "swap"), ("mqap", "KC20-2fl-1uni", "swap"), ("flowshop", "020_10_01", "insertion")]
 VARIANTS = [{"generation": "host"}, {"selection": "copy"}, {"generation": "host", "selection": "copy"},
-            {"memory": "plain"}, {"memory": "readonly"}, {"memory": "shared"}, {"block": 32}, {"block": 96},
-            {"block": 1024}, {"tune": True}]
+            {"memory": "plain"}, {"memory": "readonly"}, {"memory": "shared"}, {"block": 96}, {"block": 1024}]
+TUNED = [CASES[0], CASES[2]]  # a tuning pass compiles a dozen launches: PPP (a prepare kernel), QAP (threads per move)
 
 
 @pytest.fixture
@@ -57,8 +57,17 @@ def made(case: tuple[str, str, str], **options):
         pytest.skip(str(err))
 
 
-@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
-@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}")
+def cases_and_variants():
+    """Every case under every variant, and the tuned launch on TUNED."""
+    return [(case, options) for case in CASES for options in VARIANTS] + [(case, {"tune": True}) for case in TUNED]
+
+
+def ids(pair) -> str:
+    case, options = pair
+    return f"{case[0]}-{case[1]}-" + ",".join(f"{k}={v}" for k, v in options.items())
+
+
+@pytest.mark.parametrize("case, options", cases_and_variants(), ids=list(map(ids, cases_and_variants())))
 def test_every_variant_evaluates_and_chooses_as_the_default(rng, tuning, case, options):
     problem, nbh, ev = made(case, **options)
     default = prepare(problem, nbh, BackendSpec("gpu", tune=False))
@@ -71,8 +80,7 @@ def test_every_variant_evaluates_and_chooses_as_the_default(rng, tuning, case, o
         np.testing.assert_array_equal(got[2], want[2])
 
 
-@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
-@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}")
+@pytest.mark.parametrize("case, options", cases_and_variants(), ids=list(map(ids, cases_and_variants())))
 def test_every_variant_walks_as_the_cpu(rng, tuning, case, options):
     """Tabu walks (on the device where the variant keeps them there, else driven from the host: forbids and
     selection through the variant) take the CPU's steps."""
