@@ -1,13 +1,16 @@
 """The GPU launch configuration, chosen once per (device, problem, neighborhood, size) and remembered on disk.
 
 In the spirit of Algorithm 3 of Luong, Melab & Talbi (IEEE TC 2013): the first time a configuration is
-needed, a tuning pass times the problem's kernels (CUDA events over TRIALS launches after one warm-up)
-on one solution under candidate launches: first the threads per move where the problem lets them vary
-(Problem.lanes: QAP, Weierstrass; half, as many and twice as many as the problem's own choice), then the threads per block, powers of two times the warp size, of the
-evaluation kernel (timed alone) and of the selection kernels (timed alone), and keeps the fastest of
-each; last the selection's grid, where the neighborhood needs more blocks than some of GRIDS. A candidate whose compilation or launch fails (too many threads or registers, too much shared
-memory, out of memory) is skipped, as Algorithm 3's fault tolerance skips it. The evaluation is exact
-whatever the launch, so the choice changes the time only, never a result.
+needed, when the evaluator is made (before the search's first iteration, on a solution of its own), a
+tuning pass times the problem's kernels (CUDA events over TRIALS launches after one warm-up) under
+candidate launches, which share the default evaluator's buffers (GpuEvaluator.with_launch): first the
+threads per move where the problem lets them vary (Problem.lanes: QAP, Weierstrass; half, as many and twice
+as many as the problem's own choice); then the threads per block, powers of two times the warp size, of the
+evaluation kernel (timed alone) and of the selection kernels (timed alone), keeping the fastest of each;
+last the selection's grid, where the neighborhood needs more blocks than some of GRIDS. A candidate whose
+compilation or launch fails (too many threads or registers, too much shared memory, out of memory) is
+skipped, as Algorithm 3's fault tolerance skips it. The evaluation is exact whatever the launch, so the
+choice changes the time only, never a result.
 
 The choice is stored in TuningCache's JSON file (one per mols version, under $MOLS_CACHE_DIR, else
 $XDG_CACHE_HOME/mols or ~/.cache/mols), so later runs start tuned. A broken file or one of another
