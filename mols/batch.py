@@ -34,7 +34,7 @@ FLAGS = {"problem": "--problem", "algorithm": "--algorithm", "variant": "--varia
          "backend": "--backend", "iterations": "--iterations", "partitions": "--partitions", "tenure": "--tenure",
          "threads": "--threads", "archive": "--archive", "strength": "--strength", "run_length": "--run-length",
          "target": "--target", "time": "--time", "evaluations": "--evaluations", "restarts": "--restarts",
-         "strategy": "--strategy", "population": "--population"}
+         "strategy": "--strategy", "population": "--population", "block": "--block"}
 
 
 def child_arguments(config: RunConfig, folder: Path, overwrite: bool) -> list[str]:
@@ -48,6 +48,8 @@ def child_arguments(config: RunConfig, folder: Path, overwrite: bool) -> list[st
         args += ["--weights", ",".join(map(repr, config.weights))]
     if config.objectives is not None:
         args += ["--objectives", ",".join(config.objectives)]
+    if not config.tune:
+        args.append("--no-tune")
     return args + (["--overwrite"] if overwrite else [])
 
 

@@ -6,7 +6,7 @@ sys.path.insert(0, ".")
 import cupyx
 import numpy as np
 
-from mols.backends.gpu import GpuEvaluator
+from mols.backends.gpu import GpuEvaluator, Launch
 from mols.bench.common import median_seconds
 from mols.bench.neighborhood import kernel_seconds
 from mols.neighborhoods import NEIGHBORHOODS
@@ -26,7 +26,7 @@ for block in (64, 128, 256):
     for shared in (1, 0):
         orig = problem.cuda_defines
         problem.cuda_defines = lambda o=orig, sh=shared: {**o(), "STAGE_SHARED": sh}
-        ev = GpuEvaluator(problem, nbh, block=block)
+        ev = GpuEvaluator(problem, nbh, launch=Launch(block=block))
         problem.cuda_defines = orig
         print(f"block={block:4d} STAGE_SHARED={shared}: kernel {kernel_seconds(ev, x, repeats=600) * 1e6:7.1f} us")
 

@@ -10,6 +10,17 @@ from mols.backends import gpu_available
 from mols.problems.flowshop.instance import FlowshopInstance
 
 
+@pytest.fixture(autouse=True, scope="session")
+def tuning_cache(tmp_path_factory):
+    """The GPU tuning cache in a folder of the session's (never the user's), and no tuning pass unless a test
+    asks for one (tests/backends/test_tuning*.py): each new size would tune its kernels first."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("MOLS_CACHE_DIR", str(tmp_path_factory.mktemp("mols-cache")))
+    patch.setenv("MOLS_TUNE", "0")
+    yield
+    patch.undo()
+
+
 def pytest_collection_modifyitems(config, items):
     if gpu_available():
         return

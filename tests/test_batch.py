@@ -90,7 +90,14 @@ def test_a_child_gets_the_configuration_of_the_batch(tmp_path):
     assert pairs["--weights"] == "0.25,0.75" and pairs["--tenure"] == "4" and args[-1] == "--overwrite"
     assert pairs["--objectives"] == "cost,cost_2"
     assert {field.name for field in dataclasses.fields(RunConfig)} == {*FLAGS, "instance", "seed", "weights",
-                                                                        "objectives"}
+                                                                        "objectives", "tune"}
+    assert "--block" not in args and "--no-tune" not in args
+
+
+def test_a_child_gets_the_launch_options_of_the_batch(tmp_path):
+    for options, expected in (({"block": 64}, "--block 64"), ({"tune": False}, "--no-tune")):
+        config = RunConfig(instance="tai12a", problem="qap", algorithm="tabu", backend="gpu", **options)
+        assert expected in " ".join(child_arguments(config, tmp_path, overwrite=False))
 
 
 def test_a_stop_writes_every_running_search_and_the_merged_front(tmp_path):

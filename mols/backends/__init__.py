@@ -12,13 +12,13 @@ from mols.problems.base import Problem
 
 def prepare(problem: Problem, nbh: Neighborhood, spec: BackendSpec | str = "auto") -> Evaluator:
     """An evaluator of `nbh` on `problem`, made as `spec` says (a BackendSpec, or a device name: auto, cpu,
-    gpu). `gpu` where CuPy finds no device is a BackendError."""
+    gpu), on the gpu under the launch tuning.py chooses. `gpu` where CuPy finds no device is a BackendError."""
     spec = (spec if isinstance(spec, BackendSpec) else BackendSpec(spec)).resolved()
     check_supported(problem, nbh)
     if spec.device == "gpu":
-        from mols.backends.gpu import GpuEvaluator
+        from mols.backends.tuning import gpu_evaluator
 
-        return GpuEvaluator(problem, nbh, spec)
+        return gpu_evaluator(problem, nbh, spec)
     from mols.backends.cpu import CpuEvaluator
 
     return CpuEvaluator(problem, nbh, spec)

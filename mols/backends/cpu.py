@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from mols.backends.base import bounds_one_by_one, describe, fill_state, state_layout
-from mols.backends.select import TABU_DTYPE, best_admissible, best_pairs_parallel
+from mols.backends.select import TABU_DTYPE, best_pairs_parallel, choose_on_host
 from mols.backends.spec import BackendSpec
 from mols.backends.threads import Cores, ThreadChoice
 from mols.errors import MolsError
@@ -91,12 +91,9 @@ class CpuEvaluator:
 
     def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float,
                       key: np.ndarray | None = None):
-        c = np.asarray(c, dtype=np.float64)
         if not self.problem.chunkable:
-            F = self.evaluate(x, key)
-            idx, score = best_admissible(F, c, self.forbidden_until, step, threshold)
-            return int(idx), float(score), F[idx].copy()
-        return self._best_by_chunks(x, c, step, threshold, key)
+            return choose_on_host(self.evaluate(x, key), c, self.forbidden_until, step, threshold)
+        return self._best_by_chunks(x, np.asarray(c, dtype=np.float64), step, threshold, key)
 
     def _best_by_chunks(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float, key: np.ndarray | None):
         """The same choice as best_admissible over the whole F: in each chunk the best admissible and

@@ -37,8 +37,14 @@ def gpu_available() -> bool:
 
 
 def gpu_name() -> str:
-    cupy = import_cupy()
-    return cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["name"].decode()
+    return device_name(import_cupy().cuda.Device().id)
+
+
+@cache
+def device_name(device: int) -> str:
+    """The name of CUDA device `device`, asked once (getDeviceProperties takes milliseconds; every evaluator,
+    the tuning pass's candidates too, names its device)."""
+    return import_cupy().cuda.runtime.getDeviceProperties(device)["name"].decode()
 
 
 def kernel_source(defines: dict[str, int | str], *parts: str) -> str:

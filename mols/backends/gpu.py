@@ -18,11 +18,18 @@ Problem.lane_kernels; the neighborhood in one chunk): lane b has its own state (
 arrays, STATE_BYTES after lane b - 1's, staged with `stage(x, key, b)`) and its own rows b * n_neighbors ..
 of F, and every kernel runs with grid.y = lanes (lane.cuh). The selection and the walk keep a tabu memory,
 parameters and a result per lane (gpu_select.py, gpu_walk.py).
+
+The spec's study variants (README "GPU techniques"): `generation host` builds the moves on the host and
+copies them up with each state (techniques.cuh's HOST_MOVES); `selection copy` brings F back and chooses
+on the host (select.py); `memory` compiles the kernels' MEMORY variant. A `Launch` sets the threads per
+block of the evaluation and selection kernels and the threads per move (tuning.py chooses it).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +39,7 @@ from mols.backends.cpu import chunk_size
 from mols.backends.cuda import (
     PackedBuffers,
     compile_kernel,
+    compile_module,
     device_array,
     gpu_name,
     import_cupy,
@@ -39,16 +47,51 @@ from mols.backends.cuda import (
     packed_nbytes,
     pinned_array,
 )
-from mols.backends.spec import BackendSpec
-from mols.errors import BackendError
+from mols.backends.select import TABU_DTYPE, choose_on_host
+from mols.backends.spec import MEMORIES, BackendSpec
+from mols.errors import BackendError, MolsError
+from mols.memory import host_array
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
 GPU_SPEC = BackendSpec("gpu")  # the default spec
 LANE_CUH = Path(__file__).with_name("lane.cuh")
+TECHNIQUES_CUH = Path(__file__).with_name("techniques.cuh")
 BLOCK = 128  # threads per block
+HOST_MOVES = ("swap", "insertion", "hamming1", "hamming2", "hamming3")  # whose Move is NBH_ARITY ints (techniques.cuh)
 MAX_LANES = 65535  # searches sharing a launch at most: grid.y is the search
 CHUNK_ROWS = 1 << 25  # moves per launch at most (F of 128 MB for one int32 objective)
+
+
+@dataclass(frozen=True)
+class Launch:
+    """Threads per block of the evaluation kernels (a multiple of the warp) and of the selection's (a power of
+    two), threads per move where the problem lets them vary (Problem.lanes; None: the problem's own), and the
+    selection's blocks per chunk at most (the grid: each block strides over the rest)."""
+
+    block: int = BLOCK
+    sel_block: int = 256  # gpu_select.py's SEL_BLOCK
+    lanes: int | None = None
+    grid: int = 1024
+
+    @property
+    def text(self) -> str:
+        return f"block {self.block}, selection block {self.sel_block}" + (
+            f", {self.lanes} threads per move" if self.lanes else "") + (
+            f", selection grid {self.grid} at most" if self.grid != DEFAULT_GRID else "")
+
+
+DEFAULT_GRID = Launch.grid
+
+
+DEFAULT_LAUNCH = Launch()
+
+
+def launch_failures() -> tuple[type[Exception], ...]:
+    """What CuPy raises where a launch cannot run: compilation, launch (threads, registers, shared memory), memory."""
+    cupy = import_cupy()
+    return (cupy.cuda.driver.CUDADriverError, cupy.cuda.runtime.CUDARuntimeError, cupy.cuda.compiler.CompileException,
+            cupy.cuda.memory.OutOfMemoryError)
 
 
 def problem_defines(problem: Problem, nbh: Neighborhood, block: int = BLOCK) -> dict[str, int | str]:
@@ -56,9 +99,38 @@ def problem_defines(problem: Problem, nbh: Neighborhood, block: int = BLOCK) -> 
     return {**problem.cuda_defines(), "BLOCK": block, "STATE_BYTES": packed_nbytes(state_layout(problem, nbh))}
 
 
-def problem_source(defines: dict[str, int | str], problem: Problem, nbh: Neighborhood) -> str:
-    """The problem's CUDA source for `nbh`, after lane.cuh and the neighborhood's header."""
-    return kernel_source(defines, LANE_CUH.read_text(), nbh.cuda_source(), problem.cuda_source(nbh))
+def variant_defines(problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> dict[str, int]:
+    """The #defines of the spec's generation and memory variants (techniques.cuh); none for the defaults.
+    MolsError naming the option where the problem or neighborhood has no such variant."""
+    defines = {}
+    if spec.generation == "host":
+        if nbh.name not in HOST_MOVES:
+            raise MolsError(f"--generation host: the {nbh.name} neighborhood's moves are made on the device only; "
+                            f"host generation takes {', '.join(HOST_MOVES)}")
+        defines["HOST_MOVES"] = 1
+    if spec.memory != "default":
+        refused = spec.memory == "shared" and problem.shared_memory_refused(nbh)
+        if refused:
+            raise MolsError(f"--memory shared: {refused}; choose {', '.join(m for m in MEMORIES if m != 'shared')}")
+        defines["MEMORY"] = MEMORIES.index(spec.memory) - 1  # plain 0, readonly 1, shared 2
+    return defines
+
+
+def problem_source(defines: dict[str, int | str], problem: Problem, nbh: Neighborhood, *between: str) -> str:
+    """The problem's CUDA source for `nbh`, after lane.cuh, the neighborhood's header, techniques.cuh where
+    `defines` ask for a variant, and the sources `between`."""
+    variants = TECHNIQUES_CUH.read_text() if "HOST_MOVES" in defines or "MEMORY" in defines else ""
+    return kernel_source(defines, LANE_CUH.read_text(), nbh.cuda_source(), *([variants] if variants else []),
+                         *between, problem.cuda_source(nbh))
+
+
+def with_lanes(problem: Problem, lanes: int | None) -> Problem:
+    """The problem with `lanes` threads per move (a shallow copy), or itself where lanes is None."""
+    if lanes is None or lanes == problem.threads_per_move:
+        return problem
+    tuned = copy.copy(problem)
+    tuned.lanes = lanes
+    return tuned
 
 
 def lanes_refused(problem: Problem, what: str, chunked: bool, lanes: int) -> str | None:
@@ -76,10 +148,10 @@ class GpuEvaluator:
     """Problem data go to the device once. `evaluate` replays one CUDA graph: copy the solution's
     state arrays in (one pinned copy), run the kernel, copy F out into a pinned host array."""
 
-    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = GPU_SPEC, block: int = BLOCK,
-                 lanes: int = 1):
+    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = GPU_SPEC,
+                 launch: Launch = DEFAULT_LAUNCH, lanes: int = 1):
         cupy = import_cupy()
-        self.problem, self.nbh, self.spec, self.label, self.lanes = problem, nbh, spec, spec.label, lanes
+        self.nbh, self.spec, self.label, self.lanes = nbh, spec, spec.label, lanes
         self.n_neighbors = nbh.n_neighbors(problem.n)
         self.chunk = chunk_size(problem, self.n_neighbors, spec.chunk_rows, CHUNK_ROWS)
         self.firsts = range(0, self.n_neighbors, self.chunk)  # each launch's first move
@@ -89,13 +161,8 @@ class GpuEvaluator:
         if refused:
             raise BackendError(refused)
         self.device = gpu_name()
-        self.block = block
-        self.defines = problem_defines(problem, nbh, block)
-        self.source = problem_source(self.defines, problem, nbh)
-        self._kernel = compile_kernel(self.source, problem.kernel_name(nbh, lanes))
-        self.move_threads = problem.move_threads(nbh)
-        prepare = problem.prepare_kernel(nbh)
-        self._prepare = prepare and (compile_kernel(self.source, prepare[0]), (-(-prepare[1] // block),))
+        self._moves = self._host_moves() if spec.generation == "host" else None
+        self._compile(problem, launch)
         self.data = tuple(cupy.asarray(a) for a in problem.data())
         self.state = PackedBuffers(layout * lanes)
         self.state_args = self.state.device[:len(layout)]  # lane 0's arrays: the kernels' arguments
@@ -108,6 +175,43 @@ class GpuEvaluator:
         self._selection = None  # a DeviceSelection, made on first use
         self._walk = None  # a DeviceWalk, made on first use
         self._lane_walks = {}  # lanes -> a DeviceWalk over an evaluator of that many lanes (lane_walk)
+        self._forbidden = host_array((self.n_neighbors,), TABU_DTYPE, f"the tabu memory of {self.what}", fill=0) \
+            if spec.selection == "copy" else None
+
+    def _compile(self, problem: Problem, launch: Launch) -> None:
+        """The kernels of `launch` for the problem (with the launch's threads per move)."""
+        nbh, self.launch, self.block = self.nbh, launch, launch.block
+        self.problem = problem = with_lanes(problem, launch.lanes)
+        self.defines = {**problem_defines(problem, nbh, launch.block), **variant_defines(problem, nbh, self.spec)}
+        self.source = problem_source(self.defines, problem, nbh)
+        self._kernel = compile_kernel(self.source, problem.kernel_name(nbh, self.lanes))
+        self.move_threads = problem.move_threads(nbh)
+        prepare = problem.prepare_kernel(nbh)
+        self._prepare = prepare and (compile_kernel(self.source, prepare[0]), (-(-prepare[1] // launch.block),))
+        self._move_pointers = []  # where the modules' nbh_host_moves lie (--generation host)
+        self.point_moves(compile_module(self.source))
+
+    def with_launch(self, launch: Launch) -> GpuEvaluator:
+        """An evaluator of the same problem under another launch (threads per move None: this one's) that shares
+        this one's data, state, F and stream (the tuning pass times its candidates so, tuning.py); it has its own
+        kernels, selection and graphs."""
+        variant = copy.copy(self)
+        variant._compile(self.problem, launch)
+        variant._graph, variant._selection, variant._walk, variant._lane_walks = None, None, None, {}
+        return variant
+
+    def _host_moves(self):
+        """--generation host: the move table (pinned and on the device) and the ids it is built from each time;
+        each upload points the modules' nbh_host_moves at the table (point_moves)."""
+        self._move_ids = np.arange(self.n_neighbors, dtype=np.int64)
+        table = PackedBuffers([((self.n_neighbors, self.nbh.arity), np.dtype(np.int32)), ((1,), np.dtype(np.uint64))])
+        table.host[1][0] = table.device[0].data.ptr
+        return table
+
+    def point_moves(self, module) -> None:
+        """A module compiled from this evaluator's source and others (gpu_select.py) reads its moves."""
+        if self._moves is not None:
+            self._move_pointers.append(module.get_global("nbh_host_moves"))
 
     def stage(self, x: np.ndarray, key: np.ndarray | None = None, lane: int = 0) -> None:
         """Write x's state (and the draw key, for a sampled neighborhood) into the lane's part of the pinned
@@ -115,14 +219,28 @@ class GpuEvaluator:
         self._uploaded.synchronize()
         arrays = len(self.state_args)
         fill_state(self.problem, self.nbh, x, key, self.state.host[lane * arrays:(lane + 1) * arrays])
+        if self._moves is not None:  # --generation host: every move built again
+            self._moves.host[0][:] = self.nbh.moves(self._move_ids, self.problem.n)
 
     def enqueue_upload(self) -> None:
         """The staged state to the device, on the stream. Outside a graph, an event marks when the pinned
         buffer is free again (stage waits for it); a graph's callers wait for the whole graph."""
-        self.state.upload(self.stream)
+        self.enqueue_transfer()
         if not self._capturing:
             self._uploaded.record(self.stream)
         self.enqueue_prepare()
+
+    def enqueue_transfer(self) -> None:
+        """The copies of enqueue_upload: the staged state, and with --generation host the move table, and each
+        module's nbh_host_moves pointed at it (techniques.cuh)."""
+        self.state.upload(self.stream)
+        if self._moves is None:
+            return
+        runtime = import_cupy().cuda.runtime
+        self._moves.upload(self.stream)
+        pointer = self._moves.host[1].ctypes.data  # the table's device address, in pinned memory
+        for target in self._move_pointers:
+            runtime.memcpyAsync(target.ptr, pointer, 8, runtime.memcpyHostToDevice, self.stream.ptr)
 
     def enqueue_prepare(self) -> None:
         """The problem's prepare kernel (Problem.prepare_kernel), if it has one, on the state on the device."""
@@ -177,20 +295,29 @@ class GpuEvaluator:
     def evaluate(self, x: np.ndarray, key: np.ndarray | None = None) -> np.ndarray:
         """F on the host, in a pinned array that the next call overwrites."""
         if self._graph is None:
-            self._F_host = pinned_array((self.n_neighbors, self.problem.n_obj), self.F.dtype, f"F for {self.what}")
+            self.host_F()
             self._graph = self.capture(self._enqueue_round_trip)
         self.stage(x, key)
         self._graph.launch(self.stream)
         self.stream.synchronize()
         return self._F_host
 
+    def host_F(self) -> np.ndarray:
+        """The whole F in pinned host memory (made on first use), which evaluate() fills."""
+        if self._F_host is None:
+            self._F_host = pinned_array((self.n_neighbors, self.problem.n_obj), self.F.dtype, f"F for {self.what}")
+        return self._F_host
+
     def _enqueue_round_trip(self) -> None:
-        runtime = import_cupy().cuda.runtime
         self.enqueue_upload()
         for first in self.firsts:
-            rows = self.enqueue_launch(first)
-            runtime.memcpyAsync(self._F_host[first:].ctypes.data, self.F.data.ptr, rows * self.F.strides[0],
-                                runtime.memcpyDeviceToHost, self.stream.ptr)
+            self.enqueue_download(first, self.enqueue_launch(first))
+
+    def enqueue_download(self, first: int, rows: int) -> None:
+        """Rows 0 .. rows - 1 of F on the device into rows first .. of host_F(), on the stream."""
+        runtime = import_cupy().cuda.runtime
+        runtime.memcpyAsync(self.host_F()[first:].ctypes.data, self.F.data.ptr, rows * self.F.strides[0],
+                            runtime.memcpyDeviceToHost, self.stream.ptr)
 
     @property
     def selection(self):
@@ -219,14 +346,17 @@ class GpuEvaluator:
         return bounds[0], bounds[1]
 
     def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float, key: np.ndarray | None = None):
-        """Evaluate and select on the device (select.cu); only (id, score, F[id]) come back."""
+        """Evaluate and select on the device (select.cu); only (id, score, F[id]) come back. --selection copy:
+        the whole F comes back and the host chooses (select.py)."""
+        if self._forbidden is not None:
+            return choose_on_host(self.evaluate(x, key), c, self._forbidden, step, threshold)
         return self.selection(x, c, step, threshold, key)
 
     def device_walk(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
                     keys: np.ndarray | None = None):
         """The tabu walk on the device (gpu_walk.py), or None where the problem has no apply kernel (or
         the spec turns device walks off)."""
-        if not self.spec.device_walk or self.problem.apply_kernel(self.nbh) is None:
+        if not self.walks_on_device:
             return None
         if self._walk is None:
             from mols.backends.gpu_walk import DeviceWalk
@@ -237,8 +367,16 @@ class GpuEvaluator:
     def shares_launches(self, lanes: int = 2) -> bool:
         """Whether `lanes` tabu walks can walk side by side on the device: the spec lets them (lanes, device
         walks), the problem has an apply kernel, and lanes_refused finds nothing."""
-        return (self.spec.lanes and self.spec.device_walk and self.problem.apply_kernel(self.nbh) is not None
+        return (self.spec.lanes and self.walks_on_device
                 and not lanes_refused(self.problem, self.what, self.chunk < self.n_neighbors, lanes))
+
+    @property
+    def walks_on_device(self) -> bool:
+        """Whether tabu walks may run on the device: the spec lets them (device walks, the default generation and
+        selection: the study variants are of the host-driven loop) and the problem has an apply kernel."""
+        spec = self.spec
+        return (spec.device_walk and spec.generation == "device" and spec.selection == "device"
+                and self.problem.apply_kernel(self.nbh) is not None)
 
     def lane_walk(self, lanes: int):
         """A DeviceWalk over `lanes` walks sharing each launch (an evaluator of that many lanes, made once), or
@@ -248,12 +386,18 @@ class GpuEvaluator:
         if lanes not in self._lane_walks:
             from mols.backends.gpu_walk import DeviceWalk
 
-            ev = GpuEvaluator(self.problem, self.nbh, self.spec, self.block, lanes)
+            ev = GpuEvaluator(self.problem, self.nbh, self.spec, self.launch, lanes)
             self._lane_walks[lanes] = DeviceWalk(ev, self.spec.walk_batch)
         return self._lane_walks[lanes]
 
     def forbid(self, idx: int, until: int) -> None:
-        self.selection.forbid(idx, until)
+        if self._forbidden is not None:
+            self._forbidden[idx] = until
+        else:
+            self.selection.forbid(idx, until)
 
     def allow_all(self) -> None:
-        self.selection.allow_all()
+        if self._forbidden is not None:
+            self._forbidden[:] = 0
+        else:
+            self.selection.allow_all()

@@ -13,13 +13,25 @@ from pathlib import Path
 import numpy as np
 
 from mols.backends.cuda import PackedBuffers, compile_module, device_array, import_cupy, kernel_source
-from mols.backends.gpu import LANE_CUH
+from mols.backends.gpu import problem_source
 from mols.backends.select import C_TYPES, TABU_DTYPE
 
 SELECT_CU = Path(__file__).with_name("select.cu")
-SEL_BLOCK = 256  # as in select.cu
-MAX_PARTS = 1024  # blocks of select_partial per chunk at most; each strides over the rest
+SEL_BLOCK = 256  # as in select.cu: the default Launch's sel_block
 PENDING = 16  # forbids queued on the host between two launches; the graph writes them first
+
+
+def selection_defines(ev) -> dict[str, int | str]:
+    """The #defines select.cu compiles with for the evaluator: N_OBJ, FVAL, and SEL_BLOCK where its launch has
+    another than select.cu's."""
+    defines = {"N_OBJ": ev.problem.n_obj, "FVAL": C_TYPES[np.dtype(ev.problem.dtype)]}
+    return defines if ev.launch.sel_block == SEL_BLOCK else {**defines, "SEL_BLOCK": ev.launch.sel_block}
+
+
+def needed_parts(ev, first: int, block: int) -> int:
+    """Blocks of `block` threads that give each row of the chunk from `first` on its own thread(s)."""
+    threads = ev.move_threads if ev.spec.fused and ev.problem.selection_kernel(ev.nbh) else 1  # per row
+    return -(-min(ev.chunk, ev.n_neighbors - first) * threads // block)
 
 
 class DeviceSelection:
@@ -31,10 +43,11 @@ class DeviceSelection:
         cupy = import_cupy()
         k, dtype, n, lanes = ev.problem.n_obj, np.dtype(ev.problem.dtype), ev.n_neighbors, ev.lanes
         fused = ev.problem.selection_kernel(ev.nbh) if ev.spec.fused else None
-        defines = {"N_OBJ": k, "FVAL": C_TYPES[dtype]}
+        defines = selection_defines(ev)
+        self.block = ev.launch.sel_block
         if fused:  # the problem's kernels after select.cu, in one module
-            module = compile_module(kernel_source({**ev.defines, **defines}, LANE_CUH.read_text(), ev.nbh.cuda_source(),
-                                                  SELECT_CU.read_text(), ev.problem.cuda_source(ev.nbh)))
+            module = compile_module(problem_source({**ev.defines, **defines}, ev.problem, ev.nbh, SELECT_CU.read_text()))
+            ev.point_moves(module)
         else:
             module = compile_module(kernel_source(defines, SELECT_CU.read_text()))
         self._fused = module.get_function(fused) if fused else None
@@ -46,8 +59,7 @@ class DeviceSelection:
         self.result = PackedBuffers([((lanes,), np.int64), ((lanes,), np.float64), ((lanes, k), dtype)])
         with ev.stream:  # zeroed in the stream of the forbids that may follow at once (forbid, _write_forbids)
             self.forbidden_until = device_array(lanes * n, TABU_DTYPE, f"the tabu memory of {ev.what}", fill=0)
-        threads = ev.move_threads if fused else 1  # per row of the chunk
-        self.parts = [min(-(-min(ev.chunk, n - first) * threads // SEL_BLOCK), MAX_PARTS) for first in ev.firsts]
+        self.parts = [min(needed_parts(ev, first, self.block), ev.launch.grid) for first in ev.firsts]  # each strides
         self.n_parts = sum(self.parts)  # over all chunks, per lane
         self._part_s = cupy.empty(2 * lanes * self.n_parts, dtype=cupy.float64)
         self._part_i = cupy.empty(2 * lanes * self.n_parts, dtype=cupy.int64)
@@ -81,16 +93,16 @@ class DeviceSelection:
             if self._fused is not None:
                 rows = min(ev.chunk, ev.n_neighbors - first)
                 with stream:
-                    self._fused((parts, ev.lanes), (SEL_BLOCK,), (*ev.data, *ev.state_args, np.int64(first + rows),
+                    self._fused((parts, ev.lanes), (self.block,), (*ev.data, *ev.state_args, np.int64(first + rows),
                                                          np.int64(first), *out))
             else:
                 rows = ev.enqueue_launch(first)
                 with stream:
-                    self._partial((parts, ev.lanes), (SEL_BLOCK,), (ev.F, np.int64(rows), np.int64(first), *out))
+                    self._partial((parts, ev.lanes), (self.block,), (ev.F, np.int64(rows), np.int64(first), *out))
             done += parts
         if final:
             with stream:
-                self._final((1,), (SEL_BLOCK,), self.final_args())
+                self._final((1,), (self.block,), self.final_args())
 
     def final_args(self) -> tuple:
         """select_final's arguments (final_choice's in select.cu): the blocks' pairs, then the result (each

@@ -25,9 +25,8 @@ import numpy as np
 
 from mols.backends.base import LaneBatch, Trail, WalkLane
 from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, import_cupy, kernel_source
-from mols.backends.gpu import LANE_CUH
-from mols.backends.gpu_select import SEL_BLOCK, SELECT_CU
-from mols.backends.select import C_TYPES
+from mols.backends.gpu import problem_source
+from mols.backends.gpu_select import SELECT_CU, selection_defines
 
 WALK_CU = Path(__file__).with_name("walk.cu")
 APPLY_BLOCK = 256
@@ -39,7 +38,7 @@ class DeviceWalk:
     def __init__(self, ev, batch: int):
         self.ev, self.sel, self.batch = ev, ev.selection, batch
         problem, k, lanes = ev.problem, ev.problem.n_obj, ev.lanes
-        defines = {"N_OBJ": k, "FVAL": C_TYPES[np.dtype(problem.dtype)]}
+        defines = selection_defines(ev)
         module = compile_module(kernel_source(defines, ev.nbh.cuda_source(), SELECT_CU.read_text(),
                                               WALK_CU.read_text()))
         self._step = module.get_function("walk_step")
@@ -116,11 +115,11 @@ class DeviceWalk:
         """The problem's kernel of a whole step (Problem.walk_kernel), where the spec fuses the selection and the
         neighborhood is one chunk; else None."""
         ev = self.ev
-        kernel = ev.problem.walk_kernel(ev.nbh, SEL_BLOCK)
+        kernel = ev.problem.walk_kernel(ev.nbh, self.sel.block)
         if kernel is None or not ev.spec.fused or len(ev.firsts) > 1:
             return None
-        source = kernel_source({**ev.defines, **defines, "WALK_STEP": 1}, LANE_CUH.read_text(), ev.nbh.cuda_source(),
-                               SELECT_CU.read_text(), WALK_CU.read_text(), ev.problem.cuda_source(ev.nbh))
+        source = problem_source({**ev.defines, **defines, "WALK_STEP": 1}, ev.problem, ev.nbh, SELECT_CU.read_text(),
+                                WALK_CU.read_text())
         return WholeStep(compile_module(source).get_function(kernel.name), kernel.blocks or self.sel.parts[0],
                          kernel.memory, ev.lanes, ev.problem)
 
@@ -137,7 +136,7 @@ class DeviceWalk:
         for t in range(steps):
             sel.enqueue(final=False)
             with stream:
-                self._step(grid, (SEL_BLOCK,), (*sel.final_args(), threshold, step, limit, tenure,
+                self._step(grid, (sel.block,), (*sel.final_args(), threshold, step, limit, tenure,
                                                 sel.forbidden_until, np.int32(ev.problem.n), np.int64(ev.n_neighbors),
                                                 trail_id[t:], trail_score[t:], trail_f[t * k:], np.int32(self.batch)))
                 self._apply(grid, (APPLY_BLOCK,), (*ev.data, *ev.state_args, out_id, out_f))
@@ -152,7 +151,7 @@ class DeviceWalk:
         trail_id, trail_score, trail_f = trail.device
         for t in range(steps):
             with stream:
-                whole.function((whole.blocks, ev.lanes), (SEL_BLOCK,), (
+                whole.function((whole.blocks, ev.lanes), (sel.block,), (
                     *ev.data, *ev.state_args, np.int64(ev.n_neighbors), c, threshold, step, sel.forbidden_until,
                     *whole.parts, whole.arrivals, *sel.result.device, limit, tenure, trail_id[t:], trail_score[t:],
                     trail_f[t * k:], np.int32(self.batch), whole.memory, last))

@@ -6,7 +6,9 @@
 // kernel shares). A problem may compile this file
 // before its own kernels and fuse evaluation and select_partial in one kernel (no F), through
 // score_of_row, keep_better and write_part.
-#define SEL_BLOCK 256
+#ifndef SEL_BLOCK
+#define SEL_BLOCK 256  // threads per block, a power of two (block_best); gpu_select.py may define another
+#endif
 typedef int TABU;  // tabu memory: the step from which a neighbor is admissible again (select.py's TABU_DTYPE)
 #define NO_ID 0x7fffffffffffffffLL
 #define SEL_INF __longlong_as_double(0x7ff0000000000000LL)

@@ -29,6 +29,12 @@ def best_admissible(F, c, forbidden_until, step, threshold):
     return best_id, best
 
 
+def choose_on_host(F: np.ndarray, c, forbidden_until: np.ndarray, step: int, threshold: float):
+    """(id, score, a copy of its row of F) of best_admissible's choice."""
+    idx, score = best_admissible(F, np.asarray(c, dtype=np.float64), forbidden_until, step, threshold)
+    return int(idx), float(score), F[idx].copy()
+
+
 @njit(cache=True)
 def best_pairs(F, c, forbidden_until, step, threshold):
     """(id, score) of the best admissible row of F (-1, inf if none) and (id, score) of the best row;

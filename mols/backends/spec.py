@@ -13,6 +13,13 @@ from mols.errors import MolsError
 
 DEVICES = ("auto", "cpu", "gpu")
 ARCHIVES = ("cpu", "gpu")
+GENERATIONS = ("device", "host")  # gpu: moves decoded from the thread id, or built on the host and copied each time
+SELECTIONS = ("device", "copy")  # gpu: the best neighbor reduced on the device, or F copied back and chosen on the host
+# gpu: how the kernels read the instance data (backends/techniques.cuh): default (each kernel's own way), plain
+# global loads, the read-only cache, shared-memory staging (where the problem has it)
+MEMORIES = ("default", "plain", "readonly", "shared")
+WARP = 32
+MAX_BLOCK = 1024  # threads per block on every CUDA device so far
 
 
 @dataclass(frozen=True)
@@ -26,6 +33,11 @@ class BackendSpec:
     walk_batch: int = 64  # gpu: tabu steps per CUDA graph of a device walk (and per trail brought back)
     incremental: bool = True  # the problem's update from the previous solution where it has one (QAP: Taillard's)
     chunk_rows: int | None = None  # moves per kernel call at most (problems whose kernels take an id offset)
+    generation: str = "device"  # gpu: where the moves are made (GENERATIONS)
+    selection: str = "device"  # gpu: where the best neighbor is chosen (SELECTIONS)
+    memory: str = "default"  # gpu: how the kernels read the instance data (MEMORIES)
+    block: int | None = None  # gpu: threads per block of the evaluation kernels; None: tuned (or the default)
+    tune: bool = True  # gpu: without `block`, the launch configuration tuned once per device (backends/tuning.py)
 
     def __post_init__(self):
         if self.device not in DEVICES:
@@ -36,6 +48,12 @@ class BackendSpec:
             raise MolsError("--archive gpu: choose cpu, or gpu with the gpu backend")
         if self.threads is not None and self.threads < 1:
             raise MolsError(f"--threads must be at least 1, got {self.threads}")
+        for option, value, choices in (("generation", self.generation, GENERATIONS),
+                                       ("selection", self.selection, SELECTIONS), ("memory", self.memory, MEMORIES)):
+            if value not in choices:
+                raise MolsError(f"--{option} {value}: choose one of {', '.join(choices)}")
+        if self.block is not None and not (self.block > 0 and self.block % WARP == 0):
+            raise MolsError(f"--block must be a positive multiple of the warp size ({WARP}), got {self.block}")
 
     def resolved(self) -> BackendSpec:
         """The same spec with `auto` made `gpu` exactly where CuPy finds a device, and the archive's place
@@ -46,12 +64,16 @@ class BackendSpec:
     @property
     def label(self) -> str:
         """How tables name this backend: cpu, cpu x1 (a fixed number of cores), gpu, and what differs
-        from the defaults (gpu+host archive, gpu host walk, unfused, cpu x1 plain)."""
+        from the defaults (gpu+host archive, gpu host walk, unfused, gpu host moves copy, gpu block 256, cpu x1 plain)."""
         parts = [self.device + (f" x{self.threads}" if self.threads else "")]
         if self.device == "gpu":
             parts += [s for s, on in (("+host archive", self.archive == "cpu"), (" host walk", not self.device_walk),
                                       (" one lane", not self.lanes),
-                                      (" unfused", not self.fused)) if on]
+                                      (" unfused", not self.fused), (" host moves", self.generation == "host"),
+                                      (" copy", self.selection == "copy"),
+                                      (f" {self.memory} memory", self.memory != "default"),
+                                      (f" block {self.block}", self.block is not None),
+                                      (" untuned", self.block is None and not self.tune)) if on]
         if not self.incremental:
             parts.append(" plain")
         return "".join(parts)

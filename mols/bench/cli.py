@@ -435,3 +435,28 @@ def bench_weierstrass(
     with advancing(len(dims) * len(chosen_precisions) * len(chosen_backends), "Weierstrass cells") as advance:
         df = bench.run(dims, chosen_precisions, chosen_backends, iterations, cpu_iterations, repeats, on_row=advance)
     show_report(*bench.write_report(df, output))
+
+
+@bench_app.command("gpu-techniques")
+@user_errors
+def bench_gpu_techniques(
+    cases: Annotated[str, typer.Option(help="Comma-separated: ppp (Hamming 2, 201-217), tsp (swap, d1291), qap "
+                                       "(swap, tai100a), flowshop (insertion, 200_20_01), or all.")] = "all",
+    repeats: Annotated[int, typer.Option(min=1, help="Iterations timed per measurement; the median is "
+                                         "reported.")] = 50,
+    quick: Annotated[bool, typer.Option("--quick", help="A quick run: 10 iterations per measurement, blocks 128, "
+                                        "256 and 512 in the fixed-block study.")] = False,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "gpu-techniques",
+):
+    """The IEEE TC paper's Tables 7-9 on this GPU: host against device generation, device reduction against F
+    copied back, fixed blocks against the tuned launch, and the memory variants."""
+    from mols.backends.tuning import BLOCKS
+    from mols.bench import gpu_techniques as bench
+
+    chosen = choose(cases, bench.CASES, "--cases")
+    repeats, blocks = (10, bench.QUICK_BLOCKS) if quick else (repeats, BLOCKS)
+    settings = {"iterations per measurement": repeats, "fixed blocks": ", ".join(map(str, blocks))}
+    with advancing(len(chosen) * 4) as advance:  # the report is rewritten after each case: a run cut short keeps it
+        tables = bench.run(chosen, repeats, blocks, on_row=advance,
+                           on_case=lambda so_far: bench.write_report(so_far, output, settings))
+    show_report(bench.write_report(tables, output, settings))

@@ -25,6 +25,16 @@ class WalkKernel(NamedTuple):
     blocks: int | None
     memory: int = 0
 INT32_MAX, INT64_MAX = int(np.iinfo(np.int32).max), int(np.iinfo(np.int64).max)
+# Bytes of instance data a block stages in shared memory at most (--memory shared): under the 48 KB of static
+# shared memory, with room for select.cu's reduction arrays.
+SHARED_STAGING = 40 * 1024
+
+
+def staging_refused(what: str, size: int) -> str | None:
+    """Why `what` (of `size` bytes) is not staged in shared memory (Problem.shared_memory_refused), or None."""
+    if size > SHARED_STAGING:
+        return f"{what} take {size:,} bytes, more than the {SHARED_STAGING:,} a block stages in shared memory"
+    return None
 
 
 def integer_dtype(bound: int, what: str) -> np.dtype:
@@ -209,6 +219,11 @@ class Problem(ABC):
     def move_threads(self, nbh: Neighborhood) -> int:
         """CUDA threads that share a move in the kernels of `nbh` (by default threads_per_move)."""
         return self.threads_per_move
+
+    def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
+        """Why its kernels for `nbh` cannot stage the instance data in shared memory (--memory shared, the
+        MEMORY 2 of backends/techniques.cuh), or None where they do. By default they have no such variant."""
+        return f"the {self.name} problem's kernels have no shared-memory staging of its data"
 
     def prepare_kernel(self, nbh: Neighborhood) -> tuple[str, int] | None:
         """A kernel that derives arrays from the state on the device before the kernels of `nbh` read it

@@ -10,6 +10,13 @@
 // permutation's offsets eext[s] (s = first position the move changes) and walks positions s..n-1
 // run by run: inside a run, consecutive jobs are consecutive in the current permutation and d is
 // the tabulated row dpi; at a run's first position d is rebuilt from the prefix sums q.
+//
+// --memory plain or readonly (MEMORY 0 or 1, backends/techniques.cuh) read q and dpi from global memory
+// instead of staging them (STAGE_SHARED off); --memory shared is STAGE_SHARED, which model.py requires.
+#if defined(MEMORY) && MEMORY != 2
+#undef STAGE_SHARED
+#define STAGE_SHARED 0
+#endif
 
 // max(a + b, c): one VIADDMNMX instruction on Hopper for 32-bit values.
 __device__ __forceinline__ int add_max(int a, int b, int c) { return __viaddmax_s32(a, b, c); }

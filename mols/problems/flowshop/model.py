@@ -115,6 +115,12 @@ class Flowshop(Problem):
     def load_kernel(self, nbh: Neighborhood) -> str:
         return "flowshop_load"
 
+    def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
+        """flowshop.cu stages its tables in shared memory where they fit (STAGE_SHARED)."""
+        if not self.cuda_defines()["STAGE_SHARED"]:
+            return f"the tables of {self.instance.name} do not fit in {SHARED_BUDGET:,} bytes of shared memory"
+        return None
+
     def cuda_defines(self) -> dict[str, int | str]:
         # What flowshop.cu stages: q and dpi rows, then the permutation (with its 'no job') and slacks.
         tables = (2 * self.n + 1) * self.m * self.dtype.itemsize

@@ -10,7 +10,7 @@ import numpy as np
 from mols.encodings import BinaryVector
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
-from mols.problems.base import Layout, Problem, integer_dtype
+from mols.problems.base import Layout, Problem, integer_dtype, staging_refused
 from mols.problems.ppp import cpu
 from mols.problems.ppp.cpu import G1, G2
 from mols.problems.ppp.instance import PppInstance
@@ -89,6 +89,12 @@ class Ppp(Problem):
 
     def move_threads(self, nbh: Neighborhood) -> int:
         return 1 if nbh.arity == 2 else WARP
+
+    def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
+        """ppp.cu's PPP_STAGE_SORTED: Hamming 2's sorted bit columns (Hamming 1 and 3 keep their histograms there)."""
+        if nbh.arity != 2:
+            return f"the ppp problem's {nbh.name} kernel keeps its histograms in shared memory; hamming2 stages its data"
+        return staging_refused(f"the sorted bit columns of {self.instance.name}", self.SORTED.nbytes)
 
     def prepare_kernel(self, nbh: Neighborhood) -> tuple[str, int] | None:
         return ("ppp_pack", self.SORTED.size) if nbh.arity == 2 else None

@@ -42,10 +42,20 @@ extern "C" __global__ void __launch_bounds__(BLOCK) ppp_pack(ROW_ARGS) {
 // max(-y, 0). The loop's bounds are the state's, the same for every thread: no divergence.
 __device__ __forceinline__ int negative_part(int y) { return y < 0 ? -y : 0; }
 
+// --memory shared (MEMORY 2, backends/techniques.cuh): each block first stages SORTED in shared memory and
+// reads it there; every thread runs it before any returns.
+#if defined(MEMORY) && MEMORY == 2
+#define PPP_STAGE_SORTED __shared__ unsigned shared_sorted[W * N]; \
+    SORTED = const_cast<unsigned*>(stage_shared(shared_sorted, SORTED, W * N));
+#else
+#define PPP_STAGE_SORTED
+#endif
+
 extern "C" __global__ void __launch_bounds__(BLOCK) ppp_neighborhood(
     ROW_ARGS, VAL* __restrict__ F, long long n_moves, long long first)
 {
     const long long move = first + (long long)blockIdx.x * BLOCK + threadIdx.x;
+    PPP_STAGE_SORTED
     if (move >= n_moves) return;
     const Move mv = nbh_decode(move, N);
     const int j0 = nbh_index(mv, 0), j1 = nbh_index(mv, 1);

@@ -9,7 +9,7 @@ import numpy as np
 
 from mols.encodings import Permutation
 from mols.neighborhoods import Neighborhood
-from mols.problems.base import Layout, Problem, WalkKernel, integer_dtype
+from mols.problems.base import Layout, Problem, WalkKernel, integer_dtype, staging_refused
 from mols.problems.qap import cpu
 from mols.problems.qap.instance import QapInstance
 
@@ -115,6 +115,11 @@ class Qap(Problem):
             return WalkKernel("qap_walk_step", None)
         blocks = -(-moves // block) + -(-(2 * n - 3) * 32 // block)
         return WalkKernel("qap_taillard_step", blocks, self.instance.k * moves * self.dtype.itemsize)
+
+    def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
+        """qap.cu's QAP_STAGE_FLOWS: the flow matrices (and their transposes when asymmetric)."""
+        size = self.A.nbytes * (1 if self.symmetric else 2)
+        return staging_refused(f"the flow matrices of {self.instance.name}", size)
 
     @property
     def threads_per_move(self) -> int:

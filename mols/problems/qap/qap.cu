@@ -13,6 +13,20 @@
 
 typedef unsigned VAL UVAL;
 
+// --memory shared (MEMORY 2, backends/techniques.cuh): each block first stages the flow matrices A (and AT
+// where they are asymmetric) in shared memory and reads them there; every thread runs it before any returns.
+#if defined(MEMORY) && MEMORY == 2
+#define QAP_FLOWS (N_OBJ * N_FAC * N_FAC)
+#if SYMMETRIC
+#define QAP_STAGE_FLOWS __shared__ int shared_A[QAP_FLOWS]; A = stage_shared(shared_A, A, QAP_FLOWS);
+#else
+#define QAP_STAGE_FLOWS __shared__ int shared_A[QAP_FLOWS], shared_AT[QAP_FLOWS]; \
+    A = stage_shared(shared_A, A, QAP_FLOWS); AT = stage_shared(shared_AT, AT, QAP_FLOWS);
+#endif
+#else
+#define QAP_STAGE_FLOWS
+#endif
+
 __device__ __forceinline__ UVAL prod(int a, int b) { return (UVAL)a * (UVAL)b; }
 
 // The sum of v over the L threads of a move, in each of them.
@@ -74,6 +88,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) qap_neighborhood(
 {
     cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
     F += blockIdx.y * n_moves * N_OBJ;
+    QAP_STAGE_FLOWS
     const long long thread = (long long)blockIdx.x * BLOCK + threadIdx.x, t = thread / LANES;
     if ((thread - threadIdx.x % 32) / LANES >= n_moves) return;  // the whole warp is past the end
     VAL f[N_OBJ];
@@ -129,6 +144,7 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
 {
     cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
     select_lane(c, threshold, step, part_s, part_i, part_f);
+    QAP_STAGE_FLOWS
     qap_select_part(A, AT, cost, Bp, BpT, n_moves, first, c, threshold, step, forbidden_until + blockIdx.y * n_moves,
                     part_s, part_i, part_f);
 }
@@ -219,6 +235,7 @@ __device__ long long end_step(WALK_STEP_ARGS) {
 
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_walk_step(WALK_STEP_ARGS) {
     perm = lane_state(perm); cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
+    QAP_STAGE_FLOWS
     LANE_PARAMETERS;
     qap_select_part(A, AT, cost, Bp, BpT, n_moves, 0, lane_c, lane_threshold, lane_step,
                     forbidden_until + blockIdx.y * n_moves, lane_s, lane_i, lane_f);
@@ -298,6 +315,7 @@ __device__ __forceinline__ void walk_offer(const int* A, const int* AT, const VA
 
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_taillard_step(WALK_STEP_ARGS) {
     perm = lane_state(perm); cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
+    QAP_STAGE_FLOWS
     LANE_PARAMETERS;
     double bs = SEL_INF, as = SEL_INF;
     long long bi = NO_ID, ai = NO_ID;

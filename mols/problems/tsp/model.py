@@ -9,7 +9,7 @@ import numpy as np
 from mols.encodings import Permutation
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
-from mols.problems.base import INT32_MAX, Layout, Problem, integer_dtype
+from mols.problems.base import INT32_MAX, Layout, Problem, integer_dtype, staging_refused
 from mols.problems.tsp.cpu import make_cpu_kernel
 from mols.problems.tsp.instance import TspInstance, TspPair
 from mols.problems.tsp.moves import fill_tour
@@ -109,6 +109,10 @@ class Tsp(Problem):
 
     def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
         return make_cpu_kernel(nbh.name, self.att)
+
+    def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
+        """tsp.cu's TSP_STAGE_TOUR: the tour-ordered coordinates (16 bytes a city) and edges (4) of each objective."""
+        return staging_refused(f"the coordinates and edges of {self.instance_name}", 20 * self.n_obj * self.n)
 
     def cuda_defines(self) -> dict[str, int | str]:
         return {"N_CITIES": self.n, "N_OBJ": self.n_obj, "ATT": int(self.att),

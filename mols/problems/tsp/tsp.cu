@@ -5,6 +5,18 @@
 // operations (no fused multiply-add), so that they equal the Numba ones bit for bit (distance.cuh,
 // prepended by Tsp.cuda_source).
 
+// --memory shared (MEMORY 2, backends/techniques.cuh): each block first stages the tour-ordered coordinates
+// and edge lengths in shared memory and reads them there; every thread runs it before any returns.
+#if defined(MEMORY) && MEMORY == 2
+#define TSP_STAGE_TOUR                                                                                   \
+    __shared__ double2 shared_txy[N_OBJ * N_CITIES];                                                     \
+    __shared__ int shared_edge[N_OBJ * N_CITIES];                                                        \
+    txy = stage_shared(shared_txy, txy, N_OBJ * N_CITIES);                                               \
+    edge = stage_shared(shared_edge, edge, N_OBJ * N_CITIES);
+#else
+#define TSP_STAGE_TOUR
+#endif
+
 // Cities at positions i < j exchange places (moves.swap_delta).
 __device__ __forceinline__ long long swap_delta(const double2* __restrict__ p, const int* __restrict__ edge,
                                                 int i, int j) {
@@ -38,6 +50,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) NAME(                       
     const int* __restrict__ perm, const double2* __restrict__ txy, const int* __restrict__ edge,         \
     const long long* __restrict__ length, VAL* __restrict__ F, long long n_moves, long long first) {    \
     txy = lane_state(txy); edge = lane_state(edge); length = lane_state(length);                        \
+    TSP_STAGE_TOUR                                                                                      \
     F += blockIdx.y * (n_moves - first) * N_OBJ;                                                        \
     const long long t = first + (long long)blockIdx.x * BLOCK + threadIdx.x;                            \
     if (t >= n_moves) return;                                                                           \
@@ -60,6 +73,7 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) NAME(                   
     const double* threshold, const long long* step, const TABU* __restrict__ forbidden_until,           \
     double* part_s, long long* part_i, FVAL* part_f) {                                                  \
     txy = lane_state(txy); edge = lane_state(edge); length = lane_state(length);                        \
+    TSP_STAGE_TOUR                                                                                      \
     select_lane(c, threshold, step, part_s, part_i, part_f);                                            \
     forbidden_until += blockIdx.y * n_moves;                                                            \
     double bs = SEL_INF, as = SEL_INF;                                                                  \

@@ -1,0 +1,217 @@
+"""`mols bench gpu-techniques`: the GPU techniques of Luong, Melab & Talbi (IEEE TC 2013, sections 3.3, 4.1,
+5 and 6.5-6.7) measured on this machine, for PPP Hamming-2, TSP swap, QAP swap and flowshop insertion.
+
+An iteration is one `best_weighted` call, the step of tabu search and hill climbing: the state up, the whole
+neighborhood evaluated, the best admissible neighbor chosen, the choice back. Each time below is the median
+over `repeats` iterations on rotating random solutions, every column measured side by side in one run.
+
+- generation (Table 8): moves decoded on the device from the thread id (the default) against moves built on
+  the host and copied up each iteration (--generation host); each iteration split into host process (the
+  state and, host, the moves made; perf_counter), transfers (copies up and down) and kernels (CUDA events
+  around each part, timed apart).
+- reduction (Table 9): the GPU's acceleration over the CPU backend (all cores) with the selection reduced on
+  the device against F copied back and chosen on the host (--selection copy).
+- tuning (Table 7): every fixed block size of the study (the --block launches), the kernels' default launch,
+  fixed 256-thread blocks and the tuned launch (backends/tuning.py); tuned / best fixed, and the tuning pass
+  (first in this process, with compilation, then again with the kernels compiled) against a 10,000-iteration
+  run at the tuned speed.
+- memory: the kernels' memory variants (--memory), where the problem has them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from mols.backends import BackendSpec, prepare
+from mols.backends.cuda import gpu_available
+from mols.backends.select import TABU_DTYPE, choose_on_host
+from mols.backends.spec import MEMORIES
+from mols.backends.tuning import BLOCKS, Tuner, first_working, fixed_launch, stream_seconds
+from mols.bench.common import median_seconds, write_tables
+from mols.errors import BackendError, MolsError
+from mols.markdown import markdown_list, markdown_table
+from mols.problems import load_problem
+
+CASES = {  # name -> (problem, instance, neighborhood)
+    "ppp": ("ppp", "201-217", "hamming2"),
+    "tsp": ("tsp", "d1291", "swap"),
+    "qap": ("qap", "tai100a", "swap"),
+    "flowshop": ("flowshop", "200_20_01", "insertion"),
+}
+QUICK_BLOCKS = (128, 256, 512)
+RUN_ITERATIONS = 10_000  # the run the tuning pass is weighed against
+SOLUTIONS = 8
+
+
+class Case:
+    """One problem, instance and neighborhood, with the random solutions and weights every iteration uses."""
+
+    def __init__(self, name: str, repeats: int, seed: int = 0):
+        problem_name, instance, nbh_name = CASES[name]
+        self.name, self.repeats = name, repeats
+        self.problem = load_problem(problem_name, instance)
+        self.nbh = self.problem.neighborhood(nbh_name)
+        rng = np.random.default_rng(seed)
+        self.solutions = [self.problem.random_solution(rng) for _ in range(SOLUTIONS)]
+        self.c = np.full(self.problem.n_obj, 1.0 / self.problem.n_obj)
+        self.head = {"case": name, "instance": instance, "neighborhood": nbh_name,
+                     "neighbors": self.nbh.n_neighbors(self.problem.n)}
+
+    def evaluator(self, spec: BackendSpec):
+        return prepare(self.problem, self.nbh, spec)
+
+    def iteration_seconds(self, ev) -> float:
+        """Median seconds of one best_weighted call (module docstring)."""
+        return median_seconds(lambda r: ev.best_weighted(self.solutions[r % SOLUTIONS], self.c, r, -np.inf),
+                              self.repeats, warmup=3)
+
+
+def split_seconds(case: Case, ev) -> dict[str, float]:
+    """One iteration's parts, each timed apart (median of host parts, CUDA events for the device's)."""
+    x, trials = case.solutions[0], case.repeats
+    ev.whole_F()
+    host = median_seconds(lambda r: ev.stage(case.solutions[r % SOLUTIONS]), trials)
+    ev.stage(x)
+    up = stream_seconds(ev.stream, ev.enqueue_transfer, trials)
+    if ev.spec.selection == "copy":
+        F, forbidden = ev.evaluate(x), np.zeros(ev.n_neighbors, TABU_DTYPE)
+        host += median_seconds(lambda r: choose_on_host(F, case.c, forbidden, r, -np.inf), trials)
+        kernel = stream_seconds(ev.stream, lambda: (ev.enqueue_prepare(), ev.enqueue_launch()), trials)
+        down = stream_seconds(ev.stream, lambda: ev.enqueue_download(0, ev.n_neighbors), trials)
+    else:
+        sel = ev.selection
+        ev.best_weighted(x, case.c, 0, -np.inf)
+        kernel = stream_seconds(ev.stream, lambda: (ev.enqueue_prepare(), sel.enqueue()), trials)
+        down = stream_seconds(ev.stream, lambda: sel.result.download(ev.stream), trials)
+    return {"host_s": host, "transfer_s": up + down, "kernel_s": kernel}
+
+
+def generation_row(case: Case) -> dict:
+    """Table 8: device against host generation, each iteration split into its parts."""
+    row = dict(case.head)
+    for mode in ("device", "host"):
+        ev = case.evaluator(BackendSpec("gpu", generation=mode, tune=False))
+        parts = split_seconds(case, ev)
+        total = sum(parts.values())
+        row |= {f"{mode}_{k}": v for k, v in parts.items()}
+        row |= {f"{mode}_{k.removesuffix('_s')}_pct": 100 * v / total for k, v in parts.items()}
+        row[f"{mode}_iteration_s"] = case.iteration_seconds(ev)
+    row["host_over_device"] = row["host_iteration_s"] / row["device_iteration_s"]
+    return row
+
+
+def reduction_row(case: Case) -> dict:
+    """Table 9: the GPU's acceleration over the CPU (all cores), with and without the device's reduction."""
+    row = dict(case.head)
+    row["cpu_iteration_s"] = case.iteration_seconds(case.evaluator(BackendSpec("cpu")))
+    for mode in ("device", "copy"):
+        row[f"gpu_{mode}_iteration_s"] = case.iteration_seconds(case.evaluator(BackendSpec("gpu", selection=mode,
+                                                                                            tune=False)))
+        row[f"acceleration_{mode}"] = row["cpu_iteration_s"] / row[f"gpu_{mode}_iteration_s"]
+    return row
+
+
+def tuning_row(case: Case, blocks: tuple[int, ...]) -> dict:
+    """Table 7: each fixed block size, the default launch, fixed 256 and the tuned launch; the tuning pass's cost."""
+    row = dict(case.head)
+    problem, nbh, spec = case.problem, case.nbh, BackendSpec("gpu")
+    fixed = {}
+    for block in blocks:
+        try:
+            fixed[block] = case.iteration_seconds(first_working(problem, nbh, spec, [fixed_launch(block)]))
+        except (BackendError, MolsError):
+            fixed[block] = np.nan
+        row[f"block_{block}_s"] = fixed[block]
+    row["default_s"] = case.iteration_seconds(case.evaluator(BackendSpec("gpu", tune=False)))
+    row["fixed_256_s"] = case.iteration_seconds(case.evaluator(BackendSpec("gpu", block=256)))
+    passes = []
+    for _ in range(2):  # the first compiles the candidates' kernels (unless this process has), the second not
+        start = time.perf_counter()
+        launch = Tuner(problem, nbh, spec).best()
+        passes.append(time.perf_counter() - start)
+    row["tuned_launch"] = launch.text
+    row["tuned_s"] = case.iteration_seconds(first_working(problem, nbh, spec, [launch]))
+    working = [t for t in fixed.values() if not np.isnan(t)]
+    row["best_fixed_s"] = min(working) if working else np.nan
+    row["tuned_over_best_fixed"] = row["tuned_s"] / row["best_fixed_s"]
+    row["tuning_first_s"], row["tuning_s"] = passes
+    row["tuning_pct_of_run"] = 100 * passes[1] / (RUN_ITERATIONS * row["tuned_s"])
+    row["tuning_first_pct_of_run"] = 100 * passes[0] / (RUN_ITERATIONS * row["tuned_s"])
+    return row
+
+
+def memory_row(case: Case) -> dict:
+    """Iteration seconds under each memory variant the problem has (NaN where it has none)."""
+    row = dict(case.head)
+    for memory in MEMORIES:
+        try:
+            ev = case.evaluator(BackendSpec("gpu", memory=memory, tune=False))
+        except MolsError:
+            row[f"{memory}_s"] = np.nan
+            continue
+        row[f"{memory}_s"] = case.iteration_seconds(ev)
+    return row
+
+
+TABLES = {"generation": generation_row, "reduction": reduction_row, "memory": memory_row}
+
+
+def run(cases: list[str], repeats: int, blocks: tuple[int, ...] = BLOCKS, on_row: Callable[[], None] = lambda: None,
+        on_case: Callable[[dict], None] = lambda tables: None) -> dict[str, list[dict]]:
+    """The four tables' rows, case by case; on_case(tables) after each case (the report so far)."""
+    if not gpu_available():
+        raise BackendError("mols bench gpu-techniques measures the GPU: CuPy finds no CUDA device here")
+    tables = {name: [] for name in (*TABLES, "tuning")}
+    for name in cases:
+        case = Case(name, repeats)
+        for table, make in TABLES.items():
+            tables[table].append(make(case))
+            on_row()
+        tables["tuning"].append(tuning_row(case, blocks))
+        on_row()
+        on_case(tables)
+    return tables
+
+
+def write_report(tables: dict[str, list[dict]], folder: Path, settings: dict) -> Path:
+    """folder/gpu-techniques.md and one CSV per table (every column)."""
+    from mols.environment import environment
+
+    text = render_markdown(tables, environment() | settings)
+    return write_tables(folder, {f"{name}.csv": rows for name, rows in tables.items()}, ("gpu-techniques.md", text))
+
+
+def _us(seconds: float) -> str:
+    return "–" if np.isnan(seconds) else f"{seconds * 1e6:,.1f} µs"
+
+
+def render_markdown(tables: dict[str, list[dict]], env: dict) -> str:
+    generation = [{"case": r["case"], "neighbors": f"{r['neighbors']:,}",
+                   **{f"{m}: process / transfers / kernel": f"{r[f'{m}_host_pct']:.0f} / {r[f'{m}_transfer_pct']:.0f} / "
+                      f"{r[f'{m}_kernel_pct']:.0f} %" for m in ("device", "host")},
+                   "device iteration": _us(r["device_iteration_s"]), "host iteration": _us(r["host_iteration_s"]),
+                   "host / device": f"{r['host_over_device']:.2f}x"} for r in tables["generation"]]
+    reduction = [{"case": r["case"], "CPU iteration": _us(r["cpu_iteration_s"]),
+                  "GPU, device reduction": _us(r["gpu_device_iteration_s"]),
+                  "GPU, F copied": _us(r["gpu_copy_iteration_s"]),
+                  "acceleration with reduction": f"{r['acceleration_device']:.1f}x",
+                  "acceleration without": f"{r['acceleration_copy']:.1f}x"} for r in tables["reduction"]]
+    tuning = [{"case": r["case"], **{f"block {k.split('_')[1]}": _us(v) for k, v in r.items()
+                                     if k.startswith("block_")},
+               "default": _us(r["default_s"]), "tuned": _us(r["tuned_s"]), "tuned launch": r["tuned_launch"],
+               "tuned / best fixed": f"{r['tuned_over_best_fixed']:.3f}",
+               "tuned / fixed 256": f"{r['tuned_s'] / r['fixed_256_s']:.3f}",
+               "tuning pass": f"{r['tuning_s'] * 1e3:,.0f} ms ({r['tuning_pct_of_run']:.2f} %)",
+               "first pass, compiling": f"{r['tuning_first_s']:.1f} s ({r['tuning_first_pct_of_run']:.1f} %)"}
+              for r in tables["tuning"]]
+    memory = [{"case": r["case"], **{m: _us(r[f"{m}_s"]) for m in MEMORIES}} for r in tables["memory"]]
+    return (f"# GPU techniques (IEEE TC 2013, Tables 7-9) on this machine\n\nMade by `mols bench gpu-techniques`."
+            f"\n\n```\n{__doc__.strip()}\n```\n\n{markdown_list(env)}\n\n"
+            f"## Generation on the device or on the host (Table 8)\n\n{markdown_table(generation)}\n\n"
+            f"## Reduction on the device or F copied back (Table 9)\n\n{markdown_table(reduction)}\n\n"
+            f"## Launch: fixed blocks, default, tuned (Table 7); % of a {RUN_ITERATIONS:,}-iteration run\n\n"
+            f"{markdown_table(tuning)}\n\n## Memory variants\n\n{markdown_table(memory)}\n")
