@@ -192,10 +192,11 @@ def run(
     population: Annotated[int | None, typer.Option(help="ILS-3opt: solutions improved side by side (the "
                                                    "paper's nbsol: 1, 8, 64, 512, 2048; default 64).")] = None,
     block: Annotated[int | None, typer.Option(help="GPU backend: threads per block of the kernels, a multiple of 32 "
-                                              "(default: tuned once per device and remembered, see the README).")
+                                              "(default: the kernels' own; --tune: tuned once per device, see the README).")
                      ] = None,
     tune: Annotated[bool, typer.Option(help="GPU backend without --block: tune the launch (threads per block and per "
-                                       "move) the first time, or keep the kernels' default launch.")] = True,
+                                       "move) the first time and remember it, instead of the kernels' default "
+                                       "launch.")] = False,
     batch: Annotated[int, typer.Option(min=1, help="Run this many searches, seeds --seed, --seed + 1, ...: each "
                                        "writes OUTPUT/seed-S, and OUTPUT/merged_front.csv merges their fronts. On "
                                        "the GPU, tabu and ITS searches share each kernel launch; on the CPU they run "

@@ -48,8 +48,8 @@ def child_arguments(config: RunConfig, folder: Path, overwrite: bool) -> list[st
         args += ["--weights", ",".join(map(repr, config.weights))]
     if config.objectives is not None:
         args += ["--objectives", ",".join(config.objectives)]
-    if not config.tune:
-        args.append("--no-tune")
+    if config.tune:
+        args.append("--tune")
     return args + (["--overwrite"] if overwrite else [])
 
 

@@ -91,11 +91,11 @@ def test_a_child_gets_the_configuration_of_the_batch(tmp_path):
     assert pairs["--objectives"] == "cost,cost_2"
     assert {field.name for field in dataclasses.fields(RunConfig)} == {*FLAGS, "instance", "seed", "weights",
                                                                         "objectives", "tune"}
-    assert "--block" not in args and "--no-tune" not in args
+    assert "--block" not in args and "--tune" not in args
 
 
 def test_a_child_gets_the_launch_options_of_the_batch(tmp_path):
-    for options, expected in (({"block": 64}, "--block 64"), ({"tune": False}, "--no-tune")):
+    for options, expected in (({"block": 64}, "--block 64"), ({"tune": True}, "--tune")):
         config = RunConfig(instance="tai12a", problem="qap", algorithm="tabu", backend="gpu", **options)
         assert expected in " ".join(child_arguments(config, tmp_path, overwrite=False))
 

@@ -30,7 +30,8 @@ import numpy as np
 from mols.backends.cuda import PackedBuffers, compile_kernel
 
 MOST = 64  # iterations per batch at most
-FEW = 16  # iterations per batch at least, when the iterations left allow (module docstring)
+FEW = 32  # iterations per batch at least, when the iterations left allow (module docstring; 32 against 16: PLS-√
+# on 200_20_01 0.995 -> 0.992 s, its slowest of 5 runs 1.020 -> 0.996 s on the H200, reports/issue17/NOTES.md)
 LOAD_BLOCK = 1024  # threads of the load kernel (flowshop.cu's LOAD_BLOCK: its launch bound)
 SEED, COUNTER, LIMIT, OVERFLOW = range(4)  # ctl's entries (resident.cu's CTL_*; CTL_CHOSEN is the device's)
 

@@ -36,8 +36,8 @@ class BackendSpec:
     generation: str = "device"  # gpu: where the moves are made (GENERATIONS)
     selection: str = "device"  # gpu: where the best neighbor is chosen (SELECTIONS)
     memory: str = "default"  # gpu: how the kernels read the instance data (MEMORIES)
-    block: int | None = None  # gpu: threads per block of the evaluation kernels; None: tuned (or the default)
-    tune: bool = True  # gpu: without `block`, the launch configuration tuned once per device (backends/tuning.py)
+    block: int | None = None  # gpu: threads per block of the evaluation kernels; None: tuned where `tune`, else the default
+    tune: bool = False  # gpu: without `block`, the launch configuration tuned once per device (backends/tuning.py)
 
     def __post_init__(self):
         if self.device not in DEVICES:
@@ -73,7 +73,7 @@ class BackendSpec:
                                       (" copy", self.selection == "copy"),
                                       (f" {self.memory} memory", self.memory != "default"),
                                       (f" block {self.block}", self.block is not None),
-                                      (" untuned", self.block is None and not self.tune)) if on]
+                                      (" tuned", self.block is None and self.tune)) if on]
         if not self.incremental:
             parts.append(" plain")
         return "".join(parts)

@@ -16,7 +16,8 @@ The choice is stored in TuningCache's JSON file (one per mols version, under $MO
 $XDG_CACHE_HOME/mols or ~/.cache/mols), so later runs start tuned. A broken file or one of another
 version is ignored with a warning and rewritten. A launch given by the spec (--block) or read from the
 file that fails falls back, with a warning, to the next of the ranking: the default launch at last.
-MOLS_TUNE=0 in the environment turns tuning off for every run, as --no-tune does for one.
+Tuning is asked for (--tune, BackendSpec.tune): on the H200 it is not yet better than the kernels' default launch
+everywhere (reports/gpu-techniques/NOTES.md). MOLS_TUNE=0 in the environment turns it off for every run.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def fixed_launch(block: int) -> Launch:
 
 def gpu_evaluator(problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> GpuEvaluator:
     """The evaluator under the spec's launch: --block's, else the tuned one (from the file, or tuned now and
-    written there), or the default one without tuning (--no-tune, MOLS_TUNE=0); a launch that fails gives way
+    written there) where the spec asks (--tune; not with MOLS_TUNE=0), else the default one; a launch that fails gives way
     to the next."""
     if spec.block is not None:
         return first_working(problem, nbh, spec, [fixed_launch(spec.block), DEFAULT_LAUNCH])

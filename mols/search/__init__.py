@@ -61,8 +61,8 @@ class RunConfig:
     objectives: tuple[str, ...] | None = None  # the problem's to optimise, in this order ("a,b" too); None: all
     strategy: str | None = None  # ils on the TSP: ILS-3opt run by this strategy (search/ils3opt.py); None: plain ILS
     population: int | None = None  # ILS-3opt: solutions improved side by side (nbsol); None: 64
-    block: int | None = None  # gpu backend: threads per block of its kernels; None: tuned (backends/tuning.py)
-    tune: bool = True  # gpu backend, without block: the launch tuned once per device, or the kernels' default
+    block: int | None = None  # gpu backend: threads per block of its kernels; None: the default, or tuned
+    tune: bool = False  # gpu backend, without block: the launch tuned once per device (backends/tuning.py)
 
     def __post_init__(self):
         if self.strategy is not None:
@@ -88,8 +88,8 @@ class RunConfig:
         if misplaced:
             raise MolsError(f"-a {self.algorithm} does not take {', '.join(misplaced)}")
         spec = self.spec  # the one place auto is resolved
-        if spec.device == "cpu" and (self.block is not None or not self.tune):
-            raise MolsError("--block and --no-tune set the gpu backend's launches; this run is on the cpu")
+        if spec.device == "cpu" and (self.block is not None or self.tune):
+            raise MolsError("--block and --tune set the gpu backend's launches; this run is on the cpu")
         object.__setattr__(self, "backend", spec.device)
         if self.algorithm == "pls":
             object.__setattr__(self, "archive", spec.archive)

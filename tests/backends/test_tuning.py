@@ -38,7 +38,7 @@ def test_label_names_what_differs_from_the_defaults():
     assert BackendSpec("gpu").label == "gpu"
     spec = BackendSpec("gpu", generation="host", selection="copy", memory="plain", block=256)
     assert spec.label == "gpu host moves copy plain memory block 256"
-    assert BackendSpec("gpu", tune=False).label == "gpu untuned"
+    assert BackendSpec("gpu", tune=True).label == "gpu tuned"
 
 
 def test_fixed_launch_keeps_the_selection_a_power_of_two():
@@ -124,8 +124,8 @@ def test_four_problems_stage_their_data_in_shared_memory():
 
 @pytest.mark.parametrize("args, message", [
     (["--block", "100"], "--block must be a positive multiple"),
-    (["-b", "cpu", "--block", "64"], "--block and --no-tune"),
-    (["-b", "cpu", "--no-tune"], "--block and --no-tune"),
+    (["-b", "cpu", "--block", "64"], "--block and --tune"),
+    (["-b", "cpu", "--tune"], "--block and --tune"),
 ])
 def test_run_refuses_bad_launch_options(tmp_path, args, message):
     result = runner.invoke(app, ["run", "020_05_01", "-i", "2", "-o", str(tmp_path / "out"), *args])
