@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# flowshop_load and flowshop_apply timed alone (scripts/probe_load.py) with the mols of each tree in TREES (the
-# instances of this one), in turn, twice.
+# The flowshop's neighborhood, load and apply kernels timed alone (scripts/probe_load.py) with the mols of each tree
+# in TREES (the instances of this one), in turn, twice; INSTANCES: the flowshop instances.
 export PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 for tree in ${TREES:-.base .} ${TREES:-.base .}; do

@@ -12,8 +12,8 @@ from mols.problems.flowshop.instance import FlowshopInstance
 
 @pytest.fixture(autouse=True, scope="session")
 def tuning_cache(tmp_path_factory):
-    """The GPU tuning cache in a folder of the session's (never the user's), and no tuning pass unless a test
-    asks for one (tests/backends/test_tuning*.py): each new size would tune its kernels first."""
+    """The GPU tuning cache in a folder of the session's (never the user's), and MOLS_TUNE=0: a run that asks for
+    --tune tunes only in the tests that lift it (test_techniques_gpu.py's `tuning` fixture)."""
     patch = pytest.MonkeyPatch()
     patch.setenv("MOLS_CACHE_DIR", str(tmp_path_factory.mktemp("mols-cache")))
     patch.setenv("MOLS_TUNE", "0")
