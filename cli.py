@@ -206,13 +206,7 @@ def run(
 
     The folder is made and locked before the instance is read; SIGINT, SIGTERM and SIGHUP stop the search
     at its next iteration and write the archive found so far (exit code 128 + the signal's number)."""
-    config = RunConfig(instance=instance, problem=problem.value, algorithm=algorithm.value, variant=variant.value,
-                       neighborhood=neighborhood and neighborhood.value, backend=backend.value,
-                       iterations=iterations, seed=seed, weights=parse_weights(weights), partitions=partitions,
-                       tenure=tenure, threads=threads, archive=archive.value if archive else None,
-                       strength=strength, run_length=run_length, target=parse_target(target), time=time_budget,
-                       evaluations=evaluations, restarts=restarts, objectives=objectives, strategy=strategy,
-                       population=population, block=block, tune=tune)
+    config = RunConfig(**config_fields(locals()))
     folder = output or RESULTS / folder_name(config)
     if config.strategy is not None:
         if batch > 1:
@@ -317,6 +311,64 @@ def run_batch_command(config: RunConfig, size: int, folder: Path, overwrite: boo
     if error:
         raise MolsError(f"some searches of the batch did not run to their end ({error}); see their folders and "
                         f"logs in {folder}")
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@user_errors
+def multistart(
+    ctx: typer.Context,
+    searches: Annotated[int, typer.Option("--searches", "-k", min=1, help="Independent searches, seeds --seed, "
+                                          "--seed + 1, ...")] = 20,
+    workers: Annotated[int | None, typer.Option(min=1, help="Local cluster: workers (default: one per visible GPU, "
+                                                "or per core on the cpu backend).")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="Run on this existing Dask cluster, e.g. tcp://HOST:8786 "
+                                                  "(default: a local cluster; see the README).")] = None,
+    per_task: Annotated[int | None, typer.Option(min=1, help="Searches per Dask task (default: tabu and ITS "
+                                                 "spread evenly over the workers, sharing each kernel launch on a "
+                                                 "GPU; other searches one per task).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Folder of the searches' folders, the merged "
+                                                "front and multistart.json (default: results/INSTANCE-multistart-"
+                                                "ALGORITHM-kK-sSEED). Given again, the run resumes.")] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Run every search again.")] = False,
+):
+    """K independent searches on Dask distributed, one worker per GPU (or per core), then their merged front.
+
+    Give the instance and any option of `mols run` too, e.g.
+    `mols multistart -k 20 tai100a -p qap -a its -i 100000`. Each search writes OUTPUT/seed-S as its task ends; a
+    task that fails, or whose worker dies, is tried once more and then reported; Ctrl-C stops the running
+    searches at their next iteration (each writes its archive so far) and starts no other."""
+    from mols.multistart.command import run_multistart_command
+
+    fields = config_fields(run_parameters(ctx.args))
+    run_multistart_command(fields, searches, workers, scheduler, per_task, output, overwrite, _WHOLE_PROCESS["yes"])
+
+
+def run_parameters(args: list[str]) -> dict:
+    """The `run` command's parameters from these arguments (its own parser: the same options, checks and help)."""
+    import click
+
+    command = typer.main.get_command(app).commands["run"]
+    try:
+        params = command.make_context("mols multistart", list(args)).params
+    except click.exceptions.Exit:
+        raise typer.Exit() from None
+    except click.ClickException as err:
+        raise MolsError(f"{err.format_message()} (the options of mols run)") from None
+    if params["batch"] != 1:
+        raise MolsError("--batch is mols run's: mols multistart runs --searches K")
+    return params
+
+
+RUN_FIELDS = ("instance", "problem", "algorithm", "variant", "neighborhood", "backend", "iterations", "seed",
+              "partitions", "tenure", "threads", "archive", "strength", "run_length", "evaluations", "restarts",
+              "objectives", "strategy", "population", "block", "tune")
+
+
+def config_fields(params: dict) -> dict:
+    """RunConfig's keywords from the `run` command's parameters (typer's Enums, or click's plain values)."""
+    fields = {name: getattr(params[name], "value", params[name]) for name in RUN_FIELDS}
+    return fields | {"time": params["time_budget"], "weights": parse_weights(params["weights"]),
+                     "target": parse_target(params["target"])}
 
 
 def budget_text(config: RunConfig) -> str:

@@ -26,7 +26,7 @@ from mols.archive import nondominated
 from mols.errors import MolsError
 from mols.results import MANIFEST, ResultsFolder, RunContext, write_atomic
 from mols.search import RunConfig
-from mols.search.batch import build_batch, seed_configs
+from mols.search.batch import seed_configs, sharing_batch
 
 MERGED, BATCH = "merged_front.csv", "batch.json"
 EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's number
@@ -79,7 +79,7 @@ def run_batch(command: list[str], config: RunConfig, size: int, folder: Path, pa
         if stop.requested:
             waiting.clear()
         time.sleep(0.05)
-    return write_merged(folder, configs, codes, "processes")
+    return write_merged(folder, [one.seed for one in configs], codes, "processes")
 
 
 def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, stop,
@@ -88,8 +88,6 @@ def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, st
     folders, merged front and batch.json; returns batch.json's content. None, before anything is done, where
     the batch cannot run so (not tabu or ITS, not the GPU, a target, or a problem without lane kernels).
     on_iteration sees the neighborhood evaluations of all the searches so far."""
-    if config.algorithm not in ("tabu", "its") or config.spec.device != "gpu" or config.target is not None:
-        return None
     done = [0] * size
 
     def counter(b: int):
@@ -98,9 +96,8 @@ def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, st
             on_iteration(sum(done))
         return count
 
-    batch = build_batch(config, size, counter)
-    lead = batch.searches[0]
-    if lead.problem.target is not None or not lead.evaluator.shares_launches():
+    batch = sharing_batch(config, size, counter)
+    if batch is None:
         return None
     configs = seed_configs(config, size)
     for one in configs:
@@ -115,7 +112,7 @@ def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, st
         with ResultsFolder(seed_folder(folder, one.seed), overwrite) as out:
             out.write(one, result, RunContext.of(search))
         codes[one.seed] = EXIT_CODES.get(result.status, stop.exit_code or 130)
-    return write_merged(folder, configs, codes, "one launch")
+    return write_merged(folder, [one.seed for one in configs], codes, "one launch")
 
 
 def _start(command: list[str], config: RunConfig, folder: Path, overwrite: bool) -> subprocess.Popen:
@@ -125,16 +122,17 @@ def _start(command: list[str], config: RunConfig, folder: Path, overwrite: bool)
                                 stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def write_merged(folder: Path, configs: list[RunConfig], codes: dict[int, int], mode: str) -> dict:
-    """OUT/merged_front.csv from the seeds' folders that hold a run, and OUT/batch.json (`mode`: how the searches
-    ran, "one launch" or "processes")."""
+def write_merged(folder: Path, seeds: list[int], codes: dict[int, int], mode: str, name: str = BATCH,
+                 extra: dict | None = None) -> dict:
+    """OUT/merged_front.csv from the seeds' folders that hold a run, and OUT/batch.json (or OUT/`name`; `mode`:
+    how the searches ran, "one launch" or "processes"; `extra`: more of its keys)."""
     from mols.reporting.runs import load_run  # reporting imports pymoo: only a batch's end needs it
 
     searches, fronts, objectives = [], [], None
-    for config in configs:
-        where = seed_folder(folder, config.seed)
-        code = codes.get(config.seed)
-        entry = {"seed": config.seed, "folder": where.name, "exit_code": code,
+    for seed in seeds:
+        where = seed_folder(folder, seed)
+        code = codes.get(seed)
+        entry = {"seed": seed, "folder": where.name, "exit_code": code,
                  "status": "not run" if code is None else "failed"}
         if where.with_suffix(".log").is_file():
             entry["log"] = where.with_suffix(".log").name
@@ -142,12 +140,12 @@ def write_merged(folder: Path, configs: list[RunConfig], codes: dict[int, int], 
             run = load_run(where)
             objectives = run.manifest["objectives"]
             entry |= {key: run.manifest[key] for key in ("status", "iterations", "wall_seconds", "archive_size")}
-            fronts.append(pd.read_csv(where / "front.csv", dtype={"solution": str}).assign(seed=config.seed))
+            fronts.append(pd.read_csv(where / "front.csv", dtype={"solution": str}).assign(seed=seed))
         searches.append(entry)
     merged = merge_fronts(fronts, objectives)
     write_atomic(folder / MERGED, merged.to_csv(index=False).encode())
-    record = {"mode": mode, "searches": searches, "merged": {"file": MERGED, "rows": len(merged)}}
-    write_atomic(folder / BATCH, json.dumps(record, indent=2).encode())
+    record = {"mode": mode, **(extra or {}), "searches": searches, "merged": {"file": MERGED, "rows": len(merged)}}
+    write_atomic(folder / name, json.dumps(record, indent=2).encode())
     return record
 
 

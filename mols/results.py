@@ -142,6 +142,13 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
     }
 
 
+def results_files(config: RunConfig, result: SearchResult, context: RunContext) -> dict[str, bytes]:
+    """The content of a run's front.csv and run.json."""
+    front = front_frame(result, context.objectives, context.encoding, context.full).to_csv(index=False).encode()
+    text = json.dumps(manifest(config, result, context, front), indent=2) + "\n"
+    return {FRONT: front, MANIFEST: text.encode()}
+
+
 def target_record(result: SearchResult) -> dict | None:
     """Whether and when the run reached its target (None: it had none); its value, a list with several
     objectives."""
@@ -203,12 +210,14 @@ class ResultsFolder:
 
     def write(self, config: RunConfig, result: SearchResult, context: RunContext) -> None:
         """front.csv, then run.json, each renamed into place; an old run.json is removed first."""
-        front = front_frame(result, context.objectives, context.encoding, context.full).to_csv(index=False).encode()
-        text = json.dumps(manifest(config, result, context, front), indent=2) + "\n"
+        self.write_files(results_files(config, result, context))
+
+    def write_files(self, files: dict[str, bytes]) -> None:
+        """A run's files as results_files makes them (perhaps on another machine), written as `write` does."""
         try:
             (self.path / MANIFEST).unlink(missing_ok=True)
-            write_atomic(self.path / FRONT, front)
-            write_atomic(self.path / MANIFEST, text.encode())
+            write_atomic(self.path / FRONT, files[FRONT])
+            write_atomic(self.path / MANIFEST, files[MANIFEST])
         except OSError as err:
             raise MolsError(f"results folder {self.path}: cannot be written ({reason(err)})") from None
         self.written = True

@@ -14,7 +14,7 @@ search keeps its own cap on iterations (iterations, evaluations: search/budget.p
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from mols.backends import prepare
 from mols.errors import MolsError
@@ -24,20 +24,35 @@ from mols.search.profiler import Profiler
 from mols.search.tabu import AggregatedTabu, walk_together
 
 
-def seed_configs(config: RunConfig, size: int) -> list[RunConfig]:
-    """config with the seeds config.seed .. config.seed + size - 1."""
-    return [dataclasses.replace(config, seed=config.seed + b) for b in range(size)]
+def seed_configs(config: RunConfig, seeds: int | Sequence[int]) -> list[RunConfig]:
+    """config with each of the seeds: a list, or a count (the seeds config.seed .. config.seed + seeds - 1)."""
+    if isinstance(seeds, int):
+        seeds = range(config.seed, config.seed + seeds)
+    return [dataclasses.replace(config, seed=seed) for seed in seeds]
 
 
-def build_batch(config: RunConfig, size: int,
+def build_batch(config: RunConfig, seeds: int | Sequence[int],
                 counters: Callable[[int], OnIteration | None] = lambda b: None) -> SearchBatch:
-    """The searches of config with the seeds config.seed .. + size - 1, on one problem, neighborhood and
-    evaluator; search b reports its iterations to counters(b)."""
+    """The searches of config with these seeds (seed_configs), on one problem, neighborhood and evaluator;
+    search b reports its iterations to counters(b)."""
     problem = run_problem(config)
     nbh = problem.neighborhood(config.neighborhood)
     evaluator = prepare(problem, nbh, config.spec)
     return SearchBatch([make_search(one, problem, nbh, evaluator, counters(b))
-                        for b, one in enumerate(seed_configs(config, size))])
+                        for b, one in enumerate(seed_configs(config, seeds))])
+
+
+def sharing_batch(config: RunConfig, seeds: int | Sequence[int],
+                  counters: Callable[[int], OnIteration | None] = lambda b: None) -> SearchBatch | None:
+    """build_batch's searches where they can share each kernel launch, else None: tabu or ITS on the GPU, with
+    lane kernels and no target (one search's target would stop the others)."""
+    if config.algorithm not in ("tabu", "its") or config.spec.device != "gpu" or config.target is not None:
+        return None
+    batch = build_batch(config, seeds, counters)
+    lead = batch.searches[0]
+    if lead.problem.target is not None or not lead.evaluator.shares_launches():
+        return None
+    return batch
 
 
 class SearchBatch:

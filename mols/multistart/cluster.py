@@ -1,0 +1,84 @@
+"""The Dask cluster a multistart runs on: an existing one (its scheduler's address), or one made here, on this
+machine: a distributed.LocalCluster with one worker process per visible GPU (worker gpu-I sees GPU I alone,
+through CUDA_VISIBLE_DEVICES), or one per CPU core where the run is on the CPU. Every worker runs one task at a
+time (one thread)."""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from mols.errors import MolsError, reason
+
+
+def visible_gpus() -> list[str]:
+    """The GPUs this process may use, as CUDA_VISIBLE_DEVICES names them (its list where it is set)."""
+    from mols.backends.cuda import gpu_available, import_cupy
+
+    if not gpu_available():
+        return []
+    listed = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if listed is not None:
+        return [name.strip() for name in listed.split(",") if name.strip()]
+    return [str(i) for i in range(import_cupy().cuda.runtime.getDeviceCount())]
+
+
+def _local_cluster_class():
+    from distributed import LocalCluster
+
+    class GpuCluster(LocalCluster):
+        """LocalCluster whose workers are gpu-I, each seeing GPU I alone."""
+
+        def __init__(self, gpus: list[str], **kwargs):
+            self.gpus = gpus
+            super().__init__(n_workers=0, **kwargs)
+            self.scale(len(gpus))
+
+        def new_worker_spec(self) -> dict:
+            gpu = next(g for g in self.gpus if f"gpu-{g}" not in self.worker_spec)
+            spec = copy.deepcopy(self.new_spec)
+            spec["options"]["env"] = {**spec["options"].get("env", {}), "CUDA_VISIBLE_DEVICES": gpu}
+            return {f"gpu-{gpu}": spec}
+
+    return LocalCluster, GpuCluster
+
+
+@contextmanager
+def open_client(scheduler: str | None, device: str, workers: int | None) -> Iterator:
+    """A distributed.Client: of the cluster at `scheduler`, or of a local one for `device` (gpu or cpu) with
+    `workers` workers (default: every visible GPU, or every core). Closed, with a local cluster, on exit."""
+    import dask
+    from distributed import Client
+
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=20)
+        except (OSError, TimeoutError, ValueError) as err:
+            raise MolsError(f"--scheduler {scheduler}: cannot connect ({reason(err)})") from None
+        with client:
+            if not client.scheduler_info()["workers"]:
+                client.wait_for_workers(1, timeout=60)
+            yield client
+        return
+    LocalCluster, GpuCluster = _local_cluster_class()
+    options = {"threads_per_worker": 1, "processes": True, "dashboard_address": None, "memory_limit": 0,
+               "silence_logs": logging.ERROR}
+    # A worker that dies fails its task at once: mols retries it once itself (driver.py).
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        if device == "gpu":
+            gpus = visible_gpus()
+            if not gpus:
+                raise MolsError("the gpu backend was asked for, but CuPy finds no GPU on this machine")
+            if workers is not None and workers > len(gpus):
+                raise MolsError(f"--workers {workers}: this machine shows {len(gpus)} GPU(s); one worker per GPU")
+            cluster = GpuCluster(gpus[:workers], **options)
+            count = len(cluster.gpus)
+        else:
+            count = workers or os.cpu_count() or 1
+            cluster = LocalCluster(n_workers=count, **options)
+        with cluster, Client(cluster) as client:
+            client.wait_for_workers(count, timeout=120)
+            yield client
