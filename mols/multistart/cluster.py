@@ -64,7 +64,7 @@ def open_client(scheduler: str | None, device: str, workers: int | None) -> Iter
             yield client
         return
     LocalCluster, GpuCluster = _local_cluster_class()
-    options = {"threads_per_worker": 1, "processes": True, "dashboard_address": None, "memory_limit": 0,
+    options = {"threads_per_worker": 1, "processes": True, "dashboard_address": ":0", "memory_limit": 0,
                "silence_logs": logging.ERROR}
     # A worker that dies fails its task at once: mols retries it once itself (driver.py).
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):

@@ -1,0 +1,217 @@
+"""mols multistart on Dask distributed: a local cluster of two CPU workers (and, with the gpu marker, one worker
+per GPU), an external scheduler with two `dask worker` processes, faults, resuming and stopping."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from mols.batch import batch_error, merge_fronts
+from mols.multistart import MULTISTART, Multistart
+from mols.multistart.cluster import open_client, visible_gpus
+from mols.multistart.task import run_task
+from mols.results import FRONT, MANIFEST, RunContext, results_files
+from mols.search import RunConfig, build_search
+
+QAP = {"instance": "tai12a", "problem": "qap", "algorithm": "tabu", "backend": "cpu", "iterations": 40, "seed": 3}
+PLS = {"instance": "020_10_01", "problem": "flowshop", "algorithm": "pls", "backend": "cpu", "iterations": 25,
+       "seed": 0}
+
+
+class NoStop:
+    requested, signum, phase = False, None, "search"
+
+
+class TimedStop(NoStop):
+    """A stop asked for `after` seconds from its making (a Ctrl-C in the middle of the searches)."""
+
+    def __init__(self, after: float):
+        self.at = time.monotonic() + after
+
+    @property
+    def requested(self) -> bool:
+        return time.monotonic() >= self.at
+
+
+@pytest.fixture(scope="module")
+def client():
+    with open_client(None, "cpu", 2) as client:
+        yield client
+
+
+def fronts_one_by_one(fields: dict, seeds) -> dict[int, bytes]:
+    """Each seed's front.csv as `mols run` of that seed alone writes it, run here one after another."""
+    fronts = {}
+    for seed in seeds:
+        config = RunConfig(**(fields | {"seed": seed, "threads": 1}))
+        search = build_search(config)
+        fronts[seed] = results_files(config, search.run(), RunContext.of(search))[FRONT]
+    return fronts
+
+
+def merged_of(fronts: dict[int, bytes], objectives: list[str]) -> pd.DataFrame:
+    frames = [pd.read_csv(io.BytesIO(data), dtype={"solution": str}).assign(seed=seed) for seed, data in fronts.items()]
+    return merge_fronts(frames, objectives).reset_index(drop=True)
+
+
+def read_merged(folder: Path) -> pd.DataFrame:
+    return pd.read_csv(folder / "merged_front.csv", dtype={"solution": str})
+
+
+def run(client, fields, searches, folder, stop=None, **options) -> dict:
+    return Multistart(client, fields, searches, folder, **options).run(stop or NoStop())
+
+
+def test_merged_front_is_the_nondominated_union_of_the_searches_run_one_by_one(client, tmp_path):
+    record = run(client, PLS, 4, tmp_path)
+    alone = fronts_one_by_one(PLS, range(4))
+    for seed, front in alone.items():
+        assert (tmp_path / f"seed-{seed}" / FRONT).read_bytes() == front
+    objectives = ["makespan", "total_tardiness", "n_tardy"]
+    pd.testing.assert_frame_equal(read_merged(tmp_path), merged_of(alone, objectives), check_dtype=False)
+    assert [s["status"] for s in record["searches"]] == ["completed"] * 4
+    tasks = record["tasks"]
+    assert sorted(seed for t in tasks for seed in t["seeds"]) == [0, 1, 2, 3]  # PLS: one search per task
+    assert {t["attempts"][0]["worker"] for t in tasks} <= set(record["workers"])
+
+
+def test_tabu_searches_are_spread_evenly_over_the_workers_in_tasks(client, tmp_path):
+    record = run(client, QAP, 4, tmp_path)
+    assert [t["seeds"] for t in record["tasks"]] == [[3, 4], [5, 6]]
+    alone = fronts_one_by_one(QAP, range(3, 7))
+    pd.testing.assert_frame_equal(read_merged(tmp_path), merged_of(alone, ["cost"]), check_dtype=False)
+
+
+def failing_task(fields, seeds, shipped, stop_event):
+    """run_task, except that a task holding seed 4 raises."""
+    if 4 in seeds:
+        raise RuntimeError("a fault in seed 4's task")
+    return run_task(fields, seeds, shipped, stop_event)
+
+
+def test_a_task_that_raises_is_tried_again_then_reported_and_the_others_finish(client, tmp_path):
+    record = run(client, QAP, 3, tmp_path, per_task=1, task=failing_task)
+    by_seed = {t["seeds"][0]: t for t in record["tasks"]}
+    assert by_seed[4]["status"] == "failed"
+    assert [a["status"] for a in by_seed[4]["attempts"]] == ["failed", "failed"]
+    assert "a fault in seed 4's task" in by_seed[4]["attempts"][-1]["error"]
+    assert by_seed[3]["status"] == by_seed[5]["status"] == "finished"
+    assert {s["seed"]: s["status"] for s in record["searches"]} == {3: "completed", 4: "not run", 5: "completed"}
+    assert "seed 4" in batch_error(record)
+    assert set(read_merged(tmp_path)["seed"]) <= {3, 5}
+
+
+def dying_task(fields, seeds, shipped, stop_event):
+    """run_task, except that the first time a task is tried its worker process dies."""
+    marker = Path(fields["marker"])
+    if not marker.exists():
+        marker.write_text("died once")
+        os._exit(1)
+    return run_task({k: v for k, v in fields.items() if k != "marker"}, seeds, shipped, stop_event)
+
+
+def test_a_task_whose_worker_dies_runs_again_on_a_worker(client, tmp_path):
+    fields = QAP | {"marker": str(tmp_path / "marker")}
+    record = run(client, fields, 1, tmp_path / "out", task=dying_task)
+    (task,) = record["tasks"]
+    assert [a["status"] for a in task["attempts"]] == ["failed", "finished"]
+    assert "KilledWorker" in task["attempts"][0]["error"]
+    assert (tmp_path / "out" / "seed-3" / FRONT).read_bytes() == fronts_one_by_one(QAP, [3])[3]
+    client.wait_for_workers(2, timeout=60)  # the nanny has started a new worker for the module's next tests
+
+
+def test_a_rerun_into_the_same_folder_runs_only_the_missing_searches(client, tmp_path):
+    first = run(client, QAP, 4, tmp_path, per_task=1)
+    before = read_merged(tmp_path)
+    for name in (MANIFEST, FRONT):
+        (tmp_path / "seed-5" / name).unlink()
+    again = run(client, QAP, 4, tmp_path, per_task=1)
+    assert [t["seeds"] for t in again["tasks"]] == [t["seeds"] for t in first["tasks"]] + [[5]]
+    pd.testing.assert_frame_equal(read_merged(tmp_path), before)
+    with pytest.raises(Exception, match="holds a multistart of other options"):
+        run(client, QAP | {"iterations": 41}, 4, tmp_path)
+
+
+def test_a_stop_ends_the_running_searches_which_keep_their_archive(client, tmp_path):
+    fields = QAP | {"iterations": None, "time": 60.0}
+    start = time.monotonic()
+    record = run(client, fields, 2, tmp_path, stop=TimedStop(4.0), per_task=1)
+    assert time.monotonic() - start < 40
+    for seed in (3, 4):
+        manifest = json.loads((tmp_path / f"seed-{seed}" / MANIFEST).read_text())
+        assert manifest["status"] == "interrupted" and manifest["iterations"] > 0
+        assert manifest["archive_size"] >= 1
+    assert {s["status"] for s in record["searches"]} == {"interrupted"}
+
+
+def test_the_command_runs_the_searches_and_names_a_bad_option(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "out"
+    done = runner.invoke(app, ["multistart", "-k", "2", "--workers", "2", "tai12a", "-p", "qap", "-a", "its",
+                               "-i", "30", "-b", "cpu", "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    assert json.loads((out / MULTISTART).read_text())["merged"]["rows"] >= 1
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["seed-0", "seed-1"]
+    bad = runner.invoke(app, ["multistart", "tai12a", "-p", "qap", "--tenure", "x", "-o", str(tmp_path / "b")])
+    assert bad.exit_code == 1 and "--tenure" in bad.output and "Traceback" not in bad.output
+    batch = runner.invoke(app, ["multistart", "tai12a", "-p", "qap", "--batch", "3", "-o", str(tmp_path / "c")])
+    assert batch.exit_code == 1 and "--searches" in batch.output
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    """A scheduler and two workers started as a user starts them: `dask scheduler`, `dask worker`."""
+    file = tmp_path / "scheduler.json"
+    dask = [sys.executable, "-m", "dask"]
+    env = os.environ | {"PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH", "")])}
+    processes = [subprocess.Popen([*dask, "scheduler", "--scheduler-file", str(file), "--port", "0", "--no-dashboard"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)]
+    deadline = time.monotonic() + 60
+    while not file.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    processes += [subprocess.Popen([*dask, "worker", "--scheduler-file", str(file), "--nthreads", "1",
+                                    "--no-dashboard", "--name", f"w{i}"], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, env=env) for i in range(2)]
+    try:
+        yield json.loads(file.read_text())["address"]
+    finally:
+        for process in processes[::-1]:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=60)
+
+
+def test_an_existing_cluster_of_dask_workers_gives_the_same_results(dask_cluster, tmp_path):
+    with open_client(dask_cluster, "cpu", None) as client:
+        client.wait_for_workers(2, timeout=60)
+        record = run(client, QAP, 4, tmp_path, per_task=1)
+    assert {t["attempts"][-1]["worker"] for t in record["tasks"]} <= {"w0", "w1"}
+    alone = fronts_one_by_one(QAP, range(3, 7))
+    for seed, front in alone.items():
+        assert (tmp_path / f"seed-{seed}" / FRONT).read_bytes() == front
+
+
+@pytest.mark.gpu
+def test_each_gpu_worker_sees_its_own_gpu(tmp_path):
+    if len(visible_gpus()) < 2:
+        pytest.skip("needs two GPUs")
+    fields = QAP | {"backend": "gpu"}
+    with open_client(None, "gpu", None) as client:
+        record = run(client, fields, 2 * len(visible_gpus()), tmp_path, per_task=1)
+    attempts = [t["attempts"][-1] for t in record["tasks"]]
+    assert {a["gpu"] for a in attempts} == set(visible_gpus())
+    assert len({a["gpu_bus"] for a in attempts}) == len(visible_gpus())
+    assert all(a["worker"] == f"gpu-{a['gpu']}" for a in attempts)
+    alone = fronts_one_by_one(QAP, range(3, 3 + 2 * len(visible_gpus())))  # the CPU's: exact for the QAP
+    for seed, front in alone.items():
+        assert (tmp_path / f"seed-{seed}" / FRONT).read_bytes() == front
