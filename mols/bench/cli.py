@@ -460,3 +460,58 @@ def bench_gpu_techniques(
         tables = bench.run(chosen, repeats, blocks, on_row=advance,
                            on_case=lambda so_far: bench.write_report(so_far, output, settings))
     show_report(bench.write_report(tables, output, settings))
+
+
+@bench_app.command("multistart")
+@user_errors
+def bench_multistart(
+    instances: Annotated[str, typer.Option(help="Comma-separated QAP instances of the paper's Table 5, all (tai12a "
+                                           "... tai256c) or none.")] = "all",
+    searches: Annotated[int, typer.Option("--searches", "-k", min=1, help="Independent searches per cell (paper: "
+                                          "20).")] = 20,
+    iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="ITS iterations per search, in runs of "
+                                            "1,000 (paper: 10 runs).")] = 10_000,
+    columns: Annotated[str, typer.Option(help="Comma-separated: cpu1 (one core), cpu (a worker per core), gpu1 (one "
+                                         "GPU), gpu (a worker per GPU), or all; those without their device are "
+                                         "skipped.")] = "all",
+    repeats: Annotated[int, typer.Option(min=1, help="Timed multistarts per cell; the median is reported.")] = 3,
+    cpu_moves: Annotated[float, typer.Option(min=1, help="QAP: neighbors a CPU search evaluates at most (fewer "
+                                             "iterations, the time extrapolated).")] = 3e5,
+    flowshop: Annotated[bool, typer.Option("--flowshop/--no-flowshop", help="Also K PLS-≠ searches on the flowshop "
+                                           "200_20_01.")] = True,
+    pls_iterations: Annotated[int, typer.Option(min=1, help="PLS iterations per search on 200_20_01.")] = 1000,
+    pls_cpu_moves: Annotated[float, typer.Option(min=1, help="Flowshop: neighbors a CPU search evaluates at most "
+                                                 "(default: 3 iterations of 39,601).")] = 1.5e5,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "multistart",
+):
+    """Table 5 of Luong et al. (2009): K iterated tabu searches on QAP tai12a ... tai256c on one core, all cores,
+    one GPU and all GPUs (one search per task, and batched: a GPU's searches sharing each launch) on Dask, then
+    K PLS searches on the flowshop 200_20_01."""
+    from mols.bench import multistart as bench
+    from mols.multistart.cluster import visible_gpus
+
+    chosen = [] if instances == "none" else choose(instances, bench.INSTANCES, "--instances")
+    wanted, notes = bench.plan_columns(choose(columns, bench.COLUMNS, "--columns"), len(visible_gpus()))
+    if not wanted:
+        raise MolsError(f"--columns {columns}: none can run on this machine ({'; '.join(notes)})")
+    cases = [bench.qap_case(name, iterations, int(cpu_moves)) for name in chosen]
+    cases += [bench.flowshop_case(pls_iterations, int(pls_cpu_moves))] if flowshop else []
+    if not cases:
+        raise MolsError("--instances none with --no-flowshop: nothing to measure")
+    env = bench.header({"searches (K)": searches, "ITS iterations per search": f"{iterations:,}",
+                        "PLS iterations per search": f"{pls_iterations:,}" if flowshop else "no flowshop row",
+                        "repeats": repeats, "CPU cap (QAP, flowshop)":
+                        f"{int(cpu_moves):,}, {int(pls_cpu_moves):,} neighbors per search"})
+
+    def on_row(rows: list[dict], clusters: list[dict]) -> None:  # a run cut short keeps the cells measured
+        row = rows[-1]
+        err_console.print(f"{row['instance']} {row['column']} {row['mode']}: {row['seconds']:.2f} s for "
+                          f"{row['searches']} x {row['iterations']:,} iterations", highlight=False)
+        bench.write_report(rows, clusters, notes, env, output)
+
+    try:
+        rows, clusters = bench.run(cases, wanted, bench.Settings(searches, repeats), output, on_row)
+    except KeyboardInterrupt:
+        err_console.print(f"interrupted: the cells measured so far are in {output}")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    show_report(bench.write_report(rows, clusters, notes, env, output), output / "multistart.csv")

@@ -1,0 +1,327 @@
+"""`mols bench multistart`: Table 5 of Luong, Melab & Talbi (2009) on this machine: K independent iterated tabu
+searches (a multistart) on QAP tai12a ... tai256c, on one core, all cores, one GPU and all GPUs, plus K PLS
+searches on the flowshop 200_20_01.
+
+A cell is one multistart of `mols multistart` (mols/multistart: Dask distributed, a local cluster) timed from
+the client: K searches of one configuration, seeds 0 .. K - 1, each from its own random start; ITS with the
+paper's runs of 1,000 tabu iterations (swap neighborhood, tenure n / 2, n / 5 random swaps between runs) and
+`iterations` iterations per search; PLS (PLS-≠, insertion) with `pls_iterations` per search. Columns, one
+local cluster each:
+
+- cpu1: one CPU worker, the K searches one after another on one core (Numba, Taillard's update of the QAP
+  deltas: O(n^2) per iteration, where the paper's CPU evaluated every move in O(n));
+- cpu: one CPU worker per core, one search per task;
+- gpu1: one GPU worker; gpu: one worker per visible GPU. Each in two modes where the searches can share
+  launches (tabu and ITS): `one`, one search per task (one search at a time per GPU, the paper's way), and
+  `batched`, ceil(K / GPUs) searches per task walking side by side, one launch per kernel for all
+  (search/batch.py). PLS runs in mode `one` only (its searches share no launch).
+
+Each cluster is made once per column; its start time is recorded apart (clusters.csv), never in a cell. Before
+each cell, every worker runs a short multistart of the same configuration and shape (min(200, the cell's
+iterations) iterations, a task per worker), so compilation and kernel caches stay out. Then `repeats` timed
+multistarts: the wall time of Multistart.run (tasks on the cluster, every search's folder written, the merged
+front and multistart.json), the median reported. Also per cell (CSV only, medians over the repeats):
+task_seconds, the tasks' times summed (workers' busy time), and search_seconds, the searches' wall_seconds
+summed from their run.json (batched searches share one clock, so each counts its whole batch).
+
+A CPU search evaluates at most `cpu_moves` neighbors (`pls_cpu_moves` on the flowshop: one insertion neighbor
+costs O(n m), a QAP swap O(1)): it makes fewer iterations (common.cpu_budget) and the cell's time is scaled
+linearly to the full budget, marked "est.": the searches' part of it (the busiest worker's searches'
+wall_seconds, from their run.json) times budget / iterations, the rest (Dask, the folders) counted once.
+
+Ratios: every cell against cpu1 (x cpu1), and all GPUs against one GPU in the same mode (gpu / gpu1: the issue's
+target on tai100a). Columns without their device are skipped with a note.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import shutil
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mols.batch import batch_error
+from mols.bench.common import cpu_budget, write_tables
+from mols.errors import MolsError
+from mols.markdown import markdown_list, markdown_table
+from mols.search import RunConfig, run_problem
+
+INSTANCES = ("tai12a", "tai15a", "tai17a", "tai20a", "tai25a", "tai30a", "tai35a", "tai40a", "tai50a", "tai60a",
+             "tai64c", "tai80a", "tai100a", "tai256c")  # the paper's Table 5
+FLOWSHOP = "200_20_01"
+# Table 5 (Xeon 8 cores, 2 GTX 280, 20 ITS of 10 x 1,000 iterations), seconds: CPU, MultiCPU, GPU, MultiGPU.
+PAPER_SECONDS = {"tai12a": (2.0, 0.4, 10, 7.1), "tai15a": (3.6, 0.6, 12, 8.0), "tai17a": (5.4, 0.7, 14, 8.7),
+                 "tai20a": (8.8, 1.2, 16, 9.7), "tai25a": (17, 2.2, 19, 11), "tai30a": (29, 3.8, 22, 12),
+                 "tai35a": (46, 6.0, 24, 13), "tai40a": (70, 8.9, 27, 15), "tai50a": (136, 17, 33, 18),
+                 "tai60a": (238, 29, 39, 21), "tai64c": (292, 36, 43, 23), "tai80a": (593, 74, 66, 35),
+                 "tai100a": (1220, 153, 110, 57), "tai256c": (23738, 2970, 3169, 1690)}
+PAPER_RUN_LENGTH = 1000  # tabu iterations per ITS run (the paper: 10 runs of 1,000)
+COLUMNS = {"cpu1": ("cpu", 1), "cpu": ("cpu", None), "gpu1": ("gpu", 1), "gpu": ("gpu", None)}  # device, workers
+MODES = ("one", "batched")
+WARM_ITERATIONS = 200
+SCRATCH = "scratch"  # the timed multistarts' folders, under the output; removed at the end
+
+
+@dataclass
+class Case:
+    """A row of the table: K searches of `fields` (RunConfig's keywords but the backend); a CPU search evaluates
+    at most `cap` neighbors."""
+
+    fields: dict
+    n: int
+    neighbors: int
+    cap: int
+
+    @property
+    def instance(self) -> str:
+        return self.fields["instance"]
+
+    def iterations(self, column: str) -> int:
+        """Iterations per search in this column: the budget, or on a CPU fewer where the cap bites."""
+        budget = self.fields["iterations"]
+        return budget if COLUMNS[column][0] == "gpu" else cpu_budget(budget, self.neighbors, self.cap)
+
+
+@dataclass
+class Settings:
+    searches: int = 20
+    repeats: int = 3
+
+
+class NeverStop:
+    """The `stop` of a timed multistart: never requested (Ctrl-C interrupts the bench itself)."""
+
+    requested = False
+    phase = "search"
+
+
+def make_case(instance: str, problem: str, algorithm: str, iterations: int, cap: int, **extra) -> Case:
+    fields = {"instance": instance, "problem": problem, "algorithm": algorithm, "iterations": iterations, "seed": 0,
+              **extra}
+    config = RunConfig(**fields, backend="cpu")
+    loaded = run_problem(config)
+    return Case(fields, loaded.n, loaded.neighborhood(config.neighborhood).n_neighbors(loaded.n), cap)
+
+
+def qap_case(instance: str, iterations: int, cpu_moves: int) -> Case:
+    return make_case(instance, "qap", "its", iterations, cpu_moves, run_length=PAPER_RUN_LENGTH)
+
+
+def flowshop_case(iterations: int, cpu_moves: int) -> Case:
+    return make_case(FLOWSHOP, "flowshop", "pls", iterations, cpu_moves)
+
+
+def plan_columns(requested: list[str], gpus: int) -> tuple[list[str], list[str]]:
+    """The columns this machine can measure, and a note for each one it cannot."""
+    kept, notes = [], []
+    for column in requested:
+        if COLUMNS[column][0] == "gpu" and gpus == 0:
+            notes.append(f"{column}: skipped, no GPU visible (CuPy finds none)")
+        elif column == "gpu" and gpus == 1:
+            notes.append("gpu: skipped, one GPU visible (it would repeat gpu1)")
+        else:
+            kept.append(column)
+    return kept, notes
+
+
+def modes(case: Case, column: str, searches: int, workers: int) -> list[tuple[str, int]]:
+    """(mode, searches per task) of a column: `one`; on a GPU also `batched` where the searches share launches
+    (driver.default_per_task) and a task would hold more than one."""
+    from mols.multistart.driver import default_per_task
+
+    per_task = default_per_task(case.fields, searches, workers)
+    return [("one", 1)] + ([("batched", per_task)] if COLUMNS[column][0] == "gpu" and per_task > 1 else [])
+
+
+def timed_multistart(client, fields: dict, searches: int, folder: Path, per_task: int) -> tuple[float, dict]:
+    """Wall seconds of Multistart.run and its record; MolsError where a search did not complete."""
+    from mols.multistart import MULTISTART, Multistart
+
+    multistart = Multistart(client, fields, searches, folder, per_task, overwrite=True)
+    start = time.perf_counter()
+    record = multistart.run(NeverStop())
+    seconds = time.perf_counter() - start
+    error = batch_error(record)
+    if error:
+        raise MolsError(f"a benchmark multistart did not complete ({error}); see {folder / MULTISTART}")
+    return seconds, record
+
+
+def measure(client, case: Case, column: str, mode: str, per_task: int, settings: Settings, scratch: Path) -> dict:
+    """One cell: a warm-up multistart, then `repeats` timed ones (module docstring)."""
+    workers = len(client.scheduler_info()["workers"])
+    iterations = case.iterations(column)
+    fields = case.fields | {"backend": COLUMNS[column][0], "iterations": iterations}
+    warm = fields | {"iterations": min(WARM_ITERATIONS, iterations)}
+    timed_multistart(client, warm, per_task * workers, scratch / "warm-up", per_task)
+    folder = scratch / f"{case.instance}-{column}-{mode}"
+    runs = [timed_multistart(client, fields, settings.searches, folder, per_task) for _ in range(settings.repeats)]
+    shutil.rmtree(folder, ignore_errors=True)
+    seconds = statistics.median(s for s, _ in runs)
+    budget = case.fields["iterations"]
+    busiest = statistics.median(_busiest_worker_seconds(record) for _, record in runs)
+    return {"instance": case.instance, "problem": case.fields["problem"], "algorithm": case.fields["algorithm"],
+            "n": case.n, "neighbors": case.neighbors, "column": column, "mode": mode, "workers": workers,
+            "per_task": per_task, "searches": settings.searches, "iterations": iterations, "budget": budget,
+            "estimated": iterations < budget, "repeats": settings.repeats, "seconds": seconds,
+            "seconds_full": seconds + (budget / iterations - 1) * busiest,
+            "task_seconds": statistics.median(_task_seconds(record) for _, record in runs),
+            "search_seconds": statistics.median(sum(s["wall_seconds"] for s in r["searches"]) for _, r in runs),
+            "gpus": ",".join(sorted({str(a["gpu"]) for _, r in runs for a in _last_attempts(r) if a.get("gpu")}))}
+
+
+def _last_attempts(record: dict) -> list[dict]:
+    return [task["attempts"][-1] for task in record["tasks"] if task["attempts"]]
+
+
+def _busiest_worker_seconds(record: dict) -> float:
+    """The largest sum of the searches' wall_seconds over one worker's tasks (searches one after another: the
+    cells that scale them are on the CPU, where a task's searches share no clock)."""
+    wall = {search["seed"]: search.get("wall_seconds", 0.0) for search in record["searches"]}
+    workers: dict[str, float] = {}
+    for task in record["tasks"]:
+        if task["attempts"]:
+            worker = task["attempts"][-1].get("worker", "")
+            workers[worker] = workers.get(worker, 0.0) + sum(wall.get(seed, 0.0) for seed in task["seeds"])
+    return max(workers.values(), default=0.0)
+
+
+def _task_seconds(record: dict) -> float:
+    return sum(attempt.get("seconds", 0.0) for attempt in _last_attempts(record))
+
+
+OnRow = Callable[[list[dict], list[dict]], None]
+
+
+def run(cases: list[Case], columns: list[str], settings: Settings, output: Path,
+        on_row: OnRow = lambda rows, clusters: None) -> tuple[list[dict], list[dict]]:
+    """Every case in every column, a cluster per column: (cells, clusters); on_row(cells, clusters) after each
+    cell (e.g. to rewrite the report, so that a run cut short keeps what it measured)."""
+    from mols.multistart.cluster import open_client
+    from mols.multistart.command import IgnoreInterrupt
+
+    rows, clusters, scratch = [], [], output / SCRATCH
+    for column in columns:
+        device, workers = COLUMNS[column]
+        start = time.perf_counter()
+        with open_client(None, device, workers) as client:
+            client.register_plugin(IgnoreInterrupt())  # Ctrl-C (or timeout -s INT) stops the bench, which ends them
+            count = len(client.scheduler_info()["workers"])
+            clusters.append({"column": column, "device": device, "workers": count,
+                             "start_seconds": time.perf_counter() - start})
+            for case in cases:
+                for mode, per_task in modes(case, column, settings.searches, count):
+                    rows.append(measure(client, case, column, mode, per_task, settings, scratch))
+                    on_row(rows, clusters)
+    shutil.rmtree(scratch, ignore_errors=True)
+    return rows, clusters
+
+
+def with_ratios(rows: list[dict]) -> list[dict]:
+    """The rows with x_cpu1 (cpu1's time over the cell's, same instance) and, for the gpu column, x_gpu1 (gpu1's
+    time over the cell's, same instance and mode); NaN where the other cell is missing."""
+    seconds = {(r["instance"], r["column"], r["mode"]): r["seconds_full"] for r in rows}
+
+    def over(key: tuple, mine: float) -> float:
+        return seconds[key] / mine if key in seconds else math.nan
+
+    return [r | {"x_cpu1": over((r["instance"], "cpu1", "one"), r["seconds_full"]),
+                 "x_gpu1": over((r["instance"], "gpu1", r["mode"]), r["seconds_full"]) if r["column"] == "gpu"
+                 else math.nan} for r in rows]
+
+
+def header(settings: dict) -> dict:
+    """environment() with the CPU's model, every visible GPU, the Dask versions, then the bench's settings."""
+    from mols.environment import environment
+
+    env = environment()
+    env["cpu"] = f"{cpu_model()}, {os.cpu_count()} logical cores"
+    names = gpu_names()
+    env["gpus"] = f"{len(names)}: {', '.join(names)}" if names else "none"
+    import dask
+    import distributed
+
+    return env | {"dask": dask.__version__, "distributed": distributed.__version__} | settings
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def gpu_names() -> list[str]:
+    from mols.multistart.cluster import visible_gpus
+
+    gpus = visible_gpus()
+    if not gpus:
+        return []
+    from mols.backends.cuda import import_cupy
+
+    runtime = import_cupy().cuda.runtime
+    return [runtime.getDeviceProperties(i)["name"].decode() for i in range(len(gpus))]
+
+
+def write_report(rows: list[dict], clusters: list[dict], notes: list[str], env: dict, output: Path) -> Path:
+    """multistart.csv (a row per cell), clusters.csv and multistart.md in output; the Markdown file's path."""
+    rows = with_ratios(rows)
+    return write_tables(output, {"multistart.csv": rows, "clusters.csv": clusters},
+                        ("multistart.md", render_markdown(rows, clusters, notes, env)))
+
+
+def _cell(row: dict) -> str:
+    text = f"{row['seconds_full']:.2f}" + (" est." if row["estimated"] else "")
+    return text if row["column"] == "cpu1" or math.isnan(row["x_cpu1"]) else f"{text} ×{row['x_cpu1']:.1f}"
+
+
+def _order(cell: tuple[str, str]) -> tuple[int, int]:
+    """one before batched, then cpu1, cpu, gpu1, gpu (the paper's CPU, MultiCPU, GPU, MultiGPU)."""
+    return MODES.index(cell[1]), list(COLUMNS).index(cell[0])
+
+
+def render_markdown(rows: list[dict], clusters: list[dict], notes: list[str], env: dict) -> str:
+    workers = {c["column"]: c["workers"] for c in clusters}
+    cells = sorted({(r["column"], r["mode"]) for r in rows}, key=_order)
+    names = {cell: cell[0] + (f" ({workers.get(cell[0])})" if cell[0] in ("cpu", "gpu") else "")
+             + (f" {cell[1]}" if cell[0].startswith("gpu") else "") + " s" for cell in cells}
+    table = []
+    for instance in dict.fromkeys(r["instance"] for r in rows):
+        mine = {(r["column"], r["mode"]): r for r in rows if r["instance"] == instance}
+        first = next(iter(mine.values()))
+        line = {"instance": instance, "n": first["n"], "search": first["algorithm"].upper(),
+                "K × iterations": f"{first['searches']} × {first['budget']:,}"}
+        line |= {names[cell]: _cell(mine[cell]) if cell in mine else "" for cell in cells}
+        line |= {f"gpu / gpu1 {mode}": f"×{mine[('gpu', mode)]['x_gpu1']:.2f}" if ("gpu", mode) in mine else ""
+                 for mode in MODES if ("gpu", mode) in cells}
+        paper = PAPER_SECONDS.get(instance)
+        line["paper CPU / MultiCPU / GPU / MultiGPU s"] = " / ".join(f"{s:g}" for s in paper) if paper else ""
+        table.append(line)
+    text = ("# Multistart: Table 5 of Luong et al. (2009) on this machine\n\n"
+            "Made by `mols bench multistart` (mols/bench/multistart.py says exactly what is measured). K "
+            "independent searches, seeds 0 .. K - 1, on a local Dask cluster: QAP iterated tabu search (runs of "
+            "1,000 tabu iterations), flowshop PLS-≠. cpu1: one CPU worker, the searches one after another; "
+            "cpu (W): W CPU workers, one per core; gpu1: one GPU worker; gpu (G): one worker per GPU. `one`: one "
+            "search per task (one at a time per GPU, the paper's way); `batched`: ceil(K / GPUs) searches per "
+            "task sharing each kernel launch. Time: median wall time of the multistart (cluster start and "
+            "compilation excluded), seconds for K searches of the full budget; \"est.\": CPU searches made "
+            "fewer iterations, their part of the time scaled to the budget. ×: against cpu1; gpu / gpu1: all "
+            "GPUs against one, same mode. Paper: Xeon 3 GHz 8 cores and 2 GTX 280, 20 ITS of 10,000 iterations "
+            "(no texture memory).\n\n"
+            f"{markdown_list(env)}\n\n")
+    text += markdown_table(table) + "\n" if table else "(no cells measured)\n"
+    if clusters:
+        text += "\n## Clusters\n\n" + markdown_table(
+            [{"column": c["column"], "workers": c["workers"], "start s": f"{c['start_seconds']:.1f}"}
+             for c in clusters]) + "\n"
+    if notes:
+        text += "\n## Notes\n\n" + "\n".join(f"- {note}" for note in notes) + "\n"
+    return text

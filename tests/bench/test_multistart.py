@@ -1,0 +1,81 @@
+"""`mols bench multistart` on the CPU: a tiny run of cpu1 and cpu on a local Dask cluster (its files, rows and the
+"est." of a capped run), the columns a machine without a GPU keeps, the modes of a cell, the ratios and the GPU
+part of the table from made-up rows, and a bad --columns named without a traceback."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import pandas as pd
+from typer.testing import CliRunner
+
+from cli import app
+from mols.bench import multistart as bench
+
+runner = CliRunner()
+
+
+def test_bench_multistart_cpu_columns_write_the_report(tmp_path):
+    # tai12a has 66 swap neighbors: a cap of 600 gives the CPU searches 9 of the 20 iterations
+    result = runner.invoke(app, ["bench", "multistart", "--instances", "tai12a", "-k", "2", "-i", "20", "--columns",
+                                 "cpu1,cpu", "--repeats", "1", "--cpu-moves", "600", "--no-flowshop",
+                                 "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    df = pd.read_csv(tmp_path / "multistart.csv")
+    assert list(zip(df.instance, df.column, df["mode"])) == [("tai12a", "cpu1", "one"), ("tai12a", "cpu", "one")]
+    assert (df.iterations == 9).all() and (df.budget == 20).all() and df.estimated.all()
+    assert (df.searches == 2).all() and (df.per_task == 1).all() and list(df.workers) == [1, os.cpu_count()]
+    assert (df.seconds_full > df.seconds).all() and df.x_cpu1[0] == 1.0
+    assert set(pd.read_csv(tmp_path / "clusters.csv").column) == {"cpu1", "cpu"}
+    md = (tmp_path / "multistart.md").read_text()
+    assert "| instance | n | search | K × iterations | cpu1 s | cpu (" in md
+    assert "| tai12a | 12 | ITS | 2 × 20 | " in md and " est." in md and "- dask: " in md
+    assert not (tmp_path / bench.SCRATCH).exists()
+
+
+def test_bench_multistart_names_a_bad_column(tmp_path):
+    result = runner.invoke(app, ["bench", "multistart", "--columns", "cpu1,tpu", "-o", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "--columns" in result.output and "tpu" in result.output and "Traceback" not in result.output
+
+
+def test_columns_without_their_device_are_skipped_with_a_note():
+    assert bench.plan_columns(list(bench.COLUMNS), 0) == (["cpu1", "cpu"], [
+        "gpu1: skipped, no GPU visible (CuPy finds none)", "gpu: skipped, no GPU visible (CuPy finds none)"])
+    kept, notes = bench.plan_columns(["gpu1", "gpu"], 1)
+    assert kept == ["gpu1"] and notes[0].startswith("gpu: skipped")
+    assert bench.plan_columns(["cpu", "gpu"], 2) == (["cpu", "gpu"], [])
+
+
+def test_cases_modes_and_cpu_budgets():
+    its = bench.qap_case("tai100a", 100_000, 10**6)
+    assert (its.n, its.neighbors, its.fields["run_length"]) == (100, 4950, 1000)
+    assert its.iterations("gpu") == 100_000 and its.iterations("cpu1") == 10**6 // 4950
+    pls = bench.flowshop_case(1000, 150_000)
+    assert (pls.instance, pls.neighbors, pls.iterations("cpu")) == ("200_20_01", 199**2, 3)
+    assert bench.modes(its, "gpu", 20, 2) == [("one", 1), ("batched", 10)]
+    assert bench.modes(its, "cpu", 20, 2) == [("one", 1)]
+    assert bench.modes(its, "gpu", 4, 4) == [("one", 1)]  # a task of one search: batched would repeat `one`
+    assert bench.modes(pls, "gpu", 20, 2) == [("one", 1)]  # PLS searches share no launch
+
+
+def row(column: str, mode: str, seconds: float, estimated: bool = False) -> dict:
+    return {"instance": "tai100a", "problem": "qap", "algorithm": "its", "n": 100, "column": column, "mode": mode,
+            "searches": 20, "iterations": 10 if estimated else 100, "budget": 100, "estimated": estimated,
+            "seconds": seconds, "seconds_full": seconds}
+
+
+def test_ratios_and_the_gpu_part_of_the_table():
+    rows = bench.with_ratios([row("cpu1", "one", 80.0, estimated=True), row("gpu1", "one", 20.0),
+                              row("gpu1", "batched", 4.0), row("gpu", "one", 10.0), row("gpu", "batched", 2.5)])
+    ratios = {(r["column"], r["mode"]): (r["x_cpu1"], r["x_gpu1"]) for r in rows}
+    assert ratios[("gpu", "one")] == (8.0, 2.0) and ratios[("gpu", "batched")] == (32.0, 1.6)
+    assert ratios[("gpu1", "batched")][0] == 20.0 and math.isnan(ratios[("gpu1", "one")][1])
+    clusters = [{"column": "gpu1", "workers": 1, "start_seconds": 3.0}, {"column": "gpu", "workers": 2,
+                                                                         "start_seconds": 4.0}]
+    md = bench.render_markdown(rows, clusters, [], {"gpus": "2: H200, H200"})
+    assert ("| cpu1 s | gpu1 one s | gpu (2) one s | gpu1 batched s | gpu (2) batched s | gpu / gpu1 one | "
+            "gpu / gpu1 batched |") in md
+    assert ("| 80.00 est. | 20.00 ×4.0 | 10.00 ×8.0 | 4.00 ×20.0 | 2.50 ×32.0 | ×2.00 | ×1.60 | "
+            "1220 / 153 / 110 / 57 |") in md
