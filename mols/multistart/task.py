@@ -93,10 +93,13 @@ class RemoteStop:
         threading.Thread(target=self._watch, daemon=True).start()
 
     def _watch(self) -> None:
-        while not self._done.is_set():
-            if self._event.wait(WATCH_SECONDS):
-                self.signum = signal.SIGINT
-                return
+        try:
+            while not self._done.is_set():
+                if self._event.wait(WATCH_SECONDS):
+                    self.signum = signal.SIGINT
+                    return
+        except Exception:  # noqa: BLE001 - the cluster closing under a finished task: nothing left to stop
+            return
 
     @property
     def requested(self) -> bool:
