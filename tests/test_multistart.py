@@ -130,6 +130,19 @@ def test_a_task_whose_worker_dies_runs_again_on_a_worker(client, tmp_path):
     client.wait_for_workers(2, timeout=60)  # the nanny has started a new worker for the module's next tests
 
 
+def process_cores() -> list[list[int]]:
+    """The cores of every thread of this process."""
+    return sorted({tuple(sorted(os.sched_getaffinity(int(t)))) for t in os.listdir("/proc/self/task")})
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity on this system")
+def test_local_workers_keep_to_cores_of_their_own(client):
+    """A replacement worker too (the test above killed one)."""
+    cores = list(client.run(process_cores).values())
+    assert all(len(threads) == 1 for threads in cores)  # every thread of a worker on the same cores
+    assert len({threads[0] for threads in cores}) == len(cores) == 2
+
+
 def test_a_rerun_into_the_same_folder_runs_only_the_missing_searches(client, tmp_path):
     first = run(client, QAP, 4, tmp_path, per_task=1)
     before = read_merged(tmp_path)
@@ -208,6 +221,9 @@ def test_each_gpu_worker_sees_its_own_gpu(tmp_path):
     fields = QAP | {"backend": "gpu"}
     with open_client(None, "gpu", None) as client:
         record = run(client, fields, 2 * len(visible_gpus()), tmp_path, per_task=1)
+        cores = list(client.run(process_cores).values())
+    assert all(len(threads) == 1 for threads in cores)
+    assert not set(cores[0][0]) & set(cores[1][0])  # two workers, two shares of the cores
     attempts = [t["attempts"][-1] for t in record["tasks"]]
     assert {a["gpu"] for a in attempts} == set(visible_gpus())
     assert len({a["gpu_bus"] for a in attempts}) == len(visible_gpus())

@@ -203,14 +203,12 @@ def run(cases: list[Case], columns: list[str], settings: Settings, output: Path,
     """Every case in every column, a cluster per column: (cells, clusters); on_row(cells, clusters) after each
     cell (e.g. to rewrite the report, so that a run cut short keeps what it measured)."""
     from mols.multistart.cluster import open_client
-    from mols.multistart.command import IgnoreInterrupt
 
     rows, clusters, scratch = [], [], output / SCRATCH
     for column in columns:
         device, workers = COLUMNS[column]
         start = time.perf_counter()
         with open_client(None, device, workers) as client:
-            client.register_plugin(IgnoreInterrupt())  # Ctrl-C (or timeout -s INT) stops the bench, which ends them
             count = len(client.scheduler_info()["workers"])
             clusters.append({"column": column, "device": device, "workers": count,
                              "start_seconds": time.perf_counter() - start})

@@ -1,13 +1,20 @@
 """The Dask cluster a multistart runs on: an existing one (its scheduler's address), or one made here, on this
 machine: a distributed.LocalCluster with one worker process per visible GPU (worker gpu-I sees GPU I alone,
 through CUDA_VISIBLE_DEVICES), or one per CPU core where the run is on the CPU. Every worker runs one task at a
-time (one thread)."""
+time (one thread).
+
+The local workers are pinned to cores of their own (LocalWorkers): a GPU worker to an even share of this
+process's cores, a CPU worker to one core. Unpinned, two GPU workers slowed each other's searches by 25-40 %
+on the two-H200 device (a tai100a ITS search of 100,000 iterations: 1.02 s alone, 1.26-1.40 s beside another
+on the other GPU, 1.00 s with each process pinned; reports/multistart/NOTES.md). They also leave Ctrl-C to the
+command, which stops the searches cleanly."""
 
 from __future__ import annotations
 
 import copy
 import logging
 import os
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -24,6 +31,40 @@ def visible_gpus() -> list[str]:
     if listed is not None:
         return [name.strip() for name in listed.split(",") if name.strip()]
     return [str(i) for i in range(import_cupy().cuda.runtime.getDeviceCount())]
+
+
+def core_shares(names: list[str]) -> dict[str, list[int]]:
+    """Each named worker's cores, from this process's: an even share each, in order (one core each, in turn,
+    where there are more workers than cores); none where the system does not say."""
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if not cores:
+        return {}
+    if len(names) >= len(cores):
+        return {name: [cores[i % len(cores)]] for i, name in enumerate(names)}
+    per = len(cores) // len(names)
+    return {name: cores[i * per:(i + 1) * per] for i, name in enumerate(names)}
+
+
+def _plugin_class():
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class LocalWorkers(WorkerPlugin):
+        """Set up each worker of a local cluster, a new one that replaces a dead one too: Ctrl-C left to the
+        command (the workers are in its process group), and the process's threads pinned to its cores."""
+
+        name = "mols-local-workers"
+
+        def __init__(self, shares: dict[str, list[int]]):
+            self.shares = shares
+
+        def setup(self, worker) -> None:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            cores = self.shares.get(str(worker.name))
+            if cores:
+                for thread in os.listdir("/proc/self/task"):  # each thread: the later ones inherit from them
+                    os.sched_setaffinity(int(thread), cores)
+
+    return LocalWorkers
 
 
 def _local_cluster_class():
@@ -75,10 +116,11 @@ def open_client(scheduler: str | None, device: str, workers: int | None) -> Iter
             if workers is not None and workers > len(gpus):
                 raise MolsError(f"--workers {workers}: this machine shows {len(gpus)} GPU(s); one worker per GPU")
             cluster = GpuCluster(gpus[:workers], **options)
-            count = len(cluster.gpus)
+            names = [f"gpu-{gpu}" for gpu in cluster.gpus]
         else:
-            count = workers or os.cpu_count() or 1
-            cluster = LocalCluster(n_workers=count, **options)
+            names = [str(i) for i in range(workers or os.cpu_count() or 1)]
+            cluster = LocalCluster(n_workers=len(names), **options)
         with cluster, Client(cluster) as client:
-            client.wait_for_workers(count, timeout=120)
+            client.register_plugin(_plugin_class()(core_shares(names)))
+            client.wait_for_workers(len(names), timeout=120)
             yield client

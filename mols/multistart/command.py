@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import signal
 from pathlib import Path
 
 import typer
-from distributed.diagnostics.plugin import WorkerPlugin
 from rich.progress import Progress
 
 from mols.batch import MERGED, batch_error
@@ -37,8 +35,6 @@ def run_multistart_command(fields: dict, searches: int, workers: int | None, sch
         try:
             err_console.print(f"mols: starting {where}", highlight=False)
             with open_client(scheduler, device, workers) as client:
-                if scheduler is None:
-                    client.register_plugin(IgnoreInterrupt())
                 record = _run(Multistart(client, fields, searches, folder, per_task, overwrite), stop)
         except KeyboardInterrupt:
             err_console.print(f"interrupted by {stop.name} before the searches started: nothing written")
@@ -80,14 +76,3 @@ def _show(record: dict, folder: Path) -> None:
     done = sum(s["status"] == "completed" for s in record["searches"])
     console.print(f"{done} of {len(record['searches'])} searches completed; wrote {folder / MERGED} "
                   f"({record['merged']['rows']} rows) and {folder / MULTISTART}", highlight=False)
-
-
-class IgnoreInterrupt(WorkerPlugin):
-    """A worker plugin for a local cluster: Ctrl-C reaches this command, which stops the searches cleanly; the
-    workers, in its process group, leave it alone (set again in a worker that replaces a dead one)."""
-
-    name = "mols-ignore-interrupt"
-
-    def setup(self, worker) -> None:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-
