@@ -2,13 +2,14 @@
 
 In the spirit of Algorithm 3 of Luong, Melab & Talbi (IEEE TC 2013): the first time a configuration is
 needed, when the evaluator is made (before the search's first iteration, on a solution of its own), a
-tuning pass times the problem's kernels (CUDA events over TRIALS launches after one warm-up) under
-candidate launches, which share the default evaluator's buffers (GpuEvaluator.with_launch): first the
-threads per move where the problem lets them vary (Problem.lanes: QAP, Weierstrass; half, as many and twice
-as many as the problem's own choice); then the threads per block, powers of two times the warp size, of the
-evaluation kernel (timed alone) and of the selection kernels (timed alone), keeping the fastest of each;
-last the selection's grid, where the neighborhood needs more blocks than some of GRIDS. A candidate whose
-compilation or launch fails (too many threads or registers, too much shared memory, out of memory) is
+tuning pass times whole iterations as the search makes them (the evaluation and the device's selection;
+TRIALS of them after one warm-up, the median of their wall times) under candidate launches, which share the
+default evaluator's buffers (GpuEvaluator.with_launch): first the threads per move where the problem lets
+them vary (Problem.lanes: QAP, Weierstrass; half, as many and twice as many as the problem's own choice), at
+the default blocks; then the default launch and every fixed block size (powers of two times the warp size in
+every kernel: --block's launch), keeping the fastest. Timing kernels one by one and combining the fastest of
+each had picked launches slower than the default's as a whole (reports/gpu-techniques/NOTES.md). A candidate
+whose compilation or launch fails (too many threads or registers, too much shared memory, out of memory) is
 skipped, as Algorithm 3's fault tolerance skips it. The evaluation is exact whatever the launch, so the
 choice changes the time only, never a result.
 
@@ -16,32 +17,32 @@ The choice is stored in TuningCache's JSON file (one per mols version, under $MO
 $XDG_CACHE_HOME/mols or ~/.cache/mols), so later runs start tuned. A broken file or one of another
 version is ignored with a warning and rewritten. A launch given by the spec (--block) or read from the
 file that fails falls back, with a warning, to the next of the ranking: the default launch at last.
-Tuning is asked for (--tune, BackendSpec.tune): on the H200 it is not yet better than the kernels' default launch
-everywhere (reports/gpu-techniques/NOTES.md). MOLS_TUNE=0 in the environment turns it off for every run.
+Tuning is asked for (--tune, BackendSpec.tune). MOLS_TUNE=0 in the environment turns it off for every run.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import statistics
+import time
 import warnings
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 import mols
-from mols.backends.cuda import gpu_name, import_cupy
+from mols.backends.cuda import gpu_name
 from mols.backends.gpu import DEFAULT_LAUNCH, GpuEvaluator, Launch, launch_failures
-from mols.backends.gpu_select import needed_parts
 from mols.backends.spec import MAX_BLOCK, WARP, BackendSpec
 from mols.errors import BackendError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
-GRIDS = (128, 512, 2048, 8192)  # selection grids tried beside the default (1024 blocks) where they cap the grid
-TRIALS = 5  # timed launches per candidate, after one warm-up
+TRIALS = 5  # timed iterations per candidate, after one warm-up
 
 
 def cache_path() -> Path:
@@ -153,92 +154,36 @@ def probe_solution(problem: Problem, nbh: Neighborhood):
 
 
 def probe(ev: GpuEvaluator) -> None:
-    """One launch of each kernel the launch changes (raises where one fails): the evaluation kernel, and the
-    selection's where its block or the threads per move differ from the default (no selection is made
-    otherwise: a run that only evaluates, such as Pareto local search, needs none)."""
-    Timing(ev).evaluation(trials=0)
-    changed = (ev.launch.sel_block, ev.launch.lanes) != (DEFAULT_LAUNCH.sel_block, DEFAULT_LAUNCH.lanes)
-    if changed and ev.spec.selection == "device":
-        Timing(ev).selection(trials=0)
+    """One iteration under the evaluator's launch (raises where a kernel of it fails)."""
+    one_iteration(ev, *probe_solution(ev.problem, ev.nbh))()
 
 
-class Timing:
-    """Seconds per launch of an evaluator's kernels on the probe solution, from CUDA events."""
-
-    def __init__(self, ev: GpuEvaluator):
-        self.ev = ev
-        self.x, self.key = probe_solution(ev.problem, ev.nbh)
-
-    def evaluation(self, trials: int = TRIALS) -> float:
-        """The evaluation kernel (its first chunk) on the state uploaded once."""
-        ev = self.ev
-        ev.stage(self.x, self.key)
-        ev.enqueue_upload()
-        return stream_seconds(ev.stream, lambda: ev.enqueue_launch(0), trials)
-
-    def selection(self, trials: int = TRIALS) -> float:
-        """The selection's kernels (the fused one where the problem has it), from the state on the device."""
-        ev = self.ev
-        ev.selection(self.x, np.ones(ev.problem.n_obj), 0, -np.inf, self.key)
-        return stream_seconds(ev.stream, lambda: ev.selection.enqueue(), trials)
-
-
-def stream_seconds(stream, enqueue, trials: int = TRIALS) -> float:
-    """Device seconds per call of what enqueue() puts on the stream: CUDA events around `trials` calls, after
-    one warm-up call (which raises where a launch fails); 0.0 for no trials."""
-    cupy = import_cupy()
-    enqueue()
-    stream.synchronize()
-    if trials == 0:
-        return 0.0
-    start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    start.record(stream)
-    for _ in range(trials):
-        enqueue()
-    end.record(stream)
-    end.synchronize()
-    return cupy.cuda.get_elapsed_time(start, end) / 1e3 / trials
+def one_iteration(ev: GpuEvaluator, x, key) -> Callable[[], object]:
+    """An iteration as a search makes it: the evaluation and the device's selection (best_weighted), or the
+    evaluation brought back to the host (--selection copy)."""
+    if ev.spec.selection == "device":
+        c = np.ones(ev.problem.n_obj)
+        return lambda: ev.best_weighted(x, c, 0, -np.inf, key)
+    return lambda: ev.evaluate(x, key)
 
 
 class Tuner:
-    """The tuning pass (module docstring). `times` keeps each candidate's seconds per launch (None: it failed)."""
+    """The tuning pass (module docstring). `times` keeps each candidate's seconds per iteration (None: it failed)."""
 
     def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec, blocks: tuple[int, ...] = BLOCKS):
         self.problem, self.nbh, self.spec, self.blocks = problem, nbh, spec, blocks
-        self.times: dict[Launch, tuple[float, float] | None] = {}  # launch -> (evaluation, selection) seconds
+        self.times: dict[Launch, float | None] = {}
         self._base = None  # the evaluator of the default launch, whose buffers the candidates share
 
     def best(self) -> Launch:
+        """The fastest of the default launch and the fixed blocks (at the fastest threads per move)."""
         self._base = GpuEvaluator(self.problem, self.nbh, self.spec)
+        self._x, self._key = probe_solution(self.problem, self.nbh)
         lanes = self._best_lanes()
-        for block in self.blocks:
-            self._time(Launch(block=block, sel_block=block, lanes=lanes))
-        working = [(launch, t) for launch, t in self.times.items() if t is not None and launch.lanes == lanes]
-        if not working:
-            return DEFAULT_LAUNCH
-        block = min(working, key=lambda w: w[1][0])[0].block
-        if not self._selects:
-            return Launch(block=block, lanes=lanes)
-        sel_block = min(working, key=lambda w: w[1][1])[0].sel_block
-        return self._best_grid(Launch(block=block, sel_block=sel_block, lanes=lanes))
-
-    def _best_grid(self, launch: Launch) -> Launch:
-        """The launch with the selection's fastest grid: its own (the default) or one of GRIDS below the blocks
-        the neighborhood needs."""
-        if launch not in self.times:
-            self._time(launch)
-        if self.times[launch] is None:
-            return launch  # first_working gives way to the default launch
-        needed = needed_parts(self._base.with_launch(launch), 0, launch.sel_block)  # compiled already: no failure
-        options = [launch, *(replace(launch, grid=grid) for grid in GRIDS if grid < needed and grid != launch.grid)]
-        for option in options[1:]:
-            self._time(option)
-        working = [option for option in options if self.times[option] is not None]
-        return min(working, key=lambda option: self.times[option][1])
-
-    @property
-    def _selects(self) -> bool:
-        return self.spec.selection == "device"
+        candidates = [replace(DEFAULT_LAUNCH, lanes=lanes), *(replace(fixed_launch(b), lanes=lanes) for b in self.blocks)]
+        timed = {launch: self._time(launch) for launch in candidates}
+        working = {launch: t for launch, t in timed.items() if t is not None}
+        return min(working, key=working.get) if working else DEFAULT_LAUNCH
 
     def _best_lanes(self) -> int | None:
         """The fastest threads per move at the default blocks, where the problem lets them vary (else None): half,
@@ -248,14 +193,27 @@ class Tuner:
         own = self.problem.threads_per_move
         options = sorted({lanes for lanes in (own // 2, own, own * 2) if 1 <= lanes <= min(WARP, self.problem.n)})
         timed = {lanes: self._time(replace(DEFAULT_LAUNCH, lanes=lanes)) for lanes in options}
-        working = {lanes: sum(t) for lanes, t in timed.items() if t is not None}
+        working = {lanes: t for lanes, t in timed.items() if t is not None}
         return min(working, key=working.get) if working else None
 
-    def _time(self, launch: Launch) -> tuple[float, float] | None:
-        """(evaluation, selection) seconds per launch, or None where the launch fails."""
-        try:
-            timing = Timing(self._base.with_launch(launch))
-            self.times[launch] = (timing.evaluation(), timing.selection() if self._selects else 0.0)
-        except launch_failures():
-            self.times[launch] = None
+    def _time(self, launch: Launch) -> float | None:
+        """Seconds of a whole iteration under the launch, or None where it fails (module docstring)."""
+        if launch not in self.times:
+            try:
+                ev = self._base if launch == DEFAULT_LAUNCH else self._base.with_launch(launch)
+                self.times[launch] = iteration_seconds(ev, self._x, self._key)
+            except launch_failures():
+                self.times[launch] = None
         return self.times[launch]
+
+
+def iteration_seconds(ev: GpuEvaluator, x, key, trials: int = TRIALS) -> float:
+    """Median wall seconds of `trials` iterations (one_iteration), after one that raises where a launch fails."""
+    iteration = one_iteration(ev, x, key)
+    iteration()
+    times = []
+    for _ in range(trials):
+        start = time.perf_counter()
+        iteration()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)

@@ -49,6 +49,22 @@ def choose(text: str, choices, option: str) -> list[str]:
     return chosen
 
 
+def stream_seconds(stream, enqueue, trials: int) -> float:
+    """Device seconds per call of what enqueue() puts on the stream: CUDA events around `trials` calls, after
+    one warm-up call."""
+    import cupy
+
+    enqueue()
+    stream.synchronize()
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    start.record(stream)
+    for _ in range(trials):
+        enqueue()
+    end.record(stream)
+    end.synchronize()
+    return cupy.cuda.get_elapsed_time(start, end) / 1e3 / trials
+
+
 def graph_seconds(gpu, enqueue: Callable[[], None], repeats: int, per: int = 1) -> float:
     """Median device time of what enqueue() puts on the GPU evaluator's stream, divided by `per`: CUDA
     events around replays of a graph of it (host launch overhead stays out), after one warm-up replay."""

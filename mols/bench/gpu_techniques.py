@@ -30,8 +30,8 @@ from mols.backends import BackendSpec, prepare
 from mols.backends.cuda import gpu_available
 from mols.backends.select import TABU_DTYPE, choose_on_host
 from mols.backends.spec import MEMORIES
-from mols.backends.tuning import BLOCKS, Tuner, first_working, fixed_launch, stream_seconds
-from mols.bench.common import median_seconds, write_tables
+from mols.backends.tuning import BLOCKS, Tuner, first_working, fixed_launch
+from mols.bench.common import median_seconds, stream_seconds, write_tables
 from mols.errors import BackendError, MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.problems import load_problem
