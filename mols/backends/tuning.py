@@ -6,8 +6,8 @@ tuning pass times whole iterations as the search makes them (the evaluation and 
 TRIALS of them after one warm-up, the median of their wall times) under candidate launches, which share the
 default evaluator's buffers (GpuEvaluator.with_launch): first the threads per move where the problem lets
 them vary (Problem.lanes: QAP, Weierstrass; half, as many and twice as many as the problem's own choice), at
-the default blocks; then the default launch and every fixed block size (powers of two times the warp size in
-every kernel: --block's launch), keeping the fastest. Timing kernels one by one and combining the fastest of
+the default blocks; then the default launch and the fixed blocks of TUNED_BLOCKS (that many threads in every
+kernel: --block's launch), keeping the fastest. Timing kernels one by one and combining the fastest of
 each had picked launches slower than the default's as a whole (reports/gpu-techniques/NOTES.md). A candidate
 whose compilation or launch fails (too many threads or registers, too much shared memory, out of memory) is
 skipped, as Algorithm 3's fault tolerance skips it. The evaluation is exact whatever the launch, so the
@@ -42,7 +42,9 @@ from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
-TRIALS = 5  # timed iterations per candidate, after one warm-up
+TUNED_BLOCKS = (64, 128, 256, 512)  # the tuning pass's: 32 and 1024 were the slowest in every case on the H200
+TRIALS = 3  # timed iterations per candidate, after one warm-up
+SOLUTIONS = 4  # the iterations' solutions, in turn
 
 
 def cache_path() -> Path:
@@ -147,30 +149,44 @@ def first_working(problem: Problem, nbh: Neighborhood, spec: BackendSpec, ranked
     raise BackendError("no GPU launch to try")
 
 
-def probe_solution(problem: Problem, nbh: Neighborhood):
-    """A solution to time and probe kernels with (a fixed draw: tuning leaves the search's generator alone)."""
+def probe_solutions(problem: Problem, nbh: Neighborhood, count: int = SOLUTIONS):
+    """Solutions to time and probe kernels with, and the draw's key of a sampled neighborhood (fixed draws: tuning
+    leaves the search's generator alone). Several: an evaluator may keep what it computed for the last one."""
     key = np.zeros(2, dtype=np.uint64) if nbh.sampled else None
-    return problem.random_solution(np.random.default_rng(0)), key
+    rng = np.random.default_rng(0)
+    return [problem.random_solution(rng) for _ in range(count)], key
 
 
 def probe(ev: GpuEvaluator) -> None:
     """One iteration under the evaluator's launch (raises where a kernel of it fails)."""
-    one_iteration(ev, *probe_solution(ev.problem, ev.nbh))()
+    one_iteration(ev, *probe_solutions(ev.problem, ev.nbh, 1))(0)
 
 
-def one_iteration(ev: GpuEvaluator, x, key) -> Callable[[], object]:
-    """An iteration as a search makes it: the evaluation and the device's selection (best_weighted), or the
-    evaluation brought back to the host (--selection copy)."""
+def one_iteration(ev: GpuEvaluator, xs: list, key) -> Callable[[int], object]:
+    """Iteration r as a search makes it, on xs[r % len(xs)]: the evaluation and the device's selection
+    (best_weighted), or the evaluation brought back to the host (--selection copy)."""
     if ev.spec.selection == "device":
         c = np.ones(ev.problem.n_obj)
-        return lambda: ev.best_weighted(x, c, 0, -np.inf, key)
-    return lambda: ev.evaluate(x, key)
+        return lambda r: ev.best_weighted(xs[r % len(xs)], c, r, -np.inf, key)
+    return lambda r: ev.evaluate(xs[r % len(xs)], key)
+
+
+def iteration_seconds(ev: GpuEvaluator, xs: list, key, trials: int = TRIALS) -> float:
+    """Median wall seconds of `trials` iterations (one_iteration), after one that raises where a launch fails."""
+    iteration = one_iteration(ev, xs, key)
+    iteration(0)
+    times = []
+    for r in range(1, trials + 1):
+        start = time.perf_counter()
+        iteration(r)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 class Tuner:
     """The tuning pass (module docstring). `times` keeps each candidate's seconds per iteration (None: it failed)."""
 
-    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec, blocks: tuple[int, ...] = BLOCKS):
+    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec, blocks: tuple[int, ...] = TUNED_BLOCKS):
         self.problem, self.nbh, self.spec, self.blocks = problem, nbh, spec, blocks
         self.times: dict[Launch, float | None] = {}
         self._base = None  # the evaluator of the default launch, whose buffers the candidates share
@@ -178,7 +194,7 @@ class Tuner:
     def best(self) -> Launch:
         """The fastest of the default launch and the fixed blocks (at the fastest threads per move)."""
         self._base = GpuEvaluator(self.problem, self.nbh, self.spec)
-        self._x, self._key = probe_solution(self.problem, self.nbh)
+        self._xs, self._key = probe_solutions(self.problem, self.nbh)
         lanes = self._best_lanes()
         candidates = [replace(DEFAULT_LAUNCH, lanes=lanes), *(replace(fixed_launch(b), lanes=lanes) for b in self.blocks)]
         timed = {launch: self._time(launch) for launch in candidates}
@@ -201,19 +217,7 @@ class Tuner:
         if launch not in self.times:
             try:
                 ev = self._base if launch == DEFAULT_LAUNCH else self._base.with_launch(launch)
-                self.times[launch] = iteration_seconds(ev, self._x, self._key)
+                self.times[launch] = iteration_seconds(ev, self._xs, self._key)
             except launch_failures():
                 self.times[launch] = None
         return self.times[launch]
-
-
-def iteration_seconds(ev: GpuEvaluator, x, key, trials: int = TRIALS) -> float:
-    """Median wall seconds of `trials` iterations (one_iteration), after one that raises where a launch fails."""
-    iteration = one_iteration(ev, x, key)
-    iteration()
-    times = []
-    for _ in range(trials):
-        start = time.perf_counter()
-        iteration()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)

@@ -135,14 +135,14 @@ def test_a_failing_cached_launch_falls_back(tuning, rng):
     key = tuning_key(default.device, problem, nbh, BackendSpec("gpu"))
     TuningCache(launches={key: Launch(1024, 256)}).save()
     with pytest.warns(UserWarning, match="fails"):
-        ev = prepare(problem, nbh, BackendSpec("gpu"))
+        ev = prepare(problem, nbh, BackendSpec("gpu", tune=True))
     assert ev.launch == DEFAULT_LAUNCH
     x = problem.random_solution(rng)
     np.testing.assert_array_equal(ev.evaluate(x), default.evaluate(x).copy())
 
 
 def test_the_tuned_launch_is_remembered(tuning, monkeypatch):
-    problem, nbh, ev = made(CASES[2])
+    problem, nbh, ev = made(CASES[2], tune=True)
     launch = TuningCache.load().launches[tuning_key(ev.device, problem, nbh, BackendSpec("gpu"))]
     assert ev.launch == launch
 
@@ -150,11 +150,11 @@ def test_the_tuned_launch_is_remembered(tuning, monkeypatch):
         raise AssertionError("tuned again")
 
     monkeypatch.setattr(Tuner, "best", no_tuning)
-    assert prepare(problem, nbh, BackendSpec("gpu")).launch == launch
+    assert prepare(problem, nbh, BackendSpec("gpu", tune=True)).launch == launch
 
 
 def test_a_corrupt_cache_file_is_survived_and_rewritten(tuning):
     cache_path().write_text("{broken")
     with pytest.warns(UserWarning, match="ignoring the GPU tuning cache"):
-        problem, nbh, ev = made(CASES[4])
+        problem, nbh, ev = made(CASES[4], tune=True)
     assert TuningCache.load().launches[tuning_key(ev.device, problem, nbh, BackendSpec("gpu"))] == ev.launch
