@@ -7,6 +7,7 @@ and the error names what needed it and how much.
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -36,7 +37,8 @@ def size_text(nbytes: float) -> str:
 
 
 def nbytes(shape, dtype) -> int:
-    return int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
+    """Bytes of an array of this shape (an int, or a tuple) and dtype, in Python ints (no overflow)."""
+    return math.prod(map(int, shape if isinstance(shape, tuple | list) else (shape,))) * np.dtype(dtype).itemsize
 
 
 def check_fits(needed: int, what: str, available: int | None = None, where: str = "memory") -> None:

@@ -5,7 +5,7 @@ needed, when the evaluator is made (before the search's first iteration, on a so
 tuning pass times whole iterations as the search makes them (the evaluation and the device's selection;
 TRIALS of them after one warm-up, the median of their wall times) under candidate launches, which share the
 default evaluator's buffers (GpuEvaluator.with_launch): first the threads per move where the problem lets
-them vary (Problem.lanes: QAP, Weierstrass; half, as many and twice as many as the problem's own choice), at
+them vary (Problem.lanes: QAP, Weierstrass; as many and twice as many as the problem's own choice), at
 the default blocks; then the default launch and the fixed blocks of TUNED_BLOCKS (that many threads in every
 kernel: --block's launch), keeping the fastest. Timing kernels one by one and combining the fastest of
 each had picked launches slower than the default's as a whole (reports/gpu-techniques/NOTES.md). A candidate
@@ -42,7 +42,7 @@ from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
-TUNED_BLOCKS = (64, 128, 256, 512)  # the tuning pass's: 32 and 1024 were the slowest in every case on the H200
+TUNED_BLOCKS = (64, 128, 256)  # the tuning pass's: on the H200 blocks of 32, 512 and 1024 were the slowest, or tied
 TRIALS = 3  # timed iterations per candidate, after one warm-up
 SOLUTIONS = 4  # the iterations' solutions, in turn
 
@@ -202,12 +202,12 @@ class Tuner:
         return min(working, key=working.get) if working else DEFAULT_LAUNCH
 
     def _best_lanes(self) -> int | None:
-        """The fastest threads per move at the default blocks, where the problem lets them vary (else None): half,
-        as many and twice as many as the problem's own choice, powers of two up to a warp and n."""
+        """The fastest threads per move at the default blocks, where the problem lets them vary (else None): as many
+        and twice as many as the problem's own choice, up to a warp and n (half as many was slower than as many in every H200 measurement)."""
         if not hasattr(self.problem, "lanes") or self.problem.lanes is not None:
             return None
         own = self.problem.threads_per_move
-        options = sorted({lanes for lanes in (own // 2, own, own * 2) if 1 <= lanes <= min(WARP, self.problem.n)})
+        options = sorted({lanes for lanes in (own, own * 2) if 1 <= lanes <= min(WARP, self.problem.n)})
         timed = {lanes: self._time(replace(DEFAULT_LAUNCH, lanes=lanes)) for lanes in options}
         working = {lanes: t for lanes, t in timed.items() if t is not None}
         return min(working, key=working.get) if working else None
