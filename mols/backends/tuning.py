@@ -1,9 +1,10 @@
 """The GPU launch configuration, chosen once per (device, problem, neighborhood, size) and remembered on disk.
 
 In the spirit of Algorithm 3 of Luong, Melab & Talbi (IEEE TC 2013): the first time a configuration is
-needed, when the evaluator is made (before the search's first iteration, on a solution of its own), a
+needed, when the evaluator is made (before the search's first iteration, on solutions of its own), a
 tuning pass times whole iterations as the search makes them (the evaluation and the device's selection;
-TRIALS of them after one warm-up, the median of their wall times) under candidate launches, which share the
+after one warm-up each, TRIALS rounds of one iteration per candidate, the median of each one's wall times;
+in rounds, so that the clocks' drift weighs on every candidate alike) under candidate launches, which share the
 default evaluator's buffers (GpuEvaluator.with_launch): first the threads per move where the problem lets
 them vary (Problem.lanes: QAP, Weierstrass; as many and twice as many as the problem's own choice), at
 the default blocks; then the default launch and the fixed blocks of TUNED_BLOCKS (that many threads in every
@@ -43,7 +44,7 @@ from mols.problems.base import Problem
 
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
 TUNED_BLOCKS = (64, 128, 256)  # the tuning pass's: on the H200 blocks of 32, 512 and 1024 were the slowest, or tied
-TRIALS = 3  # timed iterations per candidate, after one warm-up
+TRIALS = 5  # timed iterations per candidate, after one warm-up
 SOLUTIONS = 4  # the iterations' solutions, in turn
 
 
@@ -171,18 +172,6 @@ def one_iteration(ev: GpuEvaluator, xs: list, key) -> Callable[[int], object]:
     return lambda r: ev.evaluate(xs[r % len(xs)], key)
 
 
-def iteration_seconds(ev: GpuEvaluator, xs: list, key, trials: int = TRIALS) -> float:
-    """Median wall seconds of `trials` iterations (one_iteration), after one that raises where a launch fails."""
-    iteration = one_iteration(ev, xs, key)
-    iteration(0)
-    times = []
-    for r in range(1, trials + 1):
-        start = time.perf_counter()
-        iteration(r)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 class Tuner:
     """The tuning pass (module docstring). `times` keeps each candidate's seconds per iteration (None: it failed)."""
 
@@ -196,28 +185,41 @@ class Tuner:
         self._base = GpuEvaluator(self.problem, self.nbh, self.spec)
         self._xs, self._key = probe_solutions(self.problem, self.nbh)
         lanes = self._best_lanes()
-        candidates = [replace(DEFAULT_LAUNCH, lanes=lanes), *(replace(fixed_launch(b), lanes=lanes) for b in self.blocks)]
-        timed = {launch: self._time(launch) for launch in candidates}
-        working = {launch: t for launch, t in timed.items() if t is not None}
-        return min(working, key=working.get) if working else DEFAULT_LAUNCH
+        return self._fastest([replace(DEFAULT_LAUNCH, lanes=lanes),
+                              *(replace(fixed_launch(b), lanes=lanes) for b in self.blocks)]) or DEFAULT_LAUNCH
 
     def _best_lanes(self) -> int | None:
         """The fastest threads per move at the default blocks, where the problem lets them vary (else None): as many
-        and twice as many as the problem's own choice, up to a warp and n (half as many was slower than as many in every H200 measurement)."""
+        and twice as many as the problem's own choice, up to a warp and n (half as many was slower than as many in
+        every H200 measurement)."""
         if not hasattr(self.problem, "lanes") or self.problem.lanes is not None:
             return None
         own = self.problem.threads_per_move
         options = sorted({lanes for lanes in (own, own * 2) if 1 <= lanes <= min(WARP, self.problem.n)})
-        timed = {lanes: self._time(replace(DEFAULT_LAUNCH, lanes=lanes)) for lanes in options}
-        working = {lanes: t for lanes, t in timed.items() if t is not None}
-        return min(working, key=working.get) if working else None
+        best = self._fastest([replace(DEFAULT_LAUNCH, lanes=lanes) for lanes in options])
+        return best and best.lanes
 
-    def _time(self, launch: Launch) -> float | None:
-        """Seconds of a whole iteration under the launch, or None where it fails (module docstring)."""
-        if launch not in self.times:
-            try:
-                ev = self._base if launch == DEFAULT_LAUNCH else self._base.with_launch(launch)
-                self.times[launch] = iteration_seconds(ev, self._xs, self._key)
-            except launch_failures():
-                self.times[launch] = None
-        return self.times[launch]
+    def _fastest(self, launches: list[Launch]) -> Launch | None:
+        """The launch of the fastest iterations, timed in turn (a round of one iteration each, TRIALS rounds: a drift
+        of the clocks meanwhile weighs on all of them alike), the median of each; None where none runs."""
+        runs = {launch: self._iteration(launch) for launch in launches}
+        runs = {launch: run for launch, run in runs.items() if run is not None}
+        times = {launch: [] for launch in runs}
+        for r in range(1, TRIALS + 1):
+            for launch, run in runs.items():
+                start = time.perf_counter()
+                run(r)
+                times[launch].append(time.perf_counter() - start)
+        self.times |= {launch: statistics.median(t) for launch, t in times.items()}
+        return min(runs, key=self.times.get) if runs else None
+
+    def _iteration(self, launch: Launch):
+        """one_iteration of the launch, once run (None, noted in `times`, where it fails)."""
+        try:
+            ev = self._base if launch == DEFAULT_LAUNCH else self._base.with_launch(launch)
+            run = one_iteration(ev, self._xs, self._key)
+            run(0)
+            return run
+        except launch_failures():
+            self.times[launch] = None
+            return None
