@@ -8,7 +8,8 @@ in rounds, so that the clocks' drift weighs on every candidate alike) under cand
 default evaluator's buffers (GpuEvaluator.with_launch): first the threads per move where the problem lets
 them vary (Problem.lanes: QAP, Weierstrass; as many and twice as many as the problem's own choice), at
 the default blocks; then the default launch and the fixed blocks of TUNED_BLOCKS (that many threads in every
-kernel: --block's launch), keeping the fastest. Timing kernels one by one and combining the fastest of
+kernel: --block's launch), keeping the fastest (the default unless another is faster by more than MARGIN, the
+noise of an iteration's time). Timing kernels one by one and combining the fastest of
 each had picked launches slower than the default's as a whole (reports/gpu-techniques/NOTES.md). A candidate
 whose compilation or launch fails (too many threads or registers, too much shared memory, out of memory) is
 skipped, as Algorithm 3's fault tolerance skips it. The evaluation is exact whatever the launch, so the
@@ -44,7 +45,8 @@ from mols.problems.base import Problem
 
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
 TUNED_BLOCKS = (64, 128, 256)  # the tuning pass's: on the H200 blocks of 32, 512 and 1024 were the slowest, or tied
-TRIALS = 5  # timed iterations per candidate, after one warm-up
+TRIALS = 3  # timed iterations per candidate, after one warm-up
+MARGIN = 0.03  # how much faster than the default a launch must be to replace it: the H200's iterations vary by more
 SOLUTIONS = 4  # the iterations' solutions, in turn
 
 
@@ -201,7 +203,8 @@ class Tuner:
 
     def _fastest(self, launches: list[Launch]) -> Launch | None:
         """The launch of the fastest iterations, timed in turn (a round of one iteration each, TRIALS rounds: a drift
-        of the clocks meanwhile weighs on all of them alike), the median of each; None where none runs."""
+        of the clocks meanwhile weighs on all of them alike), the median of each; the first (the default) unless
+        another is faster by more than MARGIN; None where none runs."""
         runs = {launch: self._iteration(launch) for launch in launches}
         runs = {launch: run for launch, run in runs.items() if run is not None}
         times = {launch: [] for launch in runs}
@@ -211,7 +214,12 @@ class Tuner:
                 run(r)
                 times[launch].append(time.perf_counter() - start)
         self.times |= {launch: statistics.median(t) for launch, t in times.items()}
-        return min(runs, key=self.times.get) if runs else None
+        if not runs:
+            return None
+        first, fastest = launches[0], min(runs, key=self.times.get)
+        if first in runs and self.times[fastest] > (1 - MARGIN) * self.times[first]:
+            return first  # the default stays unless another launch is clearly faster
+        return fastest
 
     def _iteration(self, launch: Launch):
         """one_iteration of the launch, once run (None, noted in `times`, where it fails)."""
