@@ -22,16 +22,12 @@ SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP"
 PHASES = ("setup", "search", "write")
 
 
-class StopSignals:
-    """`ignore_after`: on exit, ignore these signals from then on instead of restoring the handlers, for a
-    process that ends right after (the `mols` command): a late second signal must not kill it while it
-    exits. (Python resets handlers to the default action as it finalizes, but leaves ignored signals
-    ignored.)"""
+class Stop:
+    """What a search reads of a stop: `signum`, the first signal (None: none yet), and what follows from it; the
+    run's `phase` (PHASES)."""
 
-    def __init__(self, phase: str = "setup", signals=SIGNALS, ignore_after: bool = False):
-        self.phase, self.signals, self.ignore_after = phase, signals, ignore_after
-        self.signum: int | None = None  # the first signal received
-        self._previous = {}
+    phase: str = "setup"
+    signum: int | None = None
 
     @property
     def requested(self) -> bool:
@@ -44,6 +40,18 @@ class StopSignals:
     @property
     def exit_code(self) -> int:
         return 128 + self.signum if self.signum is not None else 0
+
+
+class StopSignals(Stop):
+    """`ignore_after`: on exit, ignore these signals from then on instead of restoring the handlers, for a
+    process that ends right after (the `mols` command): a late second signal must not kill it while it
+    exits. (Python resets handlers to the default action as it finalizes, but leaves ignored signals
+    ignored.)"""
+
+    def __init__(self, phase: str = "setup", signals=SIGNALS, ignore_after: bool = False):
+        self.phase, self.signals, self.ignore_after = phase, signals, ignore_after
+        self.signum: int | None = None  # the first signal received
+        self._previous = {}
 
     def __enter__(self) -> Self:
         if threading.current_thread() is threading.main_thread():  # handlers can only be set there

@@ -25,6 +25,7 @@ from pathlib import Path
 from mols.results import RunContext, results_files
 from mols.search import RunConfig, build_search
 from mols.search.batch import seed_configs, sharing_batch
+from mols.signals import Stop
 
 ONE_AT_A_TIME = threading.Lock()  # a worker started with several threads still runs one task at a time
 WATCH_SECONDS = 0.2  # how often a running task looks at the client's stop
@@ -77,7 +78,7 @@ class TaskReport:
     outcomes: list[Outcome] = field(default_factory=list)
 
 
-class RemoteStop:
+class RemoteStop(Stop):
     """The client's stop (a distributed.Event set on Ctrl-C) seen as the searches see a mols.signals.StopSignals:
     a thread looks at the event every WATCH_SECONDS, and the searches end at their next iteration once it is set,
     each with its archive so far."""
@@ -100,18 +101,6 @@ class RemoteStop:
                     return
         except Exception:  # noqa: BLE001 - the cluster closing under a finished task: nothing left to stop
             return
-
-    @property
-    def requested(self) -> bool:
-        return self.signum is not None
-
-    @property
-    def name(self) -> str | None:
-        return signal.Signals(self.signum).name if self.signum is not None else None
-
-    @property
-    def exit_code(self) -> int:
-        return 128 + self.signum if self.signum is not None else 0
 
     def close(self) -> None:
         self._done.set()
