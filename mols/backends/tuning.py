@@ -3,9 +3,8 @@
 In the spirit of Algorithm 3 of Luong, Melab & Talbi (IEEE TC 2013): the first time a configuration is
 needed, when the evaluator is made (before the search's first iteration, on solutions of its own), a
 tuning pass times whole iterations as the search makes them (the evaluation and the device's selection;
-after one warm-up each, TRIALS rounds of one iteration per candidate, the median of each one's wall times;
-in rounds, so that the clocks' drift weighs on every candidate alike) under candidate launches, which share the
-default evaluator's buffers (GpuEvaluator.with_launch): first the threads per move where the problem lets
+WARM_UP iterations, then the median wall time of TRIALS; one candidate after another) under candidate launches,
+which share the default evaluator's buffers (GpuEvaluator.with_launch): first the threads per move where the problem lets
 them vary (Problem.lanes: QAP, Weierstrass; as many and twice as many as the problem's own choice), at
 the default blocks; then the default launch and the fixed blocks of TUNED_BLOCKS (that many threads in every
 kernel: --block's launch), keeping the fastest (the default unless another is faster by more than MARGIN, the
@@ -45,7 +44,8 @@ from mols.problems.base import Problem
 
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
 TUNED_BLOCKS = (64, 128, 256)  # the tuning pass's: on the H200 blocks of 32, 512 and 1024 were the slowest, or tied
-TRIALS = 3  # timed iterations per candidate, after one warm-up
+WARM_UP = 2  # untimed iterations per candidate, the first of which finds a launch that fails
+TRIALS = 3  # timed iterations per candidate, after the warm-up
 MARGIN = 0.03  # how much faster than the default a launch must be to replace it: the H200's iterations vary by more
 SOLUTIONS = 4  # the iterations' solutions, in turn
 
@@ -202,18 +202,21 @@ class Tuner:
         return best and best.lanes
 
     def _fastest(self, launches: list[Launch]) -> Launch | None:
-        """The launch of the fastest iterations, timed in turn (a round of one iteration each, TRIALS rounds: a drift
-        of the clocks meanwhile weighs on all of them alike), the median of each; the first (the default) unless
-        another is faster by more than MARGIN; None where none runs."""
+        """The launch of the fastest iterations (each one's median of TRIALS, after WARM_UP), the first (the default)
+        unless another is faster by more than MARGIN; None where none runs. One launch after another: timed in
+        rounds, a candidate sharing the default evaluator's stream right after it measured 25 % faster than alone
+        (scripts/probe_qap_lanes.py: 40.9 against 53.1 us on tai100a), and always won."""
         runs = {launch: self._iteration(launch) for launch in launches}
         runs = {launch: run for launch, run in runs.items() if run is not None}
-        times = {launch: [] for launch in runs}
-        for r in range(1, TRIALS + 1):
-            for launch, run in runs.items():
+        for launch, run in runs.items():
+            for r in range(1, WARM_UP):
+                run(r)
+            times = []
+            for r in range(WARM_UP, WARM_UP + TRIALS):
                 start = time.perf_counter()
                 run(r)
-                times[launch].append(time.perf_counter() - start)
-        self.times |= {launch: statistics.median(t) for launch, t in times.items()}
+                times.append(time.perf_counter() - start)
+            self.times[launch] = statistics.median(times)
         if not runs:
             return None
         first, fastest = launches[0], min(runs, key=self.times.get)
