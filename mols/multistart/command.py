@@ -12,7 +12,7 @@ from mols.batch import MERGED, batch_error
 from mols.console import console, err_console, show_table
 from mols.errors import MolsError
 from mols.multistart.cluster import open_client
-from mols.multistart.driver import MULTISTART, Multistart
+from mols.multistart.driver import MULTISTART, Multistart, previous_tasks
 from mols.results import RESULTS, _safe
 from mols.search import RunConfig
 from mols.signals import StopSignals
@@ -30,6 +30,7 @@ def run_multistart_command(fields: dict, searches: int, workers: int | None, sch
     if scheduler is None:  # a local cluster: the options are checked here, before it is made
         device = RunConfig(**fields).backend
     folder = output or default_folder(fields, searches)
+    previous_tasks(folder, fields, overwrite)  # other options into the folder: refused before a cluster is made
     where = scheduler or f"a local cluster, one worker per {'GPU' if device == 'gpu' else 'core'}"
     with StopSignals(ignore_after=whole_process, phase="setup") as stop:
         try:
