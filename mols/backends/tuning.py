@@ -202,35 +202,34 @@ class Tuner:
         return best and best.lanes
 
     def _fastest(self, launches: list[Launch]) -> Launch | None:
-        """The launch of the fastest iterations (each one's median of TRIALS, after WARM_UP), the first (the default)
-        unless another is faster by more than MARGIN; None where none runs. One launch after another: timed in
-        rounds, a candidate sharing the default evaluator's stream right after it measured 25 % faster than alone
-        (scripts/probe_qap_lanes.py: 40.9 against 53.1 us on tai100a), and always won."""
-        runs = {launch: self._iteration(launch) for launch in launches}
-        runs = {launch: run for launch, run in runs.items() if run is not None}
-        for launch, run in runs.items():
-            for r in range(1, WARM_UP):
-                run(r)
-            times = []
-            for r in range(WARM_UP, WARM_UP + TRIALS):
-                start = time.perf_counter()
-                run(r)
-                times.append(time.perf_counter() - start)
-            self.times[launch] = statistics.median(times)
-        if not runs:
+        """The launch of the fastest iterations (_seconds), the first (the default) unless another is faster by more
+        than MARGIN; None where none runs."""
+        timed = {launch: self._seconds(launch) for launch in launches}
+        working = {launch: t for launch, t in timed.items() if t is not None}
+        if not working:
             return None
-        first, fastest = launches[0], min(runs, key=self.times.get)
-        if first in runs and self.times[fastest] > (1 - MARGIN) * self.times[first]:
+        first, fastest = launches[0], min(working, key=working.get)
+        if first in working and working[fastest] > (1 - MARGIN) * working[first]:
             return first  # the default stays unless another launch is clearly faster
         return fastest
 
-    def _iteration(self, launch: Launch):
-        """one_iteration of the launch, once run (None, noted in `times`, where it fails)."""
-        try:
-            ev = self._base if launch == DEFAULT_LAUNCH else self._base.with_launch(launch)
-            run = one_iteration(ev, self._xs, self._key)
-            run(0)
-            return run
-        except launch_failures():
-            self.times[launch] = None
-            return None
+    def _seconds(self, launch: Launch) -> float | None:
+        """The median wall time of TRIALS iterations under the launch, after WARM_UP (the first finds a launch that
+        fails: None), each launch timed once per pass. One launch after another: timed in rounds, a candidate
+        sharing the default evaluator's stream right after it measured 25 % faster than alone
+        (scripts/probe_qap_lanes.py: 40.9 against 53.1 us on tai100a), and always won."""
+        if launch not in self.times:
+            try:
+                ev = self._base if launch == DEFAULT_LAUNCH else self._base.with_launch(launch)
+                run = one_iteration(ev, self._xs, self._key)
+                for r in range(WARM_UP):
+                    run(r)
+                times = []
+                for r in range(WARM_UP, WARM_UP + TRIALS):
+                    start = time.perf_counter()
+                    run(r)
+                    times.append(time.perf_counter() - start)
+                self.times[launch] = statistics.median(times)
+            except launch_failures():
+                self.times[launch] = None
+        return self.times[launch]

@@ -50,6 +50,7 @@ from mols.bench.common import cpu_budget, write_tables
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.search import RunConfig, run_problem
+from mols.signals import Stop
 
 INSTANCES = ("tai12a", "tai15a", "tai17a", "tai20a", "tai25a", "tai30a", "tai35a", "tai40a", "tai50a", "tai60a",
              "tai64c", "tai80a", "tai100a", "tai256c")  # the paper's Table 5
@@ -91,13 +92,6 @@ class Case:
 class Settings:
     searches: int = 20
     repeats: int = 3
-
-
-class NeverStop:
-    """The `stop` of a timed multistart: never requested (Ctrl-C interrupts the bench itself)."""
-
-    requested = False
-    phase = "search"
 
 
 def make_case(instance: str, problem: str, algorithm: str, iterations: int, cap: int, **extra) -> Case:
@@ -144,7 +138,7 @@ def timed_multistart(client, fields: dict, searches: int, folder: Path, per_task
 
     multistart = Multistart(client, fields, searches, folder, per_task, overwrite=True)
     start = time.perf_counter()
-    record = multistart.run(NeverStop())
+    record = multistart.run(Stop())  # never requested: Ctrl-C interrupts the bench itself
     seconds = time.perf_counter() - start
     error = batch_error(record)
     if error:

@@ -19,7 +19,7 @@ from mols.signals import StopSignals
 
 
 def default_folder(fields: dict, searches: int) -> Path:
-    """results/INSTANCE-multistart-ALGORITHM-kK-sSEED (another budget into it is refused: driver.pending_seeds)."""
+    """results/INSTANCE-multistart-ALGORITHM-kK-sSEED (other options into it are refused: driver.previous_tasks)."""
     stem = _safe(Path(fields["instance"]).stem)
     return RESULTS / f"{stem}-multistart-{fields['algorithm']}-k{searches}-s{fields['seed']}"
 

@@ -45,10 +45,15 @@ def previous_tasks(folder: Path, fields: dict, overwrite: bool) -> list[dict]:
         before = json.loads(manifest.read_text())
     except (OSError, ValueError):
         return []
-    if before.get("options") != json.loads(json.dumps(fields)):
+    if before.get("options") != as_json(fields):
         raise MolsError(f"{folder} holds a multistart of other options ({MULTISTART}); give --overwrite to replace "
                         "it, or choose another --output")
     return before.get("tasks", [])
+
+
+def as_json(fields: dict) -> dict:
+    """The options as multistart.json keeps them (tuples as lists), to compare a rerun's with."""
+    return json.loads(json.dumps(fields))
 
 
 def pending_seeds(folder: Path, seeds: list[int], overwrite: bool) -> list[int]:
@@ -155,7 +160,7 @@ class Multistart:
     def write_manifest(self) -> dict:
         """OUT/merged_front.csv and OUT/multistart.json from the seeds' folders (batch.write_merged)."""
         info = self.client.scheduler_info()
-        extra = {"options": json.loads(json.dumps(self.fields)), "scheduler": info.get("address"),
+        extra = {"options": as_json(self.fields), "scheduler": info.get("address"),
                  "workers": sorted(str(w.get("name")) for w in info["workers"].values()),
                  "tasks": self.history + [task.record() for task in self.tasks]}
         return write_merged(self.folder, self.seeds, self.codes, "dask", MULTISTART, extra)

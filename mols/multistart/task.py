@@ -135,8 +135,8 @@ def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, stop_event
             if not stop.requested:
                 config = worker_config(fields, shipped)
                 report.bus = _bus(config)
-                report.outcomes = [_outcome(one, search, result, fields["instance"], report)
-                                   for one, search, result in _searches(config, seeds, stop)]
+                report.outcomes = [_outcome(one, context, result, fields["instance"], report)
+                                   for one, context, result in _searches(config, seeds, stop)]
         finally:
             stop.close()
         report.ended = time.time()
@@ -146,11 +146,12 @@ def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, stop_event
 
 
 def _searches(config: RunConfig, seeds: list[int], stop):
-    """(config, search, result) of each seed: together where they share launches, else one after another (none
-    starts after a stop)."""
+    """(config, RunContext, result) of each seed: together where they share launches, else one after another
+    (none starts after a stop)."""
     batch = sharing_batch(config, seeds)
     if batch is not None:
-        yield from zip(seed_configs(config, seeds), batch.searches, batch.run(stop))
+        results = batch.run(stop)
+        yield from zip(seed_configs(config, seeds), map(RunContext.of, batch.searches), results)
         return
     for one in seed_configs(config, seeds):
         if stop.requested:
@@ -162,11 +163,12 @@ def _searches(config: RunConfig, seeds: list[int], stop):
             yield one, context, result
         else:
             search = build_search(one)
-            yield one, search, search.run(stop)
+            result = search.run(stop)
+            yield one, RunContext.of(search), result
 
 
-def _outcome(config: RunConfig, search, result, instance: str, report: TaskReport) -> Outcome:
-    context = search if isinstance(search, RunContext) else RunContext.of(search)
+def _outcome(config: RunConfig, context: RunContext, result, instance: str, report: TaskReport) -> Outcome:
+    """The search's results files, its configuration naming the instance as the client gave it."""
     report.device = context.device
     files = results_files(dataclasses.replace(config, instance=instance), result, context)
     return Outcome(config.seed, result.status, files)
