@@ -319,6 +319,11 @@ class GpuEvaluator:
         runtime.memcpyAsync(self.host_F()[first:].ctypes.data, self.F.data.ptr, rows * self.F.strides[0],
                             runtime.memcpyDeviceToHost, self.stream.ptr)
 
+    def iteration_graph(self):
+        """The CUDA graph that an iteration replays, once one has run: the device selection's round trip
+        (best_weighted), or F's (evaluate, --selection copy)."""
+        return self._graph if self._forbidden is not None else self.selection.graph
+
     @property
     def selection(self):
         if self._selection is None:

@@ -69,6 +69,11 @@ class DeviceSelection:
     def _capture(self):
         return self.ev.capture(self._enqueue_round_trip)
 
+    @property
+    def graph(self):
+        """The CUDA graph of one selection's round trip: state and parameters up, evaluation, selection, result down."""
+        return self._graph
+
     def _enqueue_round_trip(self) -> None:
         ev, stream = self.ev, self.ev.stream
         _, _, _, forbid_ids, forbid_until, n_forbids = self.params.device

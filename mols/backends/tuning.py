@@ -1,9 +1,9 @@
 """The GPU launch configuration, chosen once per (device, problem, neighborhood, size) and remembered on disk.
 
 In the spirit of Algorithm 3 of Luong, Melab & Talbi (IEEE TC 2013): the first time a configuration is
-needed, when the evaluator is made (before the search's first iteration, on solutions of its own), a
-tuning pass times whole iterations as the search makes them (the evaluation and the device's selection;
-WARM_UP iterations, then the median wall time of TRIALS; one candidate after another) under candidate launches,
+needed, when the evaluator is made (before the search's first iteration, on a solution of its own), a
+tuning pass times whole iterations as the search makes them (the evaluation and the device's selection, with
+their copies: device_seconds, CUDA events around replays of the iteration's graph) under candidate launches,
 which share the default evaluator's buffers (GpuEvaluator.with_launch): first the threads per move where the problem lets
 them vary (Problem.lanes: QAP, Weierstrass; as many and twice as many as the problem's own choice), at
 the default blocks; then the default launch and the fixed blocks of TUNED_BLOCKS (that many threads in every
@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
-import time
 import warnings
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -35,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 import mols
-from mols.backends.cuda import gpu_name
+from mols.backends.cuda import gpu_name, import_cupy
 from mols.backends.gpu import DEFAULT_LAUNCH, GpuEvaluator, Launch, launch_failures
 from mols.backends.spec import MAX_BLOCK, WARP, BackendSpec
 from mols.errors import BackendError
@@ -44,10 +42,8 @@ from mols.problems.base import Problem
 
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
 TUNED_BLOCKS = (64, 128, 256)  # the tuning pass's: on the H200 blocks of 32, 512 and 1024 were the slowest, or tied
-WARM_UP = 2  # untimed iterations per candidate, the first of which finds a launch that fails
-TRIALS = 3  # timed iterations per candidate, after the warm-up
+TRIALS = 10  # graph replays timed per candidate, after one iteration
 MARGIN = 0.03  # how much faster than the default a launch must be to replace it: the H200's iterations vary by more
-SOLUTIONS = 4  # the iterations' solutions, in turn
 
 
 def cache_path() -> Path:
@@ -152,26 +148,25 @@ def first_working(problem: Problem, nbh: Neighborhood, spec: BackendSpec, ranked
     raise BackendError("no GPU launch to try")
 
 
-def probe_solutions(problem: Problem, nbh: Neighborhood, count: int = SOLUTIONS):
-    """Solutions to time and probe kernels with, and the draw's key of a sampled neighborhood (fixed draws: tuning
-    leaves the search's generator alone). Several: an evaluator may keep what it computed for the last one."""
+def probe_solution(problem: Problem, nbh: Neighborhood):
+    """A solution to time and probe kernels with, and the draw's key of a sampled neighborhood (a fixed draw:
+    tuning leaves the search's generator alone)."""
     key = np.zeros(2, dtype=np.uint64) if nbh.sampled else None
-    rng = np.random.default_rng(0)
-    return [problem.random_solution(rng) for _ in range(count)], key
+    return problem.random_solution(np.random.default_rng(0)), key
 
 
 def probe(ev: GpuEvaluator) -> None:
     """One iteration under the evaluator's launch (raises where a kernel of it fails)."""
-    one_iteration(ev, *probe_solutions(ev.problem, ev.nbh, 1))(0)
+    one_iteration(ev, *probe_solution(ev.problem, ev.nbh))()
 
 
-def one_iteration(ev: GpuEvaluator, xs: list, key) -> Callable[[int], object]:
-    """Iteration r as a search makes it, on xs[r % len(xs)]: the evaluation and the device's selection
-    (best_weighted), or the evaluation brought back to the host (--selection copy)."""
+def one_iteration(ev: GpuEvaluator, x, key) -> Callable[[], object]:
+    """An iteration as a search makes it: the evaluation and the device's selection (best_weighted), or the
+    evaluation brought back to the host (--selection copy)."""
     if ev.spec.selection == "device":
         c = np.ones(ev.problem.n_obj)
-        return lambda r: ev.best_weighted(xs[r % len(xs)], c, r, -np.inf, key)
-    return lambda r: ev.evaluate(xs[r % len(xs)], key)
+        return lambda: ev.best_weighted(x, c, 0, -np.inf, key)
+    return lambda: ev.evaluate(x, key)
 
 
 class Tuner:
@@ -185,7 +180,7 @@ class Tuner:
     def best(self) -> Launch:
         """The fastest of the default launch and the fixed blocks (at the fastest threads per move)."""
         self._base = GpuEvaluator(self.problem, self.nbh, self.spec)
-        self._xs, self._key = probe_solutions(self.problem, self.nbh)
+        self._x, self._key = probe_solution(self.problem, self.nbh)
         lanes = self._best_lanes()
         return self._fastest([replace(DEFAULT_LAUNCH, lanes=lanes),
                               *(replace(fixed_launch(b), lanes=lanes) for b in self.blocks)]) or DEFAULT_LAUNCH
@@ -214,22 +209,28 @@ class Tuner:
         return fastest
 
     def _seconds(self, launch: Launch) -> float | None:
-        """The median wall time of TRIALS iterations under the launch, after WARM_UP (the first finds a launch that
-        fails: None), each launch timed once per pass. One launch after another: timed in rounds, a candidate
-        sharing the default evaluator's stream right after it measured 25 % faster than alone
-        (scripts/probe_qap_lanes.py: 40.9 against 53.1 us on tai100a), and always won."""
+        """device_seconds of the launch, sharing the default evaluator's buffers (None where it fails), each launch
+        timed once per pass."""
         if launch not in self.times:
             try:
                 ev = self._base if launch == DEFAULT_LAUNCH else self._base.with_launch(launch)
-                run = one_iteration(ev, self._xs, self._key)
-                for r in range(WARM_UP):
-                    run(r)
-                times = []
-                for r in range(WARM_UP, WARM_UP + TRIALS):
-                    start = time.perf_counter()
-                    run(r)
-                    times.append(time.perf_counter() - start)
-                self.times[launch] = statistics.median(times)
+                self.times[launch] = device_seconds(ev, self._x, self._key)
             except launch_failures():
                 self.times[launch] = None
         return self.times[launch]
+
+
+def device_seconds(ev: GpuEvaluator, x, key, trials: int = TRIALS) -> float:
+    """Device seconds of an iteration on x: one run (which makes its graph, and raises where a launch fails), then
+    CUDA events around `trials` replays of its graph back to back. Host-timed iterations of one launch varied by
+    5-9 % between two measurements on the H200, more than the launches differ, and the host's part of an iteration
+    is the same for every launch."""
+    one_iteration(ev, x, key)()
+    cupy, graph = import_cupy(), ev.iteration_graph()
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    start.record(ev.stream)
+    for _ in range(trials):
+        graph.launch(ev.stream)
+    end.record(ev.stream)
+    end.synchronize()
+    return cupy.cuda.get_elapsed_time(start, end) / 1e3 / trials

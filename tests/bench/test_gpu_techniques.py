@@ -26,7 +26,9 @@ def tables() -> dict[str, list[dict]]:
         "tuning": [HEAD | {"block_128_s": 2.1e-5, "block_256_s": 2e-5, "default_s": 2.1e-5, "fixed_256_s": 2e-5,
                            "tuned_launch": "block 256, selection block 128", "tuned_s": 1.9e-5, "best_fixed_s": 2e-5,
                            "tuned_over_best_fixed": 0.95, "tuning_first_s": 1.5, "tuning_s": 0.004,
-                           "tuning_pct_of_run": 2.1, "tuning_first_pct_of_run": 789.5}],
+                           "tuning_pct_of_run": 2.1, "tuning_first_pct_of_run": 789.5,
+                           "block_128_device_s": 1.6e-5, "block_256_device_s": 1.5e-5, "default_device_s": 1.6e-5,
+                           "tuned_device_s": 1.5e-5, "tuned_over_best_fixed_device": 1.0}],
     }
 
 
@@ -37,5 +39,6 @@ def test_report_has_the_three_tables_and_every_csv(tmp_path):
         assert title in text
     assert "10 / 30 / 60 %" in text and "50.0x" in text and "25.0x" in text and "0.950" in text
     assert "4 ms (2.10 %)" in text and "| – |" in text  # no shared-memory variant: a dash
+    assert "device time per iteration" in text and "| 15.0 µs | 16.0 µs | 15.0 µs | 1.000 | 0.938 |" in text
     for name in ("generation", "reduction", "tuning", "memory"):
         assert len(pd.read_csv(tmp_path / f"{name}.csv")) == 1
