@@ -3,7 +3,8 @@
 In the spirit of Algorithm 3 of Luong, Melab & Talbi (IEEE TC 2013): the first time a configuration is
 needed, when the evaluator is made (before the search's first iteration, on a solution of its own), a
 tuning pass times whole iterations as the search makes them (the evaluation and the device's selection, with
-their copies: device_seconds, CUDA events around replays of the iteration's graph) under candidate launches,
+their copies: device_times, CUDA events around replays of the iteration's graph, the candidates in turn) under
+candidate launches,
 which share the default evaluator's buffers (GpuEvaluator.with_launch): first the threads per move where the problem lets
 them vary (Problem.lanes: QAP, Weierstrass; as many and twice as many as the problem's own choice), at
 the default blocks; then the default launch and the fixed blocks of TUNED_BLOCKS (that many threads in every
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import warnings
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -42,7 +44,8 @@ from mols.problems.base import Problem
 
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
 TUNED_BLOCKS = (64, 128, 256)  # the tuning pass's: on the H200 blocks of 32, 512 and 1024 were the slowest, or tied
-TRIALS = 10  # graph replays timed per candidate, after one iteration
+ROUNDS = 3  # rounds of device_times: each candidate's graph replayed in turn
+REPLAYS = 4  # replays per candidate and round
 MARGIN = 0.03  # how much faster than the default a launch must be to replace it: the H200's iterations vary by more
 
 
@@ -176,6 +179,7 @@ class Tuner:
         self.problem, self.nbh, self.spec, self.blocks = problem, nbh, spec, blocks
         self.times: dict[Launch, float | None] = {}
         self._base = None  # the evaluator of the default launch, whose buffers the candidates share
+        self._evaluators: dict[Launch, GpuEvaluator | None] = {}
 
     def best(self) -> Launch:
         """The fastest of the default launch and the fixed blocks (at the fastest threads per move)."""
@@ -197,10 +201,10 @@ class Tuner:
         return best and best.lanes
 
     def _fastest(self, launches: list[Launch]) -> Launch | None:
-        """The launch of the fastest iterations (_seconds), the first (the default) unless another is faster by more
-        than MARGIN; None where none runs."""
-        timed = {launch: self._seconds(launch) for launch in launches}
-        working = {launch: t for launch, t in timed.items() if t is not None}
+        """The launch of the fastest iterations (device_times, all of `launches` together), the first (the default)
+        unless another is faster by more than MARGIN; None where none runs."""
+        self.times |= device_times({launch: self._evaluator(launch) for launch in launches}, self._x, self._key)
+        working = {launch: self.times[launch] for launch in launches if self.times[launch] is not None}
         if not working:
             return None
         first, fastest = launches[0], min(working, key=working.get)
@@ -208,29 +212,41 @@ class Tuner:
             return first  # the default stays unless another launch is clearly faster
         return fastest
 
-    def _seconds(self, launch: Launch) -> float | None:
-        """device_seconds of the launch, sharing the default evaluator's buffers (None where it fails), each launch
-        timed once per pass."""
-        if launch not in self.times:
+    def _evaluator(self, launch: Launch) -> GpuEvaluator | None:
+        """The launch's evaluator, sharing the default evaluator's buffers, made once per pass; None where its
+        kernels fail to compile."""
+        if launch not in self._evaluators:
             try:
-                ev = self._base if launch == DEFAULT_LAUNCH else self._base.with_launch(launch)
-                self.times[launch] = device_seconds(ev, self._x, self._key)
+                self._evaluators[launch] = self._base if launch == DEFAULT_LAUNCH else self._base.with_launch(launch)
             except launch_failures():
-                self.times[launch] = None
-        return self.times[launch]
+                self._evaluators[launch] = None
+        return self._evaluators[launch]
 
 
-def device_seconds(ev: GpuEvaluator, x, key, trials: int = TRIALS) -> float:
-    """Device seconds of an iteration on x: one run (which makes its graph, and raises where a launch fails), then
-    CUDA events around `trials` replays of its graph back to back. Host-timed iterations of one launch varied by
-    5-9 % between two measurements on the H200, more than the launches differ, and the host's part of an iteration
-    is the same for every launch."""
-    one_iteration(ev, x, key)()
-    cupy, graph = import_cupy(), ev.iteration_graph()
-    start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    start.record(ev.stream)
-    for _ in range(trials):
-        graph.launch(ev.stream)
-    end.record(ev.stream)
-    end.synchronize()
-    return cupy.cuda.get_elapsed_time(start, end) / 1e3 / trials
+def device_times(evaluators: dict, x, key, rounds: int = ROUNDS, replays: int = REPLAYS) -> dict:
+    """{name: device seconds of an iteration on x} for {name: evaluator}: one iteration each (which makes its graph;
+    None where the evaluator is None or its launch fails), then `rounds` rounds in which each graph in turn is
+    replayed `replays` times between CUDA events; the median over rounds. Host-timed iterations of one launch varied
+    by 5-9 % between two measurements on the H200, more than launches differ, and the host's part of an iteration
+    is the same for every launch; one launch timed after another, device times of one launch still varied by up to
+    25 % (reports/gpu-techniques/NOTES.md), which rounds spread over all alike."""
+    cupy, graphs = import_cupy(), {}
+    for name, ev in evaluators.items():
+        try:
+            if ev is not None:
+                one_iteration(ev, x, key)()
+                graphs[name] = ev
+        except launch_failures():
+            pass
+    seconds = {name: [] for name in graphs}
+    for _ in range(rounds):
+        for name, ev in graphs.items():
+            start, end = cupy.cuda.Event(), cupy.cuda.Event()
+            graph = ev.iteration_graph()
+            start.record(ev.stream)
+            for _ in range(replays):
+                graph.launch(ev.stream)
+            end.record(ev.stream)
+            end.synchronize()
+            seconds[name].append(cupy.cuda.get_elapsed_time(start, end) / 1e3 / replays)
+    return {name: statistics.median(seconds[name]) if name in seconds else None for name in evaluators}

@@ -30,7 +30,7 @@ from mols.backends import BackendSpec, prepare
 from mols.backends.cuda import gpu_available
 from mols.backends.select import TABU_DTYPE, choose_on_host
 from mols.backends.spec import MEMORIES
-from mols.backends.tuning import BLOCKS, Tuner, device_seconds, first_working, fixed_launch, probe_solution
+from mols.backends.tuning import BLOCKS, Tuner, device_times, first_working, fixed_launch, probe_solution
 from mols.bench.common import median_seconds, stream_seconds, write_tables
 from mols.errors import BackendError, MolsError
 from mols.markdown import markdown_list, markdown_table
@@ -115,29 +115,16 @@ def reduction_row(case: Case) -> dict:
     return row
 
 
+DEVICE_ROUNDS = 7  # rounds of Table 7's device times (tuning.device_times), each of --repeats replays per launch
 PASSES = 4  # tuning passes per case: the first (compiling), then the fastest of the others
 
 
 def tuning_row(case: Case, blocks: tuple[int, ...]) -> dict:
     """Table 7: each fixed block size, the default launch, fixed 256 and the tuned launch, each an iteration's wall
-    time (NAME_s) and device time (NAME_device_s: tuning.device_seconds over `repeats` replays); the tuning pass's
+    time (NAME_s) and device time (NAME_device_s: tuning.device_times, all of them together); the tuning pass's
     cost."""
     row = dict(case.head)
     problem, nbh, spec = case.problem, case.nbh, BackendSpec("gpu")
-    x, key = probe_solution(problem, nbh)
-
-    def times(name: str, make) -> None:
-        try:
-            ev = make()
-            row[f"{name}_s"], row[f"{name}_device_s"] = case.iteration_seconds(ev), device_seconds(ev, x, key,
-                                                                                                    case.repeats)
-        except (BackendError, MolsError):
-            row[f"{name}_s"] = row[f"{name}_device_s"] = np.nan
-
-    for block in blocks:
-        times(f"block_{block}", lambda block=block: first_working(problem, nbh, spec, [fixed_launch(block)]))
-    times("default", lambda: case.evaluator(BackendSpec("gpu", tune=False)))
-    times("fixed_256", lambda: case.evaluator(BackendSpec("gpu", block=256)))
     passes = []
     for _ in range(PASSES):  # the first compiles the candidates' kernels (unless this process has), the others not
         start = time.perf_counter()
@@ -145,7 +132,16 @@ def tuning_row(case: Case, blocks: tuple[int, ...]) -> dict:
         passes.append(time.perf_counter() - start)
     passes = [passes[0], min(passes[1:])]  # a later pass that picks other threads per move compiles their kernels
     row["tuned_launch"] = launch.text
-    times("tuned", lambda: first_working(problem, nbh, spec, [launch]))
+    makers = {**{f"block_{block}": lambda block=block: first_working(problem, nbh, spec, [fixed_launch(block)])
+                 for block in blocks},
+              "default": lambda: case.evaluator(BackendSpec("gpu", tune=False)),
+              "fixed_256": lambda: case.evaluator(BackendSpec("gpu", block=256)),
+              "tuned": lambda: first_working(problem, nbh, spec, [launch])}
+    evaluators = {name: _evaluator(make) for name, make in makers.items()}
+    for name, ev in evaluators.items():
+        row[f"{name}_s"] = np.nan if ev is None else case.iteration_seconds(ev)
+    device = device_times(evaluators, *probe_solution(problem, nbh), rounds=DEVICE_ROUNDS, replays=case.repeats)
+    row |= {f"{name}_device_s": np.nan if t is None else t for name, t in device.items()}
     for unit in ("", "_device"):
         row[f"best_fixed{unit}_s"] = np.nanmin([row[f"block_{block}{unit}_s"] for block in blocks])
         row[f"tuned_over_best_fixed{unit}"] = row[f"tuned{unit}_s"] / row[f"best_fixed{unit}_s"]
@@ -153,6 +149,14 @@ def tuning_row(case: Case, blocks: tuple[int, ...]) -> dict:
     row["tuning_pct_of_run"] = 100 * passes[1] / (RUN_ITERATIONS * row["tuned_s"])
     row["tuning_first_pct_of_run"] = 100 * passes[0] / (RUN_ITERATIONS * row["tuned_s"])
     return row
+
+
+def _evaluator(make):
+    """make()'s evaluator, None where its launch fails."""
+    try:
+        return make()
+    except (BackendError, MolsError):
+        return None
 
 
 def memory_row(case: Case) -> dict:
@@ -231,5 +235,6 @@ def render_markdown(tables: dict[str, list[dict]], env: dict) -> str:
             f"## Reduction on the device or F copied back (Table 9)\n\n{markdown_table(reduction)}\n\n"
             f"## Launch: fixed blocks, default, tuned (Table 7); % of a {RUN_ITERATIONS:,}-iteration run\n\n"
             f"{markdown_table(tuning)}\n\n### The same launches, device time per iteration (CUDA events around "
-            f"replays of the iteration's graph: what the tuning pass compares)\n\n{markdown_table(device)}\n\n"
+            f"replays of the iteration's graph, the launches in turn over {DEVICE_ROUNDS} rounds, the median: what the "
+            f"tuning pass compares)\n\n{markdown_table(device)}\n\n"
             f"## Memory variants\n\n{markdown_table(memory)}\n")
