@@ -45,7 +45,7 @@ from mols.problems.base import Problem
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
 TUNED_BLOCKS = (64, 128, 256)  # the tuning pass's: on the H200 blocks of 32, 512 and 1024 were the slowest, or tied
 ROUNDS = 3  # rounds of device_times: each candidate's graph replayed in turn
-REPLAYS = 4  # replays per candidate and round
+REPLAYS = 3  # replays per candidate and round
 MARGIN = 0.03  # how much faster than the default a launch must be to replace it: the H200's iterations vary by more
 
 
@@ -228,8 +228,9 @@ def device_times(evaluators: dict, x, key, rounds: int = ROUNDS, replays: int = 
     None where the evaluator is None or its launch fails), then `rounds` rounds in which each graph in turn is
     replayed `replays` times between CUDA events; the median over rounds. Host-timed iterations of one launch varied
     by 5-9 % between two measurements on the H200, more than launches differ, and the host's part of an iteration
-    is the same for every launch; one launch timed after another, device times of one launch still varied by up to
-    25 % (reports/gpu-techniques/NOTES.md), which rounds spread over all alike."""
+    is the same for every launch. Rounds spread the GPU's drift over all alike; the tuning pass's candidates also
+    share one evaluator's buffers (with_launch): two evaluators of one launch differed by up to 15 % in device time
+    on the H200 (reports/gpu-techniques/NOTES.md)."""
     cupy, graphs = import_cupy(), {}
     for name, ev in evaluators.items():
         try:

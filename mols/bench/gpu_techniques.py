@@ -12,7 +12,8 @@ over `repeats` iterations on rotating random solutions, every column measured si
 - reduction (Table 9): the GPU's acceleration over the CPU backend (all cores) with the selection reduced on
   the device against F copied back and chosen on the host (--selection copy).
 - tuning (Table 7): every fixed block size of the study (the --block launches), the kernels' default launch,
-  fixed 256-thread blocks and the tuned launch (backends/tuning.py); tuned / best fixed, and the tuning pass
+  fixed 256-thread blocks and the tuned launch (backends/tuning.py), measured in ROUNDS rounds, the launches in
+  turn; tuned / best fixed by wall time and by device time, and the tuning pass
   (first in this process, with compilation, then the fastest of PASSES - 1 more, the kernels compiled) against a
   10,000-iteration run at the tuned speed.
 - memory: the kernels' memory variants (--memory), where the problem has them.
@@ -20,6 +21,7 @@ over `repeats` iterations on rotating random solutions, every column measured si
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +30,7 @@ import numpy as np
 
 from mols.backends import BackendSpec, prepare
 from mols.backends.cuda import gpu_available
+from mols.backends.gpu import DEFAULT_LAUNCH, GpuEvaluator, launch_failures
 from mols.backends.select import TABU_DTYPE, choose_on_host
 from mols.backends.spec import MEMORIES
 from mols.backends.tuning import BLOCKS, Tuner, device_times, first_working, fixed_launch, probe_solution
@@ -45,6 +48,7 @@ CASES = {  # name -> (problem, instance, neighborhood)
 QUICK_BLOCKS = (128, 256, 512)
 RUN_ITERATIONS = 10_000  # the run the tuning pass is weighed against
 SOLUTIONS = 8
+ROUNDS = 7  # rounds of Table 7's times, the launches in turn: wall (Case.interleaved_seconds), device (device_times)
 
 
 class Case:
@@ -64,10 +68,30 @@ class Case:
     def evaluator(self, spec: BackendSpec):
         return prepare(self.problem, self.nbh, spec)
 
+    def iteration(self, ev) -> Callable[[int], object]:
+        """Iteration r: best_weighted on the solutions in turn (module docstring)."""
+        return lambda r: ev.best_weighted(self.solutions[r % SOLUTIONS], self.c, r, -np.inf)
+
     def iteration_seconds(self, ev) -> float:
-        """Median seconds of one best_weighted call (module docstring)."""
-        return median_seconds(lambda r: ev.best_weighted(self.solutions[r % SOLUTIONS], self.c, r, -np.inf),
-                              self.repeats, warmup=3)
+        """Median seconds of one iteration, over `repeats`."""
+        return median_seconds(self.iteration(ev), self.repeats, warmup=3)
+
+    def interleaved_seconds(self, evaluators: dict) -> dict:
+        """{name: median seconds of one iteration} for {name: evaluator (None: NaN)}: ROUNDS rounds in which each
+        evaluator in turn makes `repeats` // ROUNDS timed iterations (after 3 untimed ones), so that the machine's
+        drift falls on all alike; two measurements of one launch one after the other differed by 5-9 %."""
+        runs = {name: self.iteration(ev) for name, ev in evaluators.items() if ev is not None}
+        times = {name: [] for name in runs}
+        for name, run in runs.items():
+            for r in range(3):
+                run(r)
+        for r in range(ROUNDS):
+            for name, run in runs.items():
+                for q in range(max(1, self.repeats // ROUNDS)):
+                    start = time.perf_counter()
+                    run(r + q)
+                    times[name].append(time.perf_counter() - start)
+        return {name: statistics.median(times[name]) if name in times else np.nan for name in evaluators}
 
 
 def split_seconds(case: Case, ev) -> dict[str, float]:
@@ -115,14 +139,13 @@ def reduction_row(case: Case) -> dict:
     return row
 
 
-DEVICE_ROUNDS = 7  # rounds of Table 7's device times (tuning.device_times), each of --repeats replays per launch
 PASSES = 4  # tuning passes per case: the first (compiling), then the fastest of the others
 
 
 def tuning_row(case: Case, blocks: tuple[int, ...]) -> dict:
     """Table 7: each fixed block size, the default launch, fixed 256 and the tuned launch, each an iteration's wall
-    time (NAME_s) and device time (NAME_device_s: tuning.device_times, all of them together); the tuning pass's
-    cost."""
+    time (NAME_s: evaluators of their own, as runs have them, in turn) and device time (NAME_device_s: device_times
+    on one evaluator's buffers, as the tuning pass compares them); the tuning pass's cost."""
     row = dict(case.head)
     problem, nbh, spec = case.problem, case.nbh, BackendSpec("gpu")
     passes = []
@@ -137,10 +160,14 @@ def tuning_row(case: Case, blocks: tuple[int, ...]) -> dict:
               "default": lambda: case.evaluator(BackendSpec("gpu", tune=False)),
               "fixed_256": lambda: case.evaluator(BackendSpec("gpu", block=256)),
               "tuned": lambda: first_working(problem, nbh, spec, [launch])}
-    evaluators = {name: _evaluator(make) for name, make in makers.items()}
-    for name, ev in evaluators.items():
-        row[f"{name}_s"] = np.nan if ev is None else case.iteration_seconds(ev)
-    device = device_times(evaluators, *probe_solution(problem, nbh), rounds=DEVICE_ROUNDS, replays=case.repeats)
+    walls = case.interleaved_seconds({name: _evaluator(make) for name, make in makers.items()})
+    row |= {f"{name}_s": t for name, t in walls.items()}
+    base = GpuEvaluator(problem, nbh, spec)  # the launches on one evaluator's buffers, as the tuning pass has them
+    launches = {**{f"block_{block}": fixed_launch(block) for block in blocks}, "default": DEFAULT_LAUNCH,
+                "tuned": launch}
+    shared = {name: _evaluator(lambda launch=launch: base if launch == DEFAULT_LAUNCH else base.with_launch(launch))
+              for name, launch in launches.items()}
+    device = device_times(shared, *probe_solution(problem, nbh), rounds=ROUNDS, replays=case.repeats)
     row |= {f"{name}_device_s": np.nan if t is None else t for name, t in device.items()}
     for unit in ("", "_device"):
         row[f"best_fixed{unit}_s"] = np.nanmin([row[f"block_{block}{unit}_s"] for block in blocks])
@@ -155,7 +182,7 @@ def _evaluator(make):
     """make()'s evaluator, None where its launch fails."""
     try:
         return make()
-    except (BackendError, MolsError):
+    except (BackendError, MolsError, *launch_failures()):
         return None
 
 
@@ -235,6 +262,6 @@ def render_markdown(tables: dict[str, list[dict]], env: dict) -> str:
             f"## Reduction on the device or F copied back (Table 9)\n\n{markdown_table(reduction)}\n\n"
             f"## Launch: fixed blocks, default, tuned (Table 7); % of a {RUN_ITERATIONS:,}-iteration run\n\n"
             f"{markdown_table(tuning)}\n\n### The same launches, device time per iteration (CUDA events around "
-            f"replays of the iteration's graph, the launches in turn over {DEVICE_ROUNDS} rounds, the median: what the "
+            f"replays of the iteration's graph, the launches in turn over {ROUNDS} rounds, the median: what the "
             f"tuning pass compares)\n\n{markdown_table(device)}\n\n"
             f"## Memory variants\n\n{markdown_table(memory)}\n")
