@@ -282,6 +282,8 @@ def bench_ils3opt(
                                               "(0: the optimum; default: the issue's quality per instance, 0 on "
                                               "kroA100 and lin318, 0.02 rat783, 0.01 fl1577, 0.2 pcb3038); "
                                               "t_target is the time to it.")] = None,
+    twin: Annotated[int, typer.Option(min=0, help="Run the first S solutions of each run again on 1 core (the "
+                                      "same search: the paper's speed-up at equal quality); 0: no twin.")] = 8,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "ils3opt",
 ):
     """ILS-3opt (Delévacq et al. 2012, Tables 1 and 3): speed-up over one core, frequency of the optimum,
@@ -296,10 +298,11 @@ def bench_ils3opt(
     cells = sum(len(cpu_sizes if s in bench.CPU_SOLVERS else sizes) for s in chosen_solvers) * len(chosen)
     with advancing(cells) as advance:
         df = bench.run(chosen, chosen_solvers, sizes, cpu_sizes, runs, iterations, time_cap, cpu_time, gap,
-                       on_row=advance)
+                       on_row=advance, twin=twin)
     settings = {"runs": runs, "it_total": f"{iterations:,}", "time cap": f"{time_cap:g} s",
                 "cpu time cap": f"{cpu_time:g} s",
-                "target": "the issue's gap per instance" if gap is None else f"{gap:g} % above the optimum"}
+                "target": "the issue's gap per instance" if gap is None else f"{gap:g} % above the optimum",
+                "twin": f"{twin} solutions" if twin else "none"}
     show_report(*bench.write_report(df, output, settings))
 
 

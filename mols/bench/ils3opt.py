@@ -16,8 +16,13 @@ spends minutes on its start tours and first descents alone. A row gives:
   paper's speed-up: time of the same iterations, on 1 core over the strategy's; where cpu1 hit its cap, its
   rate comes from the iterations it made; runs that stop at their target early count their setup too);
 - q-speed-up: cpu1's median t_target (same choice of cpu1 row) over the row's, where the row reached the
-  target in every run: the speed-up at equal quality. Where cpu1 did not reach it in every run, its time cap
-  over the row's t_target is a lower bound, marked >.
+  target in every run: the time to quality against cpu1's own runs (another population, other tours). Where
+  cpu1 did not reach it in every run, its time cap over the row's t_target is a lower bound, marked >.
+- twin s and twin speed-up (--twin S): the row's own search on 1 core, the paper's speed-up at equal quality.
+  Each run's first S solutions are run again on 1 core with the same seed and the iterations each solution made
+  (its solutions are independent: solution s depends on the seed and s only); the 1-core time of the whole
+  population is the candidate lists' time plus the rest times P / S. twin speed-up: the median over runs of
+  that time over the run's seconds; equal: whether the S solutions' best lengths equal the run's.
 Seconds are search time (candidate lists, start tours, descents and iterations); compilation stays out.
 """
 
@@ -25,15 +30,18 @@ from __future__ import annotations
 
 import math
 import statistics
+import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from mols.bench.common import write_report_files
 from mols.markdown import markdown_list, markdown_table
 from mols.problems.tsp import load_tsp
+from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.problems.tsp.instance import optimal_lengths
-from mols.search.ils3opt import run_ils3opt
+from mols.search.ils3opt import numba_threads, run_ils3opt
 
 INSTANCES = ("kroA100", "lin318", "rat783", "fl1577", "pcb3038")
 TARGET_GAPS = {"kroA100": 0.0, "lin318": 0.0, "rat783": 0.02, "fl1577": 0.01, "pcb3038": 0.2}  # % (issue 20)
@@ -41,6 +49,7 @@ SOLVERS = {"cpu1": ("cpu", 1), "cpu": ("cpu", None), "fi-thread": ("fi-thread", 
            "fi-block": ("fi-block", None), "fi-block-shared": ("fi-block-shared", None), "rkbi": ("rkbi", None),
            "cpu1-rkbi": ("cpu-rkbi", 1)}
 CPU_SOLVERS = ("cpu1", "cpu", "cpu1-rkbi")
+TWINS = {"rkbi": "cpu-rkbi", "cpu1-rkbi": None, "cpu1": None}  # the 1-core strategy of a row's twin (else cpu)
 BASELINES = {"rkbi": "cpu1-rkbi", "cpu1-rkbi": "cpu1-rkbi"}  # rkbi compares with its own 1-core twin (Table 3)
 
 
@@ -53,7 +62,7 @@ def default_solvers() -> list[str]:
 
 
 def row(instance: str, solver: str, population: int, runs: int, iterations: int, time_cap: float,
-        gap: float | None) -> dict:
+        gap: float | None, twin: int = 0) -> dict:
     """R runs of one configuration, summed up (module docstring); gap None: TARGET_GAPS's (0 elsewhere)."""
     problem = load_tsp(instance)
     optimum = optimal_lengths()[problem.instance_name]
@@ -72,12 +81,30 @@ def row(instance: str, solver: str, population: int, runs: int, iterations: int,
             "it_per_s": sum(r.total_iterations for r in results) / sum(r.seconds for r in results),
             "best": min(r.best for r in results), "optimum": optimum, "gap": gap, "target": target,
             "time_cap": time_cap}
+    strategy = TWINS.get(solver, "cpu")
+    if twin and strategy:
+        done |= twin_times(problem, strategy, results, min(twin, population))
     print(done, flush=True)  # as it comes: a long benchmark shows its progress
     return done
 
 
+def twin_times(problem, strategy: str, results: list, sample: int) -> dict:
+    """twin_s, twin_speedup and twin_equal of a row's runs (module docstring)."""
+    with numba_threads(1):
+        start = time.perf_counter()
+        candidate_lists(problem.xy[0], DEFAULT_K)
+        lists = time.perf_counter() - start
+    estimates, equal = [], True
+    for seed, r in enumerate(results):
+        again = run_ils3opt(problem, strategy, sample, r.iterations * sample, None, None, seed, 1)
+        equal &= bool(np.array_equal(again.lengths, r.lengths[:sample]))
+        estimates.append(lists + (again.seconds - lists) * r.population / sample)
+    return {"twin_sample": sample, "twin_s": statistics.median(estimates), "twin_equal": equal,
+            "twin_speedup": statistics.median(t / r.seconds for t, r in zip(estimates, results))}
+
+
 def run(instances, solvers, populations, cpu_populations, runs: int, iterations: int, time_cap: float,
-        cpu_time: float, gap: float | None, on_row=lambda: None) -> pd.DataFrame:
+        cpu_time: float, gap: float | None, on_row=lambda: None, twin: int = 0) -> pd.DataFrame:
     """Every row; an interruption (Ctrl-C, SIGINT from a time limit) ends it with the rows done so far."""
     rows = []
     cells = [(instance, solver, population) for instance in instances for solver in solvers
@@ -85,7 +112,7 @@ def run(instances, solvers, populations, cpu_populations, runs: int, iterations:
     try:
         for instance, solver, population in cells:
             cap = cpu_time if solver in CPU_SOLVERS else time_cap
-            rows.append(row(instance, solver, population, runs, iterations, cap, gap))
+            rows.append(row(instance, solver, population, runs, iterations, cap, gap, twin))
             on_row()
     except KeyboardInterrupt:
         if not rows:
@@ -132,13 +159,21 @@ def _num(value: float, fmt: str) -> str:
     return "" if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, fmt)
 
 
+def _twin(r: dict) -> dict:
+    """The twin's columns of a row (empty where it has none)."""
+    if "twin_s" not in r or _num(r["twin_s"], "g") == "":
+        return {"twin s": "", "twin speed-up": "", "equal": ""} if "twin_s" in r else {}
+    return {"twin s": f"{r['twin_s']:,.1f} ({r['twin_sample']:g} of {r['population']})",
+            "twin speed-up": f"{r['twin_speedup']:.1f}", "equal": "yes" if r["twin_equal"] else "NO"}
+
+
 def render(df: pd.DataFrame, env: dict, settings: dict) -> str:
     rows = [{"instance": r["instance"], "target %": f"{r['gap']:g}", "nbsol": r["population"], "solver": r["solver"],
              "freq": f"{r['freq']:.2f}", "dev %": f"{r['dev']:.3f}", "reached": f"{r['reached']}/{r['runs']}",
              "t_target s": _num(r["t_target"], ".2f"), "seconds": f"{r['seconds']:.2f}",
              "capped": f"{r['capped']}/{r['runs']}", "it/s": f"{r['it_per_s']:,.0f}",
-             "speed-up": _num(r["speedup"], ".2f"), "q-speed-up": r["q_bound"] + _num(r["q_speedup"], ".1f")}
-            for r in df.to_dict("records")]
+             "speed-up": _num(r["speedup"], ".2f"), "q-speed-up": r["q_bound"] + _num(r["q_speedup"], ".1f"),
+             **_twin(r)} for r in df.to_dict("records")]
     text = ", ".join(f"{key} {value}" for key, value in settings.items())
     return "\n".join([
         "# ILS-3opt (`mols bench ils3opt`), after Delévacq et al. 2012, Tables 1 and 3\n",

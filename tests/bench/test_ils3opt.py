@@ -28,3 +28,13 @@ def test_command_writes_the_report(tmp_path):
     assert "| kroA100 | 0 | 2 | cpu1 | 1.00 | 0.000 | 1/1 |" in text
     bad = CliRunner().invoke(app, ["bench", "ils3opt", "--solvers", "gpu9", "-o", str(tmp_path)])
     assert bad.exit_code == 1 and "--solvers" in bad.output
+
+
+def test_a_twin_repeats_the_runs_solutions_on_one_core():
+    df = bench.run(["kroA100"], ["cpu"], [4], [4], runs=2, iterations=400, time_cap=20, cpu_time=20, gap=0.5,
+                   twin=2)
+    r = df.iloc[0]
+    assert r["twin_equal"] and r["twin_sample"] == 2  # solutions 0 and 1 found again, length for length
+    assert r["twin_s"] > 0 and math.isclose(r["twin_speedup"] * r["seconds"], r["twin_s"], rel_tol=0.5)
+    text = bench.render(df, {}, {})
+    assert "twin speed-up" in text and "(2 of 4)" in text and "| yes |" in text
