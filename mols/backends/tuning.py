@@ -3,13 +3,12 @@
 In the spirit of Algorithm 3 of Luong, Melab & Talbi (IEEE TC 2013): the first time a configuration is
 needed, when the evaluator is made (before the search's first iteration, on a solution of its own), a
 tuning pass times whole iterations as the search makes them (the evaluation and the device's selection, with
-their copies: device_times, CUDA events around replays of the iteration's graph, the candidates in turn) under
-candidate launches,
-which share the default evaluator's buffers (GpuEvaluator.with_launch): first the threads per move where the problem lets
-them vary (Problem.lanes: QAP, Weierstrass; as many and twice as many as the problem's own choice), at
-the default blocks; then the default launch and the fixed blocks of TUNED_BLOCKS (that many threads in every
-kernel: --block's launch), keeping the fastest (the default unless another is faster by more than MARGIN, the
-noise of an iteration's time). Timing kernels one by one and combining the fastest of
+their copies) under candidate launches that share one evaluator's buffers (GpuEvaluator.with_launch): the
+default launch at the problem's own threads per move and, where the problem lets them vary (Problem.lanes: QAP,
+Weierstrass), at twice as many; and the fixed blocks of TUNED_BLOCKS (that many threads in every kernel:
+--block's launch). It compares their device times (device_times: CUDA events around replays of the iteration's
+graph, the candidates in turn) and keeps the fastest, the default unless another is faster by more than MARGIN.
+The run then takes the pass's evaluator of that launch. Timing kernels one by one and combining the fastest of
 each had picked launches slower than the default's as a whole (reports/gpu-techniques/NOTES.md). A candidate
 whose compilation or launch fails (too many threads or registers, too much shared memory, out of memory) is
 skipped, as Algorithm 3's fault tolerance skips it. The evaluation is exact whatever the launch, so the
@@ -118,19 +117,23 @@ def fixed_launch(block: int) -> Launch:
     return Launch(block=block, sel_block=1 << (block.bit_length() - 1))
 
 
-def gpu_evaluator(problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> GpuEvaluator:
-    """The evaluator under the spec's launch: --block's, else the tuned one (from the file, or tuned now and
-    written there) where the spec asks (--tune; not with MOLS_TUNE=0), else the default one; a launch that fails gives way
-    to the next."""
+def gpu_evaluator(problem: Problem, nbh: Neighborhood, spec: BackendSpec,
+                  cache: TuningCache | None = None) -> GpuEvaluator:
+    """The evaluator under the spec's launch: --block's, else the tuned one (from the cache, by default the file,
+    or tuned now and written there) where the spec asks (--tune; not with MOLS_TUNE=0), else the default one; a
+    launch that fails gives way to the next."""
     if spec.block is not None:
         return first_working(problem, nbh, spec, [fixed_launch(spec.block), DEFAULT_LAUNCH])
     if not spec.tune or os.environ.get("MOLS_TUNE") == "0":
         return GpuEvaluator(problem, nbh, spec)
-    cache = TuningCache.load()
+    cache = TuningCache.load() if cache is None else cache
     key = tuning_key(gpu_name(), problem, nbh, spec)
     if key not in cache.launches:
-        cache.launches[key] = Tuner(problem, nbh, spec).best()
+        tuner = Tuner(problem, nbh, spec)
+        cache.launches[key] = tuner.best()
         cache.save()
+        if tuner.evaluator(cache.launches[key]) is not None:
+            return tuner.evaluator(cache.launches[key])
     return first_working(problem, nbh, spec, [cache.launches[key], DEFAULT_LAUNCH])
 
 
@@ -183,23 +186,28 @@ class Tuner:
         self._evaluators: dict[Launch, GpuEvaluator | None] = {}
 
     def best(self) -> Launch:
-        """The fastest of the default launch and the fixed blocks (at the fastest threads per move)."""
+        """The fastest of the default launch (at the problem's own threads per move and, where they may vary, at
+        twice as many) and the fixed blocks (at its own)."""
         self._base = GpuEvaluator(self.problem, self.nbh, self.spec)
         self._x, self._key = probe_solution(self.problem, self.nbh)
-        lanes = self._best_lanes()
-        return self._fastest([replace(DEFAULT_LAUNCH, lanes=lanes),
-                              *(replace(fixed_launch(b), lanes=lanes) for b in self.blocks)]) or DEFAULT_LAUNCH
+        own, more = self._lanes()
+        launches = [replace(DEFAULT_LAUNCH, lanes=own), *([replace(DEFAULT_LAUNCH, lanes=more)] if more else []),
+                    *(replace(fixed_launch(b), lanes=own) for b in self.blocks)]
+        return self._fastest(launches) or DEFAULT_LAUNCH
 
-    def _best_lanes(self) -> int | None:
-        """The fastest threads per move at the default blocks, where the problem lets them vary (else None): as many
-        and twice as many as the problem's own choice, up to a warp and n (half as many was slower than as many in
-        every H200 measurement)."""
+    def evaluator(self, launch: Launch) -> GpuEvaluator | None:
+        """The pass's evaluator of a launch it timed (None where it did not, or the launch failed): the run takes
+        it rather than make its own."""
+        return self._evaluators.get(launch) if self.times.get(launch) is not None else None
+
+    def _lanes(self) -> tuple[int | None, int | None]:
+        """The problem's own threads per move and twice as many, where it lets them vary (Problem.lanes: QAP,
+        Weierstrass) and twice as many fit a warp and n (half as many was slower than as many in every H200
+        measurement); else None."""
         if not hasattr(self.problem, "lanes") or self.problem.lanes is not None:
-            return None
+            return None, None
         own = self.problem.threads_per_move
-        options = sorted({lanes for lanes in (own, own * 2) if 1 <= lanes <= min(WARP, self.problem.n)})
-        best = self._fastest([replace(DEFAULT_LAUNCH, lanes=lanes) for lanes in options])
-        return best and best.lanes
+        return own, own * 2 if own * 2 <= min(WARP, self.problem.n) else None
 
     def _fastest(self, launches: list[Launch]) -> Launch | None:
         """The launch of the fastest iterations (device_times, all of `launches` together), the first (the default)
