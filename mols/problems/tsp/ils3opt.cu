@@ -9,6 +9,8 @@
 //   candidate; the smallest a with an improving move wins, which is the sequential first improvement,
 //   because a list's partial gains only fall) and over the reversals and copies; data in global memory;
 // - ils_fi_block_shared: the same with the tour, positions and queue in shared memory.
+// Their keep or restore copies only the positions the iteration's reversals wrote (Scratch::dirty, as ils3opt.py);
+// rkbi's (ils_rkbi_accept) copies whole rows, which leaves the same arrays.
 // Arrays of the population are (P, N_CITIES) row-major, solution s at row s.
 
 #define N N_CITIES
@@ -18,6 +20,7 @@ struct Scratch {  // what a team shares: in shared memory for a block, in regist
     long long gain;
     int head, count, t3, moved;
     int touched[6];
+    int dirty[2];  // the positions lo .. hi the iteration's reversals wrote (three_opt.widen), thread 0's to write
 };
 
 struct Solo {
@@ -67,10 +70,21 @@ __device__ __forceinline__ bool between(const int* pos, int a, int b, int c, boo
     return pb >= pa || pb <= pc;
 }
 
-// Positions i .. j (forward, around the cycle) reversed by the team, pairs dealt round-robin.
-template <class T> __device__ void reverse(int* tour, int* pos, int i, int j) {
+// three_opt.widen: the range dirty = [lo, hi] widened by i .. j, to the whole tour where i .. j wraps.
+__device__ __forceinline__ void widen(int* dirty, int i, int j) {
+    if (i > j) { dirty[0] = 0; dirty[1] = N - 1; }
+    else {
+        if (i < dirty[0]) dirty[0] = i;
+        if (j > dirty[1]) dirty[1] = j;
+    }
+}
+
+// Positions i .. j (forward, around the cycle) reversed by the team, pairs dealt round-robin; dirty (if not null:
+// the team's shared range) widened by them.
+template <class T> __device__ void reverse(int* tour, int* pos, int i, int j, int* dirty) {
     const int length = j - i + (j < i ? N : 0) + 1;
     T::sync();  // every thread has read what it needs before the tour changes
+    if (dirty != nullptr && T::rank() == 0) widen(dirty, i, j);
     for (int s = T::rank(); s < length / 2; s += T::size()) {
         int p = i + s, q = j - s;
         if (p >= N) p -= N;
@@ -82,11 +96,11 @@ template <class T> __device__ void reverse(int* tour, int* pos, int i, int j) {
     T::sync();
 }
 
-template <class T> __device__ void flip(int* tour, int* pos, int a, int b, int c, int d) {
+template <class T> __device__ void flip(int* tour, int* pos, int a, int b, int c, int d, int* dirty) {
     if (succ(tour, pos, a) != b) { int t = a; a = b; b = t; t = c; c = d; d = t; }
     const int inner = pos[c] - pos[b] + (pos[c] < pos[b] ? N : 0) + 1;
-    if (2 * inner <= N) reverse<T>(tour, pos, pos[b], pos[c]);
-    else reverse<T>(tour, pos, pos[d], pos[a]);
+    if (2 * inner <= N) reverse<T>(tour, pos, pos[b], pos[c], dirty);
+    else reverse<T>(tour, pos, pos[d], pos[a], dirty);
 }
 
 __device__ bool valid_close(const int* tour, const int* pos, int t1, int t2, int t3, int t4, int t5, int t6,
@@ -98,17 +112,17 @@ __device__ bool valid_close(const int* tour, const int* pos, int t1, int t2, int
 }
 
 template <class T> __device__ void apply_sequential(int* tour, int* pos, int t1, int t2, int t3, int t4, int t5,
-                                                    int t6, bool fwd) {
+                                                    int t6, bool fwd, int* dirty) {
     if (t4 != step(tour, pos, t3, fwd)) {
-        flip<T>(tour, pos, t1, t2, t4, t3);
-        if (t5 >= 0) flip<T>(tour, pos, t1, t4, t6, t5);
+        flip<T>(tour, pos, t1, t2, t4, t3, dirty);
+        if (t5 >= 0) flip<T>(tour, pos, t1, t4, t6, t5, dirty);
     } else if (t6 == step(tour, pos, t5, fwd)) {
-        flip<T>(tour, pos, t1, t2, t3, t4);
-        flip<T>(tour, pos, t1, t3, t6, t5);
-        flip<T>(tour, pos, t3, t5, t2, t4);
+        flip<T>(tour, pos, t1, t2, t3, t4, dirty);
+        flip<T>(tour, pos, t1, t3, t6, t5, dirty);
+        flip<T>(tour, pos, t3, t5, t2, t4, dirty);
     } else {
-        flip<T>(tour, pos, t1, t2, t6, t5);
-        flip<T>(tour, pos, t2, t5, t3, t4);
+        flip<T>(tour, pos, t1, t2, t6, t5, dirty);
+        flip<T>(tour, pos, t2, t5, t3, t4, dirty);
     }
 }
 
@@ -164,7 +178,7 @@ template <class T> __device__ void improve_city(const double* xy, const int* can
             T::sync();
             const int t3 = sh->t3;
             t4 = sh->t4; t5 = sh->t5; t6 = sh->t6;
-            apply_sequential<T>(tour, pos, t1, t2, t3, t4, t5, t6, fwd);
+            apply_sequential<T>(tour, pos, t1, t2, t3, t4, t5, t6, fwd, sh->dirty);
             if (T::rank() == 0) {
                 sh->touched[0] = t1; sh->touched[1] = t2; sh->touched[2] = t3; sh->touched[3] = t4;
                 sh->touched[4] = t5; sh->touched[5] = t6;
@@ -214,9 +228,18 @@ template <class T> __device__ void copy(int* dst, const int* src) {
     T::sync();
 }
 
+// ils3opt.copy_range: dst[p] = src[p] and dst_pos[src[p]] = p for p = lo .. hi, by the team.
+template <class T> __device__ void copy_range(int* dst, int* dst_pos, const int* src, int lo, int hi) {
+    for (int p = lo + T::rank(); p <= hi; p += T::size()) {
+        const int c = src[p];
+        dst[p] = c; dst_pos[c] = p;
+    }
+    T::sync();
+}
+
 // ils3opt.double_bridge: returns the length change; the 8 end cities in ends (every thread's own copy).
 template <class T> __device__ long long double_bridge(const double* xy, int* tour, int* pos, int start, int l1,
-                                                      int l2, int l3, int* ends) {
+                                                      int l2, int l3, int* ends, int* dirty) {
     const int i = (start + 1) % N, last = (start + l1 + l2 + l3) % N;
     ends[0] = tour[start]; ends[1] = tour[i]; ends[2] = tour[(start + l1) % N]; ends[3] = tour[(start + l1 + 1) % N];
     ends[4] = tour[(start + l1 + l2) % N]; ends[5] = tour[(start + l1 + l2 + 1) % N]; ends[6] = tour[last];
@@ -224,21 +247,21 @@ template <class T> __device__ long long double_bridge(const double* xy, int* tou
     const long long delta = (long long)dist(xy, ends[0], ends[5]) + dist(xy, ends[6], ends[3])
                           + dist(xy, ends[4], ends[1]) + dist(xy, ends[2], ends[7]) - dist(xy, ends[0], ends[1])
                           - dist(xy, ends[2], ends[3]) - dist(xy, ends[4], ends[5]) - dist(xy, ends[6], ends[7]);
-    reverse<T>(tour, pos, i, last);
-    reverse<T>(tour, pos, i, (start + l3) % N);
-    reverse<T>(tour, pos, (start + l3 + 1) % N, (start + l3 + l2) % N);
-    reverse<T>(tour, pos, (start + l3 + l2 + 1) % N, last);
+    reverse<T>(tour, pos, i, last, dirty);
+    reverse<T>(tour, pos, i, (start + l3) % N, dirty);
+    reverse<T>(tour, pos, (start + l3 + 1) % N, (start + l3 + l2) % N, dirty);
+    reverse<T>(tour, pos, (start + l3 + l2 + 1) % N, last, dirty);
     return delta;
 }
 
 // ils3opt.perturb: iteration it's double bridge.
 template <class T> __device__ long long perturb(const double* xy, const unsigned long long* key, int it, int* tour,
-                                                int* pos, int* ends) {
+                                                int* pos, int* ends, int* dirty) {
     const int start = (int)(draw_uniform(key, it, 0) * N);
     const int l1 = 1 + (int)(draw_uniform(key, it, 1) * SEG);
     const int l2 = 1 + (int)(draw_uniform(key, it, 2) * SEG);
     const int l3 = 1 + (int)(draw_uniform(key, it, 3) * SEG);
-    return double_bridge<T>(xy, tour, pos, start, l1, l2, l3, ends);
+    return double_bridge<T>(xy, tour, pos, start, l1, l2, l3, ends, dirty);
 }
 
 // ils3opt.ils_solution for one solution, by a team.
@@ -257,8 +280,9 @@ template <class T> __device__ void ils_solution(const double* xy, const int* can
             copy<T>(best_pos, pos);
             continue;
         }
+        if (T::rank() == 0) { sh->dirty[0] = N; sh->dirty[1] = -1; }  // empty; last read before the last copy's sync
         int ends[8];
-        const long long delta = perturb<T>(xy, key, it, tour, pos, ends);
+        const long long delta = perturb<T>(xy, key, it, tour, pos, ends, sh->dirty);
         if (T::rank() == 0) {
             int count = 0;
             for (int q = 0; q < 8; ++q) count = push(queue, queued, 0, count, ends[q]);
@@ -267,14 +291,13 @@ template <class T> __device__ void ils_solution(const double* xy, const int* can
         T::sync();
         const long long current = *length + delta - local_search<T>(xy, cand, tour, pos, queue, queued, sh);
         const bool better = current <= *length;  // not longer: ils3opt.py says why
-        T::sync();  // every thread has compared before the length changes
+        const int lo = sh->dirty[0], hi = sh->dirty[1];  // tour == best and pos == best_pos outside lo .. hi
+        T::sync();  // every thread has compared and read the range before the length changes
         if (better) {
             if (T::rank() == 0) *length = current;
-            copy<T>(best, tour);
-            copy<T>(best_pos, pos);
+            copy_range<T>(best, best_pos, tour, lo, hi);
         } else {
-            copy<T>(tour, best);
-            copy<T>(pos, best_pos);
+            copy_range<T>(tour, pos, best, lo, hi);
         }
     }
 }
@@ -370,18 +393,18 @@ __device__ long long case_delta(const double* xy, const int* tour, int i, int j,
 }
 
 // three_opt.apply_case, by a team.
-template <class T> __device__ void apply_case(int* tour, int* pos, int i, int j, int k, int c) {
+template <class T> __device__ void apply_case(int* tour, int* pos, int i, int j, int k, int c, int* dirty) {
     const int a = tour[i], b = tour[i + 1], cc = tour[j], d = tour[j + 1], e = tour[k], f = tour[(k + 1) % N];
-    if (c == 0) flip<T>(tour, pos, a, b, cc, d);
-    else if (c == 1) flip<T>(tour, pos, cc, d, e, f);
-    else if (c == 2) flip<T>(tour, pos, a, b, e, f);
-    else if (c == 3) { flip<T>(tour, pos, a, b, cc, d); flip<T>(tour, pos, b, d, e, f); }
+    if (c == 0) flip<T>(tour, pos, a, b, cc, d, dirty);
+    else if (c == 1) flip<T>(tour, pos, cc, d, e, f, dirty);
+    else if (c == 2) flip<T>(tour, pos, a, b, e, f, dirty);
+    else if (c == 3) { flip<T>(tour, pos, a, b, cc, d, dirty); flip<T>(tour, pos, b, d, e, f, dirty); }
     else {
-        flip<T>(tour, pos, a, b, e, f);
-        if (c == 6) flip<T>(tour, pos, d, cc, b, f);
+        flip<T>(tour, pos, a, b, e, f, dirty);
+        if (c == 6) flip<T>(tour, pos, d, cc, b, f, dirty);
         else {
-            flip<T>(tour, pos, a, e, d, cc);
-            if (c == 4) flip<T>(tour, pos, e, cc, b, f);
+            flip<T>(tour, pos, a, e, d, cc, dirty);
+            if (c == 4) flip<T>(tour, pos, e, cc, b, f, dirty);
         }
     }
 }
@@ -404,7 +427,7 @@ extern "C" __global__ void ils_rkbi_prepare(const double* __restrict__ xy, unsig
         __syncthreads();
     } else {
         int ends[8];
-        delta = perturb<Block>(xy, key, it, tour, pos, ends);
+        delta = perturb<Block>(xy, key, it, tour, pos, ends, nullptr);  // no range: ils_rkbi_accept copies rows
     }
     if (threadIdx.x == 0) { current[s] = lengths[s] + delta; active[s] = 1; }
 }
@@ -458,7 +481,7 @@ extern "C" __global__ void ils_rkbi_apply(unsigned long long seed, int* tours, i
     const unsigned long long key[2] = {seed, (unsigned long long)s};
     int i, j, k;
     sample_positions(key, rkbi_id(it, step), code / 8, i, j, k);
-    apply_case<Block>(tours + (long long)s * N, poss + (long long)s * N, i, j, k, code % 8);
+    apply_case<Block>(tours + (long long)s * N, poss + (long long)s * N, i, j, k, code % 8, nullptr);
     if (threadIdx.x == 0) current[s] += best;
 }
 

@@ -11,7 +11,8 @@ Two views of one move set:
   moved elsewhere, orientation kept: Or-opt when the segment is short); the others reverse segments.
 
 Every move is carried out as at most three `flip`s (a 2-opt reconnection, reversing the shorter side), so
-positions stay valid and the first-improvement choice is the same on every backend.
+positions stay valid and the first-improvement choice is the same on every backend. The moves take an optional
+`dirty` range (int64 (2,): lo, hi) that each `reverse` widens to the positions it writes (ILS copies only those).
 """
 
 from __future__ import annotations
@@ -61,10 +62,21 @@ def between(pos, a, b, c, fwd):
     return pb >= pa or pb <= pc
 
 
+@njit(cache=True, inline="always")
+def widen(dirty, i, j, n):
+    """Widen the position range dirty = [lo, hi] by i .. j: to the whole tour where i .. j wraps (i > j)."""
+    if i > j:
+        dirty[0], dirty[1] = 0, n - 1
+    else:
+        dirty[0], dirty[1] = min(dirty[0], i), max(dirty[1], j)
+
+
 @njit(cache=True)
-def reverse(tour, pos, i, j):
-    """Reverse the cities at positions i .. j (forward, around the cycle)."""
+def reverse(tour, pos, i, j, dirty=None):
+    """Reverse the cities at positions i .. j (forward, around the cycle); dirty (if given) widened by them."""
     n = tour.shape[0]
+    if dirty is not None:
+        widen(dirty, i, j, n)
     length = j - i + (n if j < i else 0) + 1
     for _ in range(length // 2):
         a, b = tour[i], tour[j]
@@ -75,16 +87,16 @@ def reverse(tour, pos, i, j):
 
 
 @njit(cache=True)
-def flip(tour, pos, a, b, c, d):
+def flip(tour, pos, a, b, c, d, dirty=None):
     """Replace tour edges {a,b} and {c,d} (b after a and d after c, in one direction) by {a,c} and {b,d}."""
     n = tour.shape[0]
     if succ(tour, pos, a) != b:
         a, b, c, d = b, a, d, c
     inner = pos[c] - pos[b] + (n if pos[c] < pos[b] else 0) + 1  # cities b .. c
     if 2 * inner <= n:
-        reverse(tour, pos, pos[b], pos[c])
+        reverse(tour, pos, pos[b], pos[c], dirty)
     else:
-        reverse(tour, pos, pos[d], pos[a])
+        reverse(tour, pos, pos[d], pos[a], dirty)
 
 
 @njit(cache=True)
@@ -112,28 +124,28 @@ def case_delta(xy, tour, i, j, k, case, att):
 
 
 @njit(cache=True)
-def apply_case(tour, pos, i, j, k, case):
+def apply_case(tour, pos, i, j, k, case, dirty=None):
     """Carry out reconnection `case` (case_delta's) as flips."""
     n = tour.shape[0]
     a, b, c, d = tour[i], tour[i + 1], tour[j], tour[j + 1]
     e, f = tour[k], tour[(k + 1) % n]
     if case == 0:
-        flip(tour, pos, a, b, c, d)
+        flip(tour, pos, a, b, c, d, dirty)
     elif case == 1:
-        flip(tour, pos, c, d, e, f)
+        flip(tour, pos, c, d, e, f, dirty)
     elif case == 2:
-        flip(tour, pos, a, b, e, f)
+        flip(tour, pos, a, b, e, f, dirty)
     elif case == 3:
-        flip(tour, pos, a, b, c, d)
-        flip(tour, pos, b, d, e, f)
+        flip(tour, pos, a, b, c, d, dirty)
+        flip(tour, pos, b, d, e, f, dirty)
     else:
-        flip(tour, pos, a, b, e, f)  # a e..d c..b f
+        flip(tour, pos, a, b, e, f, dirty)  # a e..d c..b f
         if case == 6:
-            flip(tour, pos, d, c, b, f)
+            flip(tour, pos, d, c, b, f, dirty)
         else:
-            flip(tour, pos, a, e, d, c)  # a d..e c..b f
+            flip(tour, pos, a, e, d, c, dirty)  # a d..e c..b f
             if case == 4:
-                flip(tour, pos, e, c, b, f)
+                flip(tour, pos, e, c, b, f, dirty)
 
 
 @njit(cache=True)
@@ -150,23 +162,23 @@ def valid_close(tour, pos, t1, t2, t3, t4, t5, t6, fwd):
 
 
 @njit(cache=True)
-def apply_sequential(tour, pos, t1, t2, t3, t4, t5, t6, fwd):
+def apply_sequential(tour, pos, t1, t2, t3, t4, t5, t6, fwd, dirty=None):
     """Carry out the sequential move (t5 < 0: the 2-opt t1..t4) as flips."""
     if t4 != step(tour, pos, t3, fwd):
-        flip(tour, pos, t1, t2, t4, t3)
+        flip(tour, pos, t1, t2, t4, t3, dirty)
         if t5 >= 0:
-            flip(tour, pos, t1, t4, t6, t5)
+            flip(tour, pos, t1, t4, t6, t5, dirty)
     elif t6 == step(tour, pos, t5, fwd):  # pure: t6..t3 moved between t1 and t2, orientation kept
-        flip(tour, pos, t1, t2, t3, t4)
-        flip(tour, pos, t1, t3, t6, t5)
-        flip(tour, pos, t3, t5, t2, t4)
+        flip(tour, pos, t1, t2, t3, t4, dirty)
+        flip(tour, pos, t1, t3, t6, t5, dirty)
+        flip(tour, pos, t3, t5, t2, t4, dirty)
     else:
-        flip(tour, pos, t1, t2, t6, t5)
-        flip(tour, pos, t2, t5, t3, t4)
+        flip(tour, pos, t1, t2, t6, t5, dirty)
+        flip(tour, pos, t2, t5, t3, t4, dirty)
 
 
 @njit(cache=True)
-def improve_city(xy, cand, tour, pos, t1, att, touched):
+def improve_city(xy, cand, tour, pos, t1, att, touched, dirty=None):
     """First improving sequential 3-opt move from t1 (directions forward then backward, candidates in
     list order, t4 before, then after t3, t6 after, then before t5), carried out. Its end cities go to
     touched; returns (their count: 0 where there is none, 4 for a 2-opt, 6, gain)."""
@@ -184,7 +196,7 @@ def improve_city(xy, cand, tour, pos, t1, att, touched):
                 continue
             found, t4, t5, t6, gain = search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, att)
             if found:
-                apply_sequential(tour, pos, t1, t2, t3, t4, t5, t6, fwd)
+                apply_sequential(tour, pos, t1, t2, t3, t4, t5, t6, fwd, dirty)
                 touched[0], touched[1], touched[2], touched[3] = t1, t2, t3, t4
                 if t5 < 0:
                     return 4, gain
@@ -232,7 +244,7 @@ def push(queue, queued, head, count, c):
 
 
 @njit(cache=True)
-def local_search(xy, cand, tour, pos, queue, queued, count, att):
+def local_search(xy, cand, tour, pos, queue, queued, count, att, dirty=None):
     """First-improvement 3-opt with don't-look bits: cities queue[0:count] (queued[c] set) are looked at in
     turn; a city without an improving move gets its bit back on; the end cities of a move are queued again.
     Returns the total gain (the tour is that much shorter)."""
@@ -245,7 +257,7 @@ def local_search(xy, cand, tour, pos, queue, queued, count, att):
         head = head + 1 if head + 1 < n else 0
         count -= 1
         queued[t1] = 0
-        m, gain = improve_city(xy, cand, tour, pos, t1, att, touched)
+        m, gain = improve_city(xy, cand, tour, pos, t1, att, touched, dirty)
         total += gain
         for q in range(m):
             count = push(queue, queued, head, count, touched[q])
