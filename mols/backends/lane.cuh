@@ -5,3 +5,18 @@
 template <typename T> __device__ __forceinline__ T* lane_state(T* p) {
     return (T*)((const char*)p + (size_t)blockIdx.y * STATE_BYTES);
 }
+
+// Elements i and j of a exchanged (a state's permutation, a row of a table).
+template <typename T> __device__ __forceinline__ void exchange(T* a, int i, int j) {
+    const T t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+}
+
+// Rows r and s of the n x n matrix m exchanged, then its columns r and s, by the block's threads (QAP's and
+// Q3AP's apply kernels: a swap's update of their state matrices).
+__device__ void exchange_rows_columns(int* m, int n, int r, int s) {
+    for (int t = threadIdx.x; t < n; t += blockDim.x) exchange(m, r * n + t, s * n + t);
+    __syncthreads();
+    for (int t = threadIdx.x; t < n; t += blockDim.x) exchange(m, t * n + r, t * n + s);
+}

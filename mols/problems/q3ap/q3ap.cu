@@ -90,19 +90,6 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) q3ap_neighborhood_select
 }
 #endif
 
-__device__ __forceinline__ void q3ap_exchange(int* m, int u, int v) {
-    const int t = m[u];
-    m[u] = m[v];
-    m[v] = t;
-}
-
-// Rows a and b of the N_POS x N_POS matrix m exchanged, then its columns a and b, by the block's threads.
-__device__ void q3ap_exchange_rows_columns(int* m, int a, int b) {
-    for (int t = threadIdx.x; t < N_POS; t += blockDim.x) q3ap_exchange(m, a * N_POS + t, b * N_POS + t);
-    __syncthreads();
-    for (int t = threadIdx.x; t < N_POS; t += blockDim.x) q3ap_exchange(m, t * N_POS + a, t * N_POS + b);
-}
-
 // One block per lane: the lane's state moved to the neighbor *move (none where it is -1: the lane's walk has
 // ended), whose cost is f: the swaps made in x, and in the rows and columns of Bp (k, l) and Eq (r, s).
 extern "C" __global__ void q3ap_apply(const int* A, int* x, VAL* cost, int* Bp, int* Eq, const long long* move,
@@ -110,11 +97,11 @@ extern "C" __global__ void q3ap_apply(const int* A, int* x, VAL* cost, int* Bp, 
     x = lane_state(x); cost = lane_state(cost); Bp = lane_state(Bp); Eq = lane_state(Eq);
     if (move[blockIdx.y] < 0) return;
     const Swaps w = nbh_swaps(nbh_decode(move[blockIdx.y], N_POS));
-    if (w.k >= 0) q3ap_exchange_rows_columns(Bp, w.k, w.l);
-    if (w.r >= 0) q3ap_exchange_rows_columns(Eq, w.r, w.s);
+    if (w.k >= 0) exchange_rows_columns(Bp, N_POS, w.k, w.l);
+    if (w.r >= 0) exchange_rows_columns(Eq, N_POS, w.r, w.s);
     if (threadIdx.x == 0) {
-        if (w.k >= 0) q3ap_exchange(x, w.k, w.l);
-        if (w.r >= 0) q3ap_exchange(x, N_POS + w.r, N_POS + w.s);
+        if (w.k >= 0) exchange(x, w.k, w.l);
+        if (w.r >= 0) exchange(x, N_POS + w.r, N_POS + w.s);
         cost[0] = f[blockIdx.y];
     }
 }

@@ -150,28 +150,15 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
 }
 #endif
 
-__device__ __forceinline__ void exchange(int* m, int u, int v) {
-    const int t = m[u];
-    m[u] = m[v];
-    m[v] = t;
-}
-
-// Rows r and s of the n x n matrix m exchanged, then its columns r and s, by the block's threads.
-__device__ void exchange_rows_columns(int* m, int r, int s) {
-    for (int t = threadIdx.x; t < N_FAC; t += blockDim.x) exchange(m, r * N_FAC + t, s * N_FAC + t);
-    __syncthreads();
-    for (int t = threadIdx.x; t < N_FAC; t += blockDim.x) exchange(m, t * N_FAC + r, t * N_FAC + s);
-}
-
 // One block per lane: the lane's state moved to the neighbor *move (none where it is -1: the lane's walk
 // has ended), whose costs are f: the CUDA twin of the O(kn)
 // update in cpu.fill_state (the positions r, s exchanged in perm, rows and columns of Bp and BpT).
 // The lane's state (its own arrays) moved by `move`, whose costs are f, by the block's threads.
 __device__ void qap_apply_in(int* perm, VAL* cost, int* Bp, int* BpT, long long move, const VAL* f) {
     const Move mv = nbh_decode(move, N_FAC);
-    exchange_rows_columns(Bp, mv.i, mv.j);
+    exchange_rows_columns(Bp, N_FAC, mv.i, mv.j);
 #if !SYMMETRIC
-    exchange_rows_columns(BpT, mv.i, mv.j);
+    exchange_rows_columns(BpT, N_FAC, mv.i, mv.j);
 #endif
     if (threadIdx.x == 0) {
         exchange(perm, mv.i, mv.j);

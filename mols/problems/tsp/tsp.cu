@@ -109,12 +109,6 @@ __device__ __forceinline__ void measure_edge(const double2* txy, int* edge, int 
     edge[p] = tsp_distance(txy[p], txy[p < N_CITIES - 1 ? p + 1 : 0]);
 }
 
-template <typename T> __device__ __forceinline__ void exchange(T* a, int i, int j) {
-    const T t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-}
-
 // Cities at positions i < j exchange places: edges i - 1, i, j - 1 and j change.
 __device__ __forceinline__ void swap_move(int* perm, double2* txy, int* edge, int i, int j) {
     if (threadIdx.x != 0) return;
