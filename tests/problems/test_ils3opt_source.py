@@ -39,15 +39,20 @@ def test_source_compiles_to_ptx(tmp_path, n, k, seg, att):
         assert f".entry {name}(" in text
 
 
-@pytest.fixture(scope="module", params=["random:80:3", "att48"])
+@pytest.fixture(scope="module", params=["random:80:3", "att48", "random:80:3 shuffled"])
 def simulator(request, tmp_path_factory):
-    """The instance's arrays in files and the kernels compiled as C++ threads: (folder, problem, cand, tours)."""
+    """The instance's arrays in files and the kernels compiled as C++ threads: (folder, problem, cand, tours).
+    Shuffled: each candidate list in a random order, so that the partial gains along a list no longer only fall
+    and the scans stop at the first non-positive one with positive ones after it (fi-block's stops)."""
     if GXX is None:
         pytest.skip("g++ not installed")
     folder = tmp_path_factory.mktemp("sim")
-    problem = load_tsp(request.param) if request.param != "att48" else att_instance()
+    name, shuffled = request.param.split()[0], request.param.endswith("shuffled")
+    problem = load_tsp(name) if name != "att48" else att_instance()
     xy, n = problem.xy[0], problem.n
     cand = candidate_lists(xy)
+    if shuffled:
+        cand = np.ascontiguousarray(np.random.default_rng(7).permuted(cand, axis=1))
     tours = np.empty((P, n), np.int32)
     start_tours(xy, cand, np.uint64(SEED), tours)
     source = ils3opt_source(n, cand.shape[1], max_segment(n), problem.att)

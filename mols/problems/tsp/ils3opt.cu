@@ -5,9 +5,10 @@
 //
 // One search, three ways to run it (Delévacq et al. 2012): a Team is the threads that share one solution.
 // - ils_fi_thread: a team of one thread (Solo) per solution;
-// - ils_fi_block: a block per solution, its threads over t2's candidate list (thread a takes t3 = the a-th
-//   candidate; the smallest a with an improving move wins, which is the sequential first improvement,
-//   because a list's partial gains only fall) and over the reversals and copies; data in global memory;
+// - ils_fi_block: a block per solution, its threads over every candidate move of a direction at once (the
+//   triples t3, t4, t5 of t2's and t4's candidate lists, search_direction(Block)), reduced to the first improving
+//   move the sequential scan reaches (its stops computed exactly), and over the reversals and copies; data in
+//   global memory;
 // - ils_fi_block_shared: the same with the tour, positions and queue in shared memory.
 // Their keep or restore copies only the positions the iteration's reversals wrote (Scratch::dirty, as ils3opt.py);
 // rkbi's (ils_rkbi_accept) copies whole rows, which leaves the same arrays.
@@ -16,9 +17,9 @@
 #define N N_CITIES
 
 struct Scratch {  // what a team shares: in shared memory for a block, in registers for one thread
-    int win, t4, t5, t6;
+    int stop;  // Block's search: the first a whose g1 is not positive
     long long gain;
-    int head, count, t3, moved;
+    int head, count, moved;
     int touched[6];
     int dirty[2];  // the positions lo .. hi the iteration's reversals wrote (three_opt.widen), thread 0's to write
 };
@@ -27,22 +28,12 @@ struct Solo {
     static __device__ __forceinline__ int rank() { return 0; }
     static __device__ __forceinline__ int size() { return 1; }
     static __device__ __forceinline__ void sync() {}
-    static __device__ __forceinline__ int min_over(int v, int* slot) { return v; }
 };
 
 struct Block {
     static __device__ __forceinline__ int rank() { return threadIdx.x; }
     static __device__ __forceinline__ int size() { return blockDim.x; }
     static __device__ __forceinline__ void sync() { __syncthreads(); }
-    static __device__ __forceinline__ int min_over(int v, int* slot) {
-        if (threadIdx.x == 0) *slot = 0x7fffffff;
-        __syncthreads();
-        atomicMin(slot, v);
-        __syncthreads();
-        const int r = *slot;
-        __syncthreads();
-        return r;
-    }
 };
 
 __device__ __forceinline__ int dist(const double* __restrict__ xy, int a, int b) {
@@ -126,29 +117,126 @@ template <class T> __device__ void apply_sequential(int* tour, int* pos, int t1,
     }
 }
 
+// search_t3's steps, shared by the sequential search (Solo) and the parallel one (Block).
+// The partial gain g1 of t2's a-th candidate t3: d(t1, t2) - d(t2, t3).
+__device__ __forceinline__ long long g1_of(const double* xy, const int* cand, int t2, long long d12, int a) {
+    return d12 - dist(xy, t2, cand[t2 * K + a]);
+}
+
+// t4 (which 0: t3's neighbour before it in direction fwd, 1: after it) and the partial gain g1b = g1 + d(t3, t4).
+__device__ __forceinline__ int t4_of(const double* xy, const int* tour, const int* pos, int t3, long long g1,
+                                     int which, bool fwd, long long& g1b) {
+    const int t4 = which == 0 ? step(tour, pos, t3, !fwd) : step(tour, pos, t3, fwd);
+    g1b = g1 + dist(xy, t3, t4);
+    return t4;
+}
+
+// The 2-opt close (t4, t1)'s gain.
+__device__ __forceinline__ long long close_gain(const double* xy, int t1, int t4, long long g1b) {
+    return g1b - dist(xy, t4, t1);
+}
+
+// The partial gain g2 of t4's b-th candidate t5: g1b - d(t4, t5).
+__device__ __forceinline__ long long g2_of(const double* xy, const int* cand, int t4, long long g1b, int b) {
+    return g1b - dist(xy, t4, cand[t4 * K + b]);
+}
+
+#define T5_STOP (-2)
+// t4's b-th candidate t5: T5_STOP where g2 is not positive (the list scan stops there), else the first w (0: t6
+// after t5 in direction fwd, 1: before) that closes into an improving move (t5o, t6o, gain_o), else -1.
+__device__ int try_t5(const double* xy, const int* cand, const int* tour, const int* pos, int t1, int t2, int t3,
+                      int t4, long long g1b, int b, bool fwd, int& t5o, int& t6o, long long& gain_o) {
+    const int t5 = cand[t4 * K + b];
+    const long long g2 = g2_of(xy, cand, t4, g1b, b);
+    if (g2 <= 0) return T5_STOP;
+    if (t5 == succ(tour, pos, t4) || t5 == pred(tour, pos, t4)) return -1;
+    for (int w = 0; w < 2; ++w) {
+        const int t6 = w == 0 ? step(tour, pos, t5, fwd) : step(tour, pos, t5, !fwd);
+        if (valid_close(tour, pos, t1, t2, t3, t4, t5, t6, fwd)) {
+            const long long gain = g2 + dist(xy, t5, t6) - dist(xy, t6, t1);
+            if (gain > 0) { t5o = t5; t6o = t6; gain_o = gain; return w; }
+        }
+    }
+    return -1;
+}
+
 // three_opt.search_t3: the first improving completion of t1, t2, t3.
 __device__ bool search_t3(const double* xy, const int* cand, const int* tour, const int* pos, int t1, int t2, int t3,
                           long long g1, bool fwd, int& t4o, int& t5o, int& t6o, long long& gain_o) {
     for (int which = 0; which < 2; ++which) {
-        const int t4 = which == 0 ? step(tour, pos, t3, !fwd) : step(tour, pos, t3, fwd);
-        const long long g1b = g1 + dist(xy, t3, t4);
+        long long g1b;
+        const int t4 = t4_of(xy, tour, pos, t3, g1, which, fwd, g1b);
         if (which == 0) {
-            const long long gain = g1b - dist(xy, t4, t1);
+            const long long gain = close_gain(xy, t1, t4, g1b);
             if (gain > 0) { t4o = t4; t5o = -1; t6o = -1; gain_o = gain; return true; }
         }
         for (int b = 0; b < K; ++b) {
-            const int t5 = cand[t4 * K + b];
-            const long long g2 = g1b - dist(xy, t4, t5);
-            if (g2 <= 0) break;
-            if (t5 == succ(tour, pos, t4) || t5 == pred(tour, pos, t4)) continue;
-            for (int w = 0; w < 2; ++w) {
-                const int t6 = w == 0 ? step(tour, pos, t5, fwd) : step(tour, pos, t5, !fwd);
-                if (valid_close(tour, pos, t1, t2, t3, t4, t5, t6, fwd)) {
-                    const long long gain = g2 + dist(xy, t5, t6) - dist(xy, t6, t1);
-                    if (gain > 0) { t4o = t4; t5o = t5; t6o = t6; gain_o = gain; return true; }
-                }
-            }
+            const int w = try_t5(xy, cand, tour, pos, t1, t2, t3, t4, g1b, b, fwd, t5o, t6o, gain_o);
+            if (w == T5_STOP) break;
+            if (w >= 0) { t4o = t4; return true; }
         }
+    }
+    return false;
+}
+
+// The first improving move of direction fwd from t1, t2 (three_opt.improve_city's loop over t2's candidates), the
+// same t3 .. t6 and gain to every thread of the team. Solo: in the sequential order.
+__device__ bool search_direction(Solo, const double* xy, const int* cand, const int* tour, const int* pos, int t1,
+                                 int t2, bool fwd, Scratch* sh, int& t3, int& t4, int& t5, int& t6, long long& gain) {
+    const long long d12 = dist(xy, t1, t2);
+    for (int a = 0; a < K; ++a) {
+        t3 = cand[t2 * K + a];
+        const long long g1 = g1_of(xy, cand, t2, d12, a);
+        if (g1 <= 0) break;
+        if (t3 == step(tour, pos, t2, fwd)) continue;
+        if (search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, t4, t5, t6, gain)) return true;
+    }
+    return false;
+}
+
+// Block: every candidate move at once. The moves of a direction in the sequential order are (a, which) pairs
+// aw = 2a + which, each the 2-opt close (which 0 only) then (b, w) for b < K, w < 2; the sequential search takes
+// the first improving move it reaches: a before the first a whose g1 is not positive (sh->stop; t3 = t2's next is
+// skipped), b before (a, which)'s first b whose g2 is not positive (stop[aw]). The threads first find sh->stop,
+// then take the triples (aw, b) with a < sh->stop in turn, each its t5's closes (and b 0 of which 0 the 2-opt
+// close): a t5 whose g2 is not positive after one whose g2 is (or at b 0) gives stop[aw] by atomicMin, an
+// improving close its code (0: the 2-opt close, 1 + 2b + w) to first[aw]; then each thread reads the first aw whose
+// first code comes before its stop, and recomputes that move.
+__device__ bool search_direction(Block, const double* xy, const int* cand, const int* tour, const int* pos, int t1,
+                                 int t2, bool fwd, Scratch* sh, int& t3, int& t4, int& t5, int& t6, long long& gain) {
+    __shared__ int stop[2 * K], first[2 * K];
+    const long long d12 = dist(xy, t1, t2);
+    int mine = K;  // the first a with g1 <= 0 is the only one whose g1 <= 0 after a positive one (or at a 0)
+    for (int a = Block::rank(); a < K; a += Block::size())
+        if (g1_of(xy, cand, t2, d12, a) <= 0 && (a == 0 || g1_of(xy, cand, t2, d12, a - 1) > 0)) { mine = a; break; }
+    Block::sync();  // every thread has read the last direction's stop, first and sh->stop
+    for (int i = Block::rank(); i < 2 * K; i += Block::size()) { stop[i] = K; first[i] = 0x7fffffff; }
+    if (Block::rank() == 0) sh->stop = K;
+    Block::sync();
+    if (mine < K) atomicMin(&sh->stop, mine);
+    Block::sync();
+    const int pairs = 2 * sh->stop, next2 = step(tour, pos, t2, fwd);
+    for (int i = Block::rank(); i < pairs * K; i += Block::size()) {
+        const int aw = i / K, b = i % K, a = aw / 2, which = aw % 2;
+        t3 = cand[t2 * K + a];
+        if (t3 == next2) continue;
+        long long g1b;
+        t4 = t4_of(xy, tour, pos, t3, g1_of(xy, cand, t2, d12, a), which, fwd, g1b);
+        if (which == 0 && b == 0 && close_gain(xy, t1, t4, g1b) > 0) atomicMin(&first[aw], 0);
+        const int w = try_t5(xy, cand, tour, pos, t1, t2, t3, t4, g1b, b, fwd, t5, t6, gain);
+        if (w >= 0) atomicMin(&first[aw], 1 + 2 * b + w);
+        else if (w == T5_STOP && (b == 0 || g2_of(xy, cand, t4, g1b, b - 1) > 0)) atomicMin(&stop[aw], b);
+    }
+    Block::sync();
+    for (int aw = 0; aw < pairs; ++aw) {
+        const int code = first[aw];
+        if (code >= 1 + 2 * stop[aw]) continue;  // none, or past the scan's stop
+        long long g1b;
+        t3 = cand[t2 * K + aw / 2];
+        t4 = t4_of(xy, tour, pos, t3, g1_of(xy, cand, t2, d12, aw / 2), aw % 2, fwd, g1b);
+        if (code == 0) { t5 = -1; t6 = -1; gain = close_gain(xy, t1, t4, g1b); }
+        else try_t5(xy, cand, tour, pos, t1, t2, t3, t4, g1b, (code - 1) / 2, fwd, t5, t6, gain);
+        return true;
     }
     return false;
 }
@@ -159,30 +247,15 @@ template <class T> __device__ void improve_city(const double* xy, const int* can
     for (int direction = 0; direction < 2; ++direction) {
         const bool fwd = direction == 0;
         const int t2 = step(tour, pos, t1, fwd);
-        const long long d12 = dist(xy, t1, t2);
-        int mine = 0x7fffffff, t4 = -1, t5 = -1, t6 = -1;
-        long long gain = 0;
-        for (int a = T::rank(); a < K; a += T::size()) {
-            const int t3 = cand[t2 * K + a];
-            const long long g1 = d12 - dist(xy, t2, t3);
-            if (g1 <= 0) break;
-            if (t3 == step(tour, pos, t2, fwd)) continue;
-            if (search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, t4, t5, t6, gain)) { mine = a; break; }
-        }
-        const int win = T::min_over(mine, &sh->win);
-        if (win != 0x7fffffff) {
-            if (mine == win) {
-                sh->t4 = t4; sh->t5 = t5; sh->t6 = t6; sh->gain = gain;
-                sh->t3 = cand[t2 * K + win];
-            }
-            T::sync();
-            const int t3 = sh->t3;
-            t4 = sh->t4; t5 = sh->t5; t6 = sh->t6;
+        int t3, t4, t5, t6;
+        long long gain;
+        if (search_direction(T(), xy, cand, tour, pos, t1, t2, fwd, sh, t3, t4, t5, t6, gain)) {
             apply_sequential<T>(tour, pos, t1, t2, t3, t4, t5, t6, fwd, sh->dirty);
             if (T::rank() == 0) {
                 sh->touched[0] = t1; sh->touched[1] = t2; sh->touched[2] = t3; sh->touched[3] = t4;
                 sh->touched[4] = t5; sh->touched[5] = t6;
                 sh->moved = t5 < 0 ? 4 : 6;
+                sh->gain = gain;
             }
             T::sync();
             return;

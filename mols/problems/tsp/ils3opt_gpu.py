@@ -1,4 +1,6 @@
-"""The ILS-3opt population on the GPU (ils3opt.cu): source, compilation and the three strategies' launches."""
+"""The ILS-3opt population on the GPU (ils3opt.cu): source, compilation and the three strategies' launches.
+fi-block's threads (BLOCK_THREADS) evaluate every candidate move (t3, t4, t5 and its closes) of a direction at
+once and keep the one the sequential first-improvement scan would take."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from mols.problems.tsp.model import DISTANCE_CUH
 
 ILS3OPT_CU = Path(__file__).with_name("ils3opt.cu")
 KERNELS = {"fi-thread": "ils_fi_thread", "fi-block": "ils_fi_block", "fi-block-shared": "ils_fi_block_shared"}
-BLOCK_THREADS = 64  # fi-block: at least K = 40, one thread per candidate; fi-thread: at most this per block
+BLOCK_THREADS = 128  # fi-block, fi-block-shared: a multiple of 32, over a direction's (t3, t4, t5) triples
+THREAD_BLOCK_MAX = 64  # fi-thread: at most this many threads (solutions) per block
 RKBI_THREADS = 128  # ils3opt.cu's
 RKBI_PER_THREAD = 8  # rkbi: samples per thread and step, which sets the blocks per solution
 RKBI_CHECK = 8  # rkbi: LS steps launched between two looks at whether any solution is still descending
@@ -55,7 +58,7 @@ class GpuPopulation:
                 self.kernel.max_dynamic_shared_size_bytes = self.shared
         # fi-thread: as many blocks as the solutions allow, spread over the multiprocessors (the paper's choice)
         sms = cp.cuda.Device().attributes["MultiProcessorCount"]
-        self.threads = max(1, min(BLOCK_THREADS, -(-P // sms))) if strategy == "fi-thread" else BLOCK_THREADS
+        self.threads = max(1, min(THREAD_BLOCK_MAX, -(-P // sms))) if strategy == "fi-thread" else BLOCK_THREADS
         what = f"ILS-3opt population of {P} tours of {n} cities"
         self.xy, self.cand = cp.asarray(np.ascontiguousarray(xy, np.float64)), cp.asarray(cand)
         self.tours = cp.asarray(tours)
