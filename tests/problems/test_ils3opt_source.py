@@ -27,9 +27,10 @@ SEED, P, SAMPLES = 5, 2, 60
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc not installed")
 @pytest.mark.parametrize("n, k, seg, att", [(3038, 40, 50, False)])
-def test_source_compiles_to_ptx(tmp_path, n, k, seg, att):
+@pytest.mark.parametrize("pairs", [True, False])
+def test_source_compiles_to_ptx(tmp_path, n, k, seg, att, pairs):
     source = tmp_path / "ils3opt.cu"
-    source.write_text(ils3opt_source(n, k, seg, att))
+    source.write_text(ils3opt_source(n, k, seg, att, pairs))
     ptx = tmp_path / "ils3opt.ptx"
     done = subprocess.run([NVCC, "--ptx", "-std=c++17", "-arch=sm_80", str(source), "-o", str(ptx)],
                           capture_output=True, text=True, timeout=120, check=False)
@@ -39,15 +40,16 @@ def test_source_compiles_to_ptx(tmp_path, n, k, seg, att):
         assert f".entry {name}(" in text
 
 
-@pytest.fixture(scope="module", params=["random:80:3", "att48", "random:80:3 shuffled"])
+@pytest.fixture(scope="module", params=["random:80:3", "att48", "random:80:3 shuffled", "random:80:3 shuffled by-candidate"])
 def simulator(request, tmp_path_factory):
     """The instance's arrays in files and the kernels compiled as C++ threads: (folder, problem, cand, tours).
     Shuffled: each candidate list in a random order, so that the partial gains along a list no longer only fall
-    and the scans stop at the first non-positive one with positive ones after it (fi-block's stops)."""
+    and the scans stop at the first non-positive one with positive ones after it (fi-block's stops). By-candidate:
+    fi-block's search with a thread per candidate t3 (PAIRS 0; the others: over the triples)."""
     if GXX is None:
         pytest.skip("g++ not installed")
     folder = tmp_path_factory.mktemp("sim")
-    name, shuffled = request.param.split()[0], request.param.endswith("shuffled")
+    name, shuffled = request.param.split()[0], "shuffled" in request.param
     problem = load_tsp(name) if name != "att48" else att_instance()
     xy, n = problem.xy[0], problem.n
     cand = candidate_lists(xy)
@@ -55,7 +57,7 @@ def simulator(request, tmp_path_factory):
         cand = np.ascontiguousarray(np.random.default_rng(7).permuted(cand, axis=1))
     tours = np.empty((P, n), np.int32)
     start_tours(xy, cand, np.uint64(SEED), tours)
-    source = ils3opt_source(n, cand.shape[1], max_segment(n), problem.att)
+    source = ils3opt_source(n, cand.shape[1], max_segment(n), problem.att, "by-candidate" not in request.param)
     source = "#define RKBI_THREADS 16\n" + source.replace("extern __shared__ int smem[];", "int* smem = g_smem;")
     (folder / "ils_sim.cu").write_text(source)
     for name in ("shim.h", "main.cpp"):

@@ -5,10 +5,10 @@
 //
 // One search, three ways to run it (Delévacq et al. 2012): a Team is the threads that share one solution.
 // - ils_fi_thread: a team of one thread (Solo) per solution;
-// - ils_fi_block: a block per solution, its threads over every candidate move of a direction at once (the
-//   triples t3, t4, t5 of t2's and t4's candidate lists, search_direction(Block)), reduced to the first improving
-//   move the sequential scan reaches (its stops computed exactly), and over the reversals and copies; data in
-//   global memory;
+// - ils_fi_block: a block per solution, its threads over every candidate move of a direction at once (PAIRS 1:
+//   the triples t3, t4, t5 of t2's and t4's candidate lists, search_direction(Block)), reduced to the first
+//   improving move the sequential scan reaches (its stops computed exactly), or (PAIRS 0, the paper's) each over
+//   one candidate t3 of t2's list; and over the reversals and copies; data in global memory;
 // - ils_fi_block_shared: the same with the tour, positions and queue in shared memory.
 // Their keep or restore copies only the positions the iteration's reversals wrote (Scratch::dirty, as ils3opt.py);
 // rkbi's (ils_rkbi_accept) copies whole rows, which leaves the same arrays.
@@ -18,6 +18,8 @@
 
 struct Scratch {  // what a team shares: in shared memory for a block, in registers for one thread
     int stop;  // Block's search: the first a whose g1 is not positive
+    int win, move[4];  // Block's search by candidate (PAIRS 0): the smallest a with a move, its t3 .. t6 and gain
+    long long move_gain;
     long long gain;
     int head, count, moved;
     int touched[6];
@@ -202,20 +204,32 @@ __device__ bool search_direction(Solo, const double* xy, const int* cand, const 
 // close): a t5 whose g2 is not positive after one whose g2 is (or at b 0) gives stop[aw] by atomicMin, an
 // improving close its code (0: the 2-opt close, 1 + 2b + w) to first[aw]; then each thread reads the first aw whose
 // first code comes before its stop, and recomputes that move.
+// The first a whose g1 is not positive (where the sequential scan of t2's list stops), to every thread of the block,
+// found by the only thread whose a has g1 <= 0 after a positive one (or at a 0). `reset` runs between the
+// syncs that follow the last direction's reads and precede this one's writes (the callers' shared slots).
+template <class Reset> __device__ int a_stop(const double* xy, const int* cand, int t2, long long d12, Scratch* sh,
+                                             Reset reset) {
+    int mine = K;
+    for (int a = Block::rank(); a < K; a += Block::size())
+        if (g1_of(xy, cand, t2, d12, a) <= 0 && (a == 0 || g1_of(xy, cand, t2, d12, a - 1) > 0)) { mine = a; break; }
+    Block::sync();  // every thread has read the last direction's shared slots
+    if (Block::rank() == 0) { sh->stop = K; sh->win = 0x7fffffff; }
+    reset();
+    Block::sync();
+    if (mine < K) atomicMin(&sh->stop, mine);
+    Block::sync();
+    return sh->stop;
+}
+
+#if PAIRS
 __device__ bool search_direction(Block, const double* xy, const int* cand, const int* tour, const int* pos, int t1,
                                  int t2, bool fwd, Scratch* sh, int& t3, int& t4, int& t5, int& t6, long long& gain) {
     __shared__ int stop[2 * K], first[2 * K];
     const long long d12 = dist(xy, t1, t2);
-    int mine = K;  // the first a with g1 <= 0 is the only one whose g1 <= 0 after a positive one (or at a 0)
-    for (int a = Block::rank(); a < K; a += Block::size())
-        if (g1_of(xy, cand, t2, d12, a) <= 0 && (a == 0 || g1_of(xy, cand, t2, d12, a - 1) > 0)) { mine = a; break; }
-    Block::sync();  // every thread has read the last direction's stop, first and sh->stop
-    for (int i = Block::rank(); i < 2 * K; i += Block::size()) { stop[i] = K; first[i] = 0x7fffffff; }
-    if (Block::rank() == 0) sh->stop = K;
-    Block::sync();
-    if (mine < K) atomicMin(&sh->stop, mine);
-    Block::sync();
-    const int pairs = 2 * sh->stop, next2 = step(tour, pos, t2, fwd);
+    const int pairs = 2 * a_stop(xy, cand, t2, d12, sh, [&] {
+        for (int i = Block::rank(); i < 2 * K; i += Block::size()) { stop[i] = K; first[i] = 0x7fffffff; }
+    });
+    const int next2 = step(tour, pos, t2, fwd);
     for (int i = Block::rank(); i < pairs * K; i += Block::size()) {
         const int aw = i / K, b = i % K, a = aw / 2, which = aw % 2;
         t3 = cand[t2 * K + a];
@@ -240,6 +254,31 @@ __device__ bool search_direction(Block, const double* xy, const int* cand, const
     }
     return false;
 }
+#else
+// Block by candidate (the paper's ILS-FI-block, faster where many blocks share a multiprocessor): thread a of t2's
+// list (a before the scan's stop) runs search_t3 alone; the smallest a with an improving move wins, and its thread
+// hands the move to the others.
+__device__ bool search_direction(Block, const double* xy, const int* cand, const int* tour, const int* pos, int t1,
+                                 int t2, bool fwd, Scratch* sh, int& t3, int& t4, int& t5, int& t6, long long& gain) {
+    const long long d12 = dist(xy, t1, t2);
+    const int stop = a_stop(xy, cand, t2, d12, sh, [] {}), next2 = step(tour, pos, t2, fwd);
+    int mine = 0x7fffffff;
+    for (int a = Block::rank(); a < stop; a += Block::size()) {
+        t3 = cand[t2 * K + a];
+        if (t3 != next2 && search_t3(xy, cand, tour, pos, t1, t2, t3, g1_of(xy, cand, t2, d12, a), fwd, t4, t5, t6,
+                                     gain)) { mine = a; break; }
+    }
+    if (mine != 0x7fffffff) atomicMin(&sh->win, mine);
+    Block::sync();
+    if (mine != 0x7fffffff && mine == sh->win) {
+        sh->move[0] = t3; sh->move[1] = t4; sh->move[2] = t5; sh->move[3] = t6; sh->move_gain = gain;
+    }
+    Block::sync();
+    if (sh->win == 0x7fffffff) return false;
+    t3 = sh->move[0]; t4 = sh->move[1]; t5 = sh->move[2]; t6 = sh->move[3]; gain = sh->move_gain;
+    return true;
+}
+#endif
 
 // three_opt.improve_city: sh->moved end cities in sh->touched (0: no improving move), sh->gain.
 template <class T> __device__ void improve_city(const double* xy, const int* cand, int* tour, int* pos, int t1,
