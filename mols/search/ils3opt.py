@@ -101,23 +101,26 @@ class CpuPopulation:
         return self.bests[s].copy()
 
 
-def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int, att: bool, samples: int = 0):
-    """samples: rkbi's per step (the rkbi strategies only)."""
+def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int, att: bool, samples: int = 0,
+                    launch_for: int | None = None):
+    """samples: rkbi's per step (the rkbi strategies only); launch_for: the GPU kernel of a population of this
+    many solutions (default: the tours'; warm_up compiles a run's)."""
     if strategy in ("cpu", "cpu-rkbi"):
         return CpuPopulation(xy, cand, seed, tours, lengths, seg, att, samples if strategy == "cpu-rkbi" else 0)
     from mols.problems.tsp.ils3opt_gpu import GpuPopulation, GpuRkbiPopulation
 
     if strategy == "rkbi":
         return GpuRkbiPopulation(xy, cand, seed, tours, lengths, seg, att, samples)
-    return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att)
+    return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att, launch_for)
 
 
 def default_samples(problem: Tsp) -> int:
     return PAPER_SAMPLES.get(problem.instance_name, DEFAULT_SAMPLES)
 
 
-def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1) -> None:
-    """Compile what the run calls (Numba functions; the strategy's kernel for this instance) before the clock."""
+def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, population: int = 1) -> None:
+    """Compile what the run calls (Numba functions; the strategy's kernel for this instance and population) before
+    the clock."""
     xy = problem.xy[0]
     n = problem.n
     with numba_threads(threads):
@@ -125,7 +128,7 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1) 
         tours = np.empty((1, n), np.int32)
         start_tours(xy, cand, np.uint64(0), tours)
         pop = make_population(strategy, xy, cand, 0, tours, tour_lengths(xy, tours, problem.att), max_segment(n),
-                              problem.att, samples)
+                              problem.att, samples, population)
         pop.run(0, 0)
 
 
@@ -142,7 +145,7 @@ def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_P
         iterations = DEFAULT_ITERATIONS
     per_solution = math.ceil(iterations / population) if iterations is not None else None
     samples = (samples or default_samples(problem)) if strategy in RKBI_STRATEGIES else 0
-    warm_up(problem, strategy, threads, samples)
+    warm_up(problem, strategy, threads, samples, population)
     xy, att, n = problem.xy[0], problem.att, problem.n
     with numba_threads(threads):
         start = time.perf_counter()

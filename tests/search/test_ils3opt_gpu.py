@@ -12,6 +12,7 @@ import pytest
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
 from mols.problems.tsp.ils3opt import max_segment, start_tours
+from mols.problems.tsp.ils3opt_gpu import BLOCK_THREADS
 from mols.problems.tsp.model import tour_lengths
 from mols.search.ils3opt import GPU_STRATEGIES, make_population, run_ils3opt
 
@@ -20,7 +21,7 @@ SAMPLES = 300  # rkbi's per step here: enough to descend, few enough for quick t
 pytestmark = pytest.mark.gpu
 
 
-def populations(instance: str, strategy: str, seed: int, P: int, chunks: list[int]):
+def populations(instance: str, strategy: str, seed: int, P: int, chunks: list[int], launch_for: int | None = None):
     problem = load_tsp(instance)
     xy, n, att = problem.xy[0], problem.n, problem.att
     cand = candidate_lists(xy)
@@ -29,7 +30,8 @@ def populations(instance: str, strategy: str, seed: int, P: int, chunks: list[in
     lengths = tour_lengths(xy, tours, att)
     twin = "cpu-rkbi" if strategy == "rkbi" else "cpu"
     cpu = make_population(twin, xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att, SAMPLES)
-    gpu = make_population(strategy, xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att, SAMPLES)
+    gpu = make_population(strategy, xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att, SAMPLES,
+                          launch_for)
     for a, b in itertools.pairwise(chunks):
         cpu.run(a, b)
         gpu.run(a, b)
@@ -44,6 +46,16 @@ def test_gpu_equals_cpu(strategy, instance, P):
     np.testing.assert_array_equal(gpu.bests.get(), cpu.bests)
     np.testing.assert_array_equal(gpu.tours.get(), cpu.tours)
     assert (tour_lengths(problem.xy[0], gpu.bests.get(), problem.att) == gpu.best_lengths()).all()
+
+
+@pytest.mark.parametrize("strategy", ["fi-block", "fi-block-shared"])
+@pytest.mark.parametrize("instance, P", [("kroA100", 8), ("att532", 3)])
+def test_a_thread_per_candidate_equals_cpu(strategy, instance, P):
+    """fi-block's other search (a thread per candidate t3: ils3opt_gpu.PAIRS_PER_SM), that of large populations."""
+    _, cpu, gpu = populations(instance, strategy, 3, P, [0, 1, 4, 30], launch_for=1 << 20)
+    assert gpu.threads == BLOCK_THREADS
+    np.testing.assert_array_equal(gpu.best_lengths(), cpu.best_lengths())
+    np.testing.assert_array_equal(gpu.bests.get(), cpu.bests)
 
 
 @pytest.mark.parametrize("strategy", ["fi-block", "fi-block-shared", "rkbi"])

@@ -43,14 +43,14 @@ class GpuPopulation:
     """The population's arrays on the device; run(it_from, it_to) launches one strategy's kernel over them."""
 
     def __init__(self, strategy: str, xy: np.ndarray, cand: np.ndarray, seed: int, tours: np.ndarray,
-                 lengths: np.ndarray, seg: int, att: bool):
+                 lengths: np.ndarray, seg: int, att: bool, launch_for: int | None = None):
         from mols.backends.cuda import compile_kernel, device_array, import_cupy
 
         cp = self.cupy = import_cupy()
         P, n = tours.shape
         self.strategy, self.P, self.n, self.seed = strategy, P, n, seed
         sms = cp.cuda.Device().attributes["MultiProcessorCount"]
-        pairs = P <= PAIRS_PER_SM * sms
+        pairs = (launch_for or P) <= PAIRS_PER_SM * sms  # launch_for: make (compile) another population's kernel
         self.source = ils3opt_source(n, cand.shape[1], seg, att, pairs)
         self.kernel = compile_kernel(self.source, KERNELS[strategy]) if strategy in KERNELS else None
         self.shared = 0
