@@ -40,12 +40,13 @@ def test_source_compiles_to_ptx(tmp_path, n, k, seg, att, pairs):
         assert f".entry {name}(" in text
 
 
-@pytest.fixture(scope="module", params=["random:80:3", "att48", "random:80:3 shuffled", "random:80:3 shuffled by-candidate"])
+@pytest.fixture(scope="module", params=["random:80:3", "att48", "random:80:3 shuffled", "random:80:3 by-candidate"])
 def simulator(request, tmp_path_factory):
     """The instance's arrays in files and the kernels compiled as C++ threads: (folder, problem, cand, tours).
     Shuffled: each candidate list in a random order, so that the partial gains along a list no longer only fall
     and the scans stop at the first non-positive one with positive ones after it (fi-block's stops). By-candidate:
-    fi-block's search with a thread per candidate t3 (PAIRS 0; the others: over the triples)."""
+    fi-block's search with a thread per candidate t3 (PAIRS 0, exact on sorted lists; the others: over the
+    triples)."""
     if GXX is None:
         pytest.skip("g++ not installed")
     folder = tmp_path_factory.mktemp("sim")

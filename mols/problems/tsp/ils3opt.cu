@@ -213,7 +213,7 @@ template <class Reset> __device__ int a_stop(const double* xy, const int* cand, 
     for (int a = Block::rank(); a < K; a += Block::size())
         if (g1_of(xy, cand, t2, d12, a) <= 0 && (a == 0 || g1_of(xy, cand, t2, d12, a - 1) > 0)) { mine = a; break; }
     Block::sync();  // every thread has read the last direction's shared slots
-    if (Block::rank() == 0) { sh->stop = K; sh->win = 0x7fffffff; }
+    if (Block::rank() == 0) sh->stop = K;
     reset();
     Block::sync();
     if (mine < K) atomicMin(&sh->stop, mine);
@@ -256,17 +256,22 @@ __device__ bool search_direction(Block, const double* xy, const int* cand, const
 }
 #else
 // Block by candidate (the paper's ILS-FI-block, faster where many blocks share a multiprocessor): thread a of t2's
-// list (a before the scan's stop) runs search_t3 alone; the smallest a with an improving move wins, and its thread
-// hands the move to the others.
+// list runs search_t3 alone, stopping at a non-positive g1 as the scan does (exact where partial gains only fall
+// along a list, as candidate lists sorted by distance have them); the smallest a with an improving move wins, and
+// its thread hands the move to the others.
 __device__ bool search_direction(Block, const double* xy, const int* cand, const int* tour, const int* pos, int t1,
                                  int t2, bool fwd, Scratch* sh, int& t3, int& t4, int& t5, int& t6, long long& gain) {
     const long long d12 = dist(xy, t1, t2);
-    const int stop = a_stop(xy, cand, t2, d12, sh, [] {}), next2 = step(tour, pos, t2, fwd);
+    const int next2 = step(tour, pos, t2, fwd);
+    Block::sync();  // every thread has read the last direction's move
+    if (Block::rank() == 0) sh->win = 0x7fffffff;
+    Block::sync();
     int mine = 0x7fffffff;
-    for (int a = Block::rank(); a < stop; a += Block::size()) {
+    for (int a = Block::rank(); a < K; a += Block::size()) {
         t3 = cand[t2 * K + a];
-        if (t3 != next2 && search_t3(xy, cand, tour, pos, t1, t2, t3, g1_of(xy, cand, t2, d12, a), fwd, t4, t5, t6,
-                                     gain)) { mine = a; break; }
+        const long long g1 = g1_of(xy, cand, t2, d12, a);
+        if (g1 <= 0) break;
+        if (t3 != next2 && search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, t4, t5, t6, gain)) { mine = a; break; }
     }
     if (mine != 0x7fffffff) atomicMin(&sh->win, mine);
     Block::sync();
