@@ -132,8 +132,8 @@ def gpu_evaluator(problem: Problem, nbh: Neighborhood, spec: BackendSpec,
         tuner = Tuner(problem, nbh, spec)
         cache.launches[key] = tuner.best()
         cache.save()
-        if tuner.evaluator(cache.launches[key]) is not None:
-            return tuner.evaluator(cache.launches[key])
+        if (ev := tuner.evaluator(cache.launches[key])) is not None:
+            return ev
     return first_working(problem, nbh, spec, [cache.launches[key], DEFAULT_LAUNCH])
 
 

@@ -149,7 +149,7 @@ def reduction_row(case: Case) -> dict:
     return row
 
 
-PASSES = 4  # tuning passes per case: the first (compiling), then the fastest of the others
+PASSES = 4  # tuning passes per case: the first (compiling), then the median of the others
 
 
 def tuning_row(case: Case, blocks: tuple[int, ...]) -> dict:

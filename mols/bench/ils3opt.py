@@ -161,8 +161,10 @@ def _num(value: float, fmt: str) -> str:
 
 def _twin(r: dict) -> dict:
     """The twin's columns of a row (empty where it has none)."""
-    if "twin_s" not in r or _num(r["twin_s"], "g") == "":
-        return {"twin s": "", "twin speed-up": "", "equal": ""} if "twin_s" in r else {}
+    if "twin_s" not in r:
+        return {}
+    if _num(r["twin_s"], "g") == "":
+        return {"twin s": "", "twin speed-up": "", "equal": ""}
     return {"twin s": f"{r['twin_s']:,.1f} ({r['twin_sample']:g} of {r['population']})",
             "twin speed-up": f"{r['twin_speedup']:.1f}", "equal": "yes" if r["twin_equal"] else "NO"}
 

@@ -17,7 +17,7 @@
 #define N N_CITIES
 
 struct Scratch {  // what a team shares: in shared memory for a block, in registers for one thread
-    int stop;  // Block's search: the first a whose g1 is not positive
+    int stop;  // Block's search over the triples (PAIRS 1): the first a whose g1 is not positive
     int win, move[4];  // Block's search by candidate (PAIRS 0): the smallest a with a move, its t3 .. t6 and gain
     long long move_gain;
     long long gain;
@@ -196,6 +196,7 @@ __device__ bool search_direction(Solo, const double* xy, const int* cand, const 
     return false;
 }
 
+#if PAIRS
 // Block: every candidate move at once. The moves of a direction in the sequential order are (a, which) pairs
 // aw = 2a + which, each the 2-opt close (which 0 only) then (b, w) for b < K, w < 2; the sequential search takes
 // the first improving move it reaches: a before the first a whose g1 is not positive (sh->stop; t3 = t2's next is
@@ -204,31 +205,20 @@ __device__ bool search_direction(Solo, const double* xy, const int* cand, const 
 // close): a t5 whose g2 is not positive after one whose g2 is (or at b 0) gives stop[aw] by atomicMin, an
 // improving close its code (0: the 2-opt close, 1 + 2b + w) to first[aw]; then each thread reads the first aw whose
 // first code comes before its stop, and recomputes that move.
-// The first a whose g1 is not positive (where the sequential scan of t2's list stops), to every thread of the block,
-// found by the only thread whose a has g1 <= 0 after a positive one (or at a 0). `reset` runs between the
-// syncs that follow the last direction's reads and precede this one's writes (the callers' shared slots).
-template <class Reset> __device__ int a_stop(const double* xy, const int* cand, int t2, long long d12, Scratch* sh,
-                                             Reset reset) {
-    int mine = K;
-    for (int a = Block::rank(); a < K; a += Block::size())
-        if (g1_of(xy, cand, t2, d12, a) <= 0 && (a == 0 || g1_of(xy, cand, t2, d12, a - 1) > 0)) { mine = a; break; }
-    Block::sync();  // every thread has read the last direction's shared slots
-    if (Block::rank() == 0) sh->stop = K;
-    reset();
-    Block::sync();
-    if (mine < K) atomicMin(&sh->stop, mine);
-    Block::sync();
-    return sh->stop;
-}
-
-#if PAIRS
 __device__ bool search_direction(Block, const double* xy, const int* cand, const int* tour, const int* pos, int t1,
                                  int t2, bool fwd, Scratch* sh, int& t3, int& t4, int& t5, int& t6, long long& gain) {
     __shared__ int stop[2 * K], first[2 * K];
     const long long d12 = dist(xy, t1, t2);
-    const int pairs = 2 * a_stop(xy, cand, t2, d12, sh, [&] {
-        for (int i = Block::rank(); i < 2 * K; i += Block::size()) { stop[i] = K; first[i] = 0x7fffffff; }
-    });
+    int mine = K;  // the first a with g1 <= 0 is the only one whose g1 <= 0 after a positive one (or at a 0)
+    for (int a = Block::rank(); a < K; a += Block::size())
+        if (g1_of(xy, cand, t2, d12, a) <= 0 && (a == 0 || g1_of(xy, cand, t2, d12, a - 1) > 0)) { mine = a; break; }
+    Block::sync();  // every thread has read the last direction's stop, first and sh->stop
+    for (int i = Block::rank(); i < 2 * K; i += Block::size()) { stop[i] = K; first[i] = 0x7fffffff; }
+    if (Block::rank() == 0) sh->stop = K;
+    Block::sync();
+    if (mine < K) atomicMin(&sh->stop, mine);
+    Block::sync();
+    const int pairs = 2 * sh->stop;
     const int next2 = step(tour, pos, t2, fwd);
     for (int i = Block::rank(); i < pairs * K; i += Block::size()) {
         const int aw = i / K, b = i % K, a = aw / 2, which = aw % 2;
