@@ -191,6 +191,10 @@ def run(
                          ] = None,
     population: Annotated[int | None, typer.Option(help="ILS-3opt: solutions improved side by side (the "
                                                    "paper's nbsol: 1, 8, 64, 512, 2048; default 64).")] = None,
+    merge: Annotated[int, typer.Option(min=0, help="ILS-3opt: merged rounds in islands of this many solutions (a "
+                                       "divisor of --population): an island's solutions start every round of 32 "
+                                       "iterations from its tour, and their improvements are merged into it. 0: "
+                                       "independent solutions, the paper's. At least 200 cities.")] = 0,
     block: Annotated[int | None, typer.Option(help="GPU backend: threads per block of the kernels, a multiple of 32 "
                                               "(default: the kernels' own; --tune: tuned once per device, see the README).")
                      ] = None,
@@ -255,7 +259,8 @@ def run_ils3opt_command(config: RunConfig, folder: Path, overwrite: bool) -> Non
 
     with StopSignals(ignore_after=_WHOLE_PROCESS["yes"]) as stop, interrupted_before_search(stop), \
             ResultsFolder(folder, overwrite) as out:
-        err_console.print(f"mols: ILS-3opt {config.strategy}, population {config.population or 64}, "
+        merged = f", merged in islands of {config.merge}" if config.merge else ""
+        err_console.print(f"mols: ILS-3opt {config.strategy}{merged}, population {config.population or 64}, "
                           f"{budget_text(config)}; results go to {folder}", highlight=False)
         stop.phase = "search"
         result, context = config_result(config, stop)
@@ -361,7 +366,7 @@ def run_parameters(args: list[str]) -> dict:
 
 RUN_FIELDS = ("instance", "problem", "algorithm", "variant", "neighborhood", "backend", "iterations", "seed",
               "partitions", "tenure", "threads", "archive", "strength", "run_length", "evaluations", "restarts",
-              "objectives", "strategy", "population", "block", "tune")
+              "objectives", "strategy", "population", "merge", "block", "tune")
 
 
 def config_fields(params: dict) -> dict:

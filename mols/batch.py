@@ -34,7 +34,7 @@ FLAGS = {"problem": "--problem", "algorithm": "--algorithm", "variant": "--varia
          "backend": "--backend", "iterations": "--iterations", "partitions": "--partitions", "tenure": "--tenure",
          "threads": "--threads", "archive": "--archive", "strength": "--strength", "run_length": "--run-length",
          "target": "--target", "time": "--time", "evaluations": "--evaluations", "restarts": "--restarts",
-         "strategy": "--strategy", "population": "--population", "block": "--block"}
+         "strategy": "--strategy", "population": "--population", "merge": "--merge", "block": "--block"}
 
 
 def child_arguments(config: RunConfig, folder: Path, overwrite: bool) -> list[str]:

@@ -86,7 +86,7 @@ def folder_name(config: RunConfig) -> str:
                "goal": None if config.target is None else "_".join(f"{v:g}" for v in np.atleast_1d(config.target))}
     parts += [f"{key}{value}" for key, value in options.items() if value is not None]
     if config.strategy is not None:
-        parts += [config.strategy, f"P{config.population or 64}"]
+        parts += [config.strategy, f"P{config.population or 64}"] + ([f"M{config.merge}"] if config.merge else [])
     if config.algorithm == "pls" and config.archive != BackendSpec(config.backend).resolved().archive:
         parts.append(f"{config.archive}archive")
     parts.append(config.backend + (str(config.threads) if config.threads else ""))

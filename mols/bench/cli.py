@@ -266,13 +266,17 @@ def bench_natural_end(
 def bench_ils3opt(
     instances: Annotated[str, typer.Option(help="Comma-separated TSP instances, or all (the paper's five).")] = "all",
     solvers: Annotated[str | None, typer.Option(help="Comma-separated: cpu1 (1 core), cpu (all cores), fi-thread, "
-                                                "fi-block, fi-block-shared, rkbi, cpu1-rkbi (default: the first "
-                                                "five where there is a GPU, else cpu1 and cpu).")] = None,
+                                                "fi-block, fi-block-shared, rkbi, cpu1-rkbi, and merged rounds "
+                                                "(--island): cpu1-merged, cpu-merged, fi-block-merged, "
+                                                "fi-block-shared-merged (default: the first five where there is a "
+                                                "GPU, else cpu1 and cpu).")] = None,
     populations: Annotated[str, typer.Option(help="Comma-separated population sizes (the paper's nbsol: 1, 8, 64, "
                                              "512, 2048).")] = "1,8,64,512,2048",
     cpu_populations: Annotated[str | None, typer.Option(help="Population sizes of cpu1 and cpu (default: "
                                                         "--populations).")] = None,
     runs: Annotated[int, typer.Option(min=1, help="Runs per row (seeds 0 .. runs - 1).")] = 3,
+    cpu_runs: Annotated[int | None, typer.Option(min=1, help="Runs per row of cpu1 and cpu (default: --runs).")
+                        ] = None,
     iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="The paper's it_total: ILS "
                                             "iterations per run, split over the population.")] = 1_048_576,
     time_cap: Annotated[float, typer.Option("--time", min=0.01, help="Seconds at most per GPU run.")] = 60.0,
@@ -283,7 +287,10 @@ def bench_ils3opt(
                                               "kroA100 and lin318, 0.02 rat783, 0.01 fl1577, 0.2 pcb3038); "
                                               "t_target is the time to it.")] = None,
     twin: Annotated[int, typer.Option(min=0, help="Run the first S solutions of each run again on 1 core (the "
-                                      "same search: the paper's speed-up at equal quality); 0: no twin.")] = 8,
+                                      "same search: the paper's speed-up at equal quality; -merged rows: the first "
+                                      "island); 0: no twin.")] = 8,
+    island: Annotated[int, typer.Option(min=1, help="The -merged solvers' solutions per island (mols run --merge; "
+                                        "the population where it is smaller).")] = 512,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "ils3opt",
 ):
     """ILS-3opt (Delévacq et al. 2012, Tables 1 and 3): speed-up over one core, frequency of the optimum,
@@ -298,11 +305,12 @@ def bench_ils3opt(
     cells = sum(len(cpu_sizes if s in bench.CPU_SOLVERS else sizes) for s in chosen_solvers) * len(chosen)
     with advancing(cells) as advance:
         df = bench.run(chosen, chosen_solvers, sizes, cpu_sizes, runs, iterations, time_cap, cpu_time, gap,
-                       on_row=advance, twin=twin)
-    settings = {"runs": runs, "it_total": f"{iterations:,}", "time cap": f"{time_cap:g} s",
+                       on_row=advance, twin=twin, island=island, cpu_runs=cpu_runs)
+    shown_runs = runs if cpu_runs in (None, runs) else f"{runs} (cpu1 and cpu: {cpu_runs})"
+    settings = {"runs": shown_runs, "it_total": f"{iterations:,}", "time cap": f"{time_cap:g} s",
                 "cpu time cap": f"{cpu_time:g} s",
                 "target": "the issue's gap per instance" if gap is None else f"{gap:g} % above the optimum",
-                "twin": f"{twin} solutions" if twin else "none"}
+                "twin": f"{twin} solutions" if twin else "none", "merged islands": f"{island} solutions"}
     show_report(*bench.write_report(df, output, settings))
 
 

@@ -15,14 +15,17 @@ spends minutes on its start tours and first descents alone. A row gives:
   over cpu1's on the same instance and population, else cpu1's with its smallest population there (the
   paper's speed-up: time of the same iterations, on 1 core over the strategy's; where cpu1 hit its cap, its
   rate comes from the iterations it made; runs that stop at their target early count their setup too);
-- q-speed-up: cpu1's median t_target (same choice of cpu1 row) over the row's, where the row reached the
-  target in every run: the time to quality against cpu1's own runs (another population, other tours). Where
-  cpu1 did not reach it in every run, its time cap over the row's t_target is a lower bound, marked >.
+- q-speed-up: the fastest 1-core time to quality over the row's t_target, where the row reached the target in
+  every run: the smallest median t_target of the instance's cpu1 and cpu1-merged rows (any population) that
+  reached it in every run (rkbi: cpu1-rkbi's), against their own runs (another search, other tours). Where none
+  did, their longest time cap over the row's t_target is a lower bound, marked >.
 - twin s and twin speed-up (--twin S): the row's own search on 1 core, the paper's speed-up at equal quality.
   Each run's first S solutions are run again on 1 core with the same seed and the iterations each solution made
   (its solutions are independent: solution s depends on the seed and s only); the 1-core time of the whole
   population is the candidate lists' time plus the rest times P / S. twin speed-up: the median over runs of
-  that time over the run's seconds; equal: whether the S solutions' best lengths equal the run's.
+  that time over the run's seconds; equal: whether the S solutions' best lengths equal the run's. Rows of merged
+  rounds (-merged: ils_merge, islands of --island solutions that share a tour) run their first island again (S is
+  the island): an island depends on the seed and its solutions only, as a solution does.
 Seconds are search time (candidate lists, start tours, descents and iterations); compilation stays out.
 """
 
@@ -47,8 +50,11 @@ INSTANCES = ("kroA100", "lin318", "rat783", "fl1577", "pcb3038")
 TARGET_GAPS = {"kroA100": 0.0, "lin318": 0.0, "rat783": 0.02, "fl1577": 0.01, "pcb3038": 0.2}  # % (issue 20)
 SOLVERS = {"cpu1": ("cpu", 1), "cpu": ("cpu", None), "fi-thread": ("fi-thread", None),
            "fi-block": ("fi-block", None), "fi-block-shared": ("fi-block-shared", None), "rkbi": ("rkbi", None),
-           "cpu1-rkbi": ("cpu-rkbi", 1)}
-CPU_SOLVERS = ("cpu1", "cpu", "cpu1-rkbi")
+           "cpu1-rkbi": ("cpu-rkbi", 1), "cpu1-merged": ("cpu", 1), "cpu-merged": ("cpu", None),
+           "fi-block-merged": ("fi-block", None), "fi-block-shared-merged": ("fi-block-shared", None)}
+CPU_SOLVERS = ("cpu1", "cpu", "cpu1-rkbi", "cpu1-merged", "cpu-merged")
+ISLAND = 512  # the -merged solvers' solutions per island (--island; the population where it is smaller)
+ONE_CORE = ("cpu1", "cpu1-merged")  # q-speed-up's candidates (first improvement on one core)
 TWINS = {"rkbi": "cpu-rkbi", "cpu1-rkbi": None, "cpu1": None}  # the 1-core strategy of a row's twin (else cpu)
 BASELINES = {"rkbi": "cpu1-rkbi", "cpu1-rkbi": "cpu1-rkbi"}  # rkbi compares with its own 1-core twin (Table 3)
 
@@ -62,17 +68,19 @@ def default_solvers() -> list[str]:
 
 
 def row(instance: str, solver: str, population: int, runs: int, iterations: int, time_cap: float,
-        gap: float | None, twin: int = 0) -> dict:
+        gap: float | None, twin: int = 0, island: int = ISLAND) -> dict:
     """R runs of one configuration, summed up (module docstring); gap None: TARGET_GAPS's (0 elsewhere)."""
     problem = load_tsp(instance)
     optimum = optimal_lengths()[problem.instance_name]
     gap = TARGET_GAPS.get(instance, 0.0) if gap is None else gap
     target = math.floor(optimum * (1 + gap / 100))
     strategy, threads = SOLVERS[solver]
-    results = [run_ils3opt(problem, strategy, population, iterations, time_cap, target, seed, threads)
+    merge = min(island, population) if solver.endswith("-merged") else 0
+    results = [run_ils3opt(problem, strategy, population, iterations, time_cap, target, seed, threads, merge=merge)
                for seed in range(runs)]
     reached = [r.reached_seconds for r in results if r.reached_seconds is not None]
-    done = {"instance": instance, "n": problem.n, "solver": solver, "population": population, "runs": runs,
+    done = {"instance": instance, "n": problem.n, "solver": solver, "population": population, "island": merge,
+            "runs": runs,
             "freq": sum(r.best == optimum for r in results) / runs,
             "dev": statistics.mean(100 * (r.best / optimum - 1) for r in results),
             "reached": len(reached), "t_target": statistics.median(reached) if reached else math.nan,
@@ -82,21 +90,21 @@ def row(instance: str, solver: str, population: int, runs: int, iterations: int,
             "best": min(r.best for r in results), "optimum": optimum, "gap": gap, "target": target,
             "time_cap": time_cap}
     strategy = TWINS.get(solver, "cpu")
-    if twin and strategy:
-        done |= twin_times(problem, strategy, results, min(twin, population))
+    if twin and strategy and threads != 1:
+        done |= twin_times(problem, strategy, results, merge or min(twin, population), merge)
     print(done, flush=True)  # as it comes: a long benchmark shows its progress
     return done
 
 
-def twin_times(problem, strategy: str, results: list, sample: int) -> dict:
-    """twin_s, twin_speedup and twin_equal of a row's runs (module docstring)."""
+def twin_times(problem, strategy: str, results: list, sample: int, merge: int = 0) -> dict:
+    """twin_s, twin_speedup and twin_equal of a row's runs (module docstring; merged rounds: the first island)."""
     with numba_threads(1):
         start = time.perf_counter()
         candidate_lists(problem.xy[0], DEFAULT_K)
         lists = time.perf_counter() - start
     estimates, equal = [], True
     for seed, r in enumerate(results):
-        again = run_ils3opt(problem, strategy, sample, r.iterations * sample, None, None, seed, 1)
+        again = run_ils3opt(problem, strategy, sample, r.iterations * sample, None, None, seed, 1, merge=merge)
         equal &= bool(np.array_equal(again.lengths, r.lengths[:sample]))
         estimates.append(lists + (again.seconds - lists) * r.population / sample)
     return {"twin_sample": sample, "twin_s": statistics.median(estimates), "twin_equal": equal,
@@ -104,15 +112,18 @@ def twin_times(problem, strategy: str, results: list, sample: int) -> dict:
 
 
 def run(instances, solvers, populations, cpu_populations, runs: int, iterations: int, time_cap: float,
-        cpu_time: float, gap: float | None, on_row=lambda: None, twin: int = 0) -> pd.DataFrame:
-    """Every row; an interruption (Ctrl-C, SIGINT from a time limit) ends it with the rows done so far."""
+        cpu_time: float, gap: float | None, on_row=lambda: None, twin: int = 0, island: int = ISLAND,
+        cpu_runs: int | None = None) -> pd.DataFrame:
+    """Every row (cpu1 and cpu: cpu_runs runs, default runs); an interruption (Ctrl-C, SIGINT from a time limit)
+    ends it with the rows done so far."""
     rows = []
     cells = [(instance, solver, population) for instance in instances for solver in solvers
              for population in (cpu_populations if solver in CPU_SOLVERS else populations)]
     try:
         for instance, solver, population in cells:
-            cap = cpu_time if solver in CPU_SOLVERS else time_cap
-            rows.append(row(instance, solver, population, runs, iterations, cap, gap, twin))
+            cpu = solver in CPU_SOLVERS
+            rows.append(row(instance, solver, population, (cpu_runs or runs) if cpu else runs, iterations,
+                            cpu_time if cpu else time_cap, gap, twin, island))
             on_row()
     except KeyboardInterrupt:
         if not rows:
@@ -131,21 +142,28 @@ def baseline(df: pd.DataFrame, solver: str, instance: str, population: int) -> d
     return chosen.iloc[0].to_dict() if len(chosen) else None
 
 
+def quality_base(df: pd.DataFrame, solver: str, instance: str) -> tuple[float, str] | None:
+    """The 1-core time to quality a row compares with, and "" or ">" (a lower bound): the smallest median t_target
+    of the instance's first-improvement 1-core rows (cpu1, cpu1-merged, any population) whose runs all reached
+    it, else the longest time cap of those rows (none reached in every run); rkbi: its own cpu1-rkbi row."""
+    names = (BASELINES[solver],) if solver in BASELINES else ONE_CORE
+    rows = df[df["solver"].isin(names) & (df["instance"] == instance)]
+    if not len(rows):
+        return None
+    reached = rows[(rows["reached"] == rows["runs"]) & (rows["t_target"] > 0)]
+    return (reached["t_target"].min(), "") if len(reached) else (rows["time_cap"].max(), ">")
+
+
 def with_speedups(df: pd.DataFrame) -> pd.DataFrame:
-    """speed-up, q-speed-up and q_bound (">" where q-speed-up is a lower bound) against cpu1 (module docstring)."""
+    """speed-up, q-speed-up and q_bound (">" where q-speed-up is a lower bound) against 1 core (module docstring)."""
     speedup, q_speedup, bound = [], [], []
     for r in df.to_dict("records"):
         base = baseline(df, r["solver"], r["instance"], r["population"])
+        speedup.append(r["it_per_s"] / base["it_per_s"] if base is not None and base["it_per_s"] > 0 else math.nan)
+        quality = quality_base(df, r["solver"], r["instance"])
         all_reached = r["reached"] == r["runs"] and r["t_target"] > 0
-        if base is None or not all_reached:
-            speedup.append(math.nan if base is None else r["it_per_s"] / base["it_per_s"])
-            q_speedup.append(math.nan)
-            bound.append("")
-            continue
-        speedup.append(r["it_per_s"] / base["it_per_s"])
-        exact = base["reached"] == base["runs"]
-        q_speedup.append((base["t_target"] if exact else base["time_cap"]) / r["t_target"])
-        bound.append("" if exact else ">")
+        q_speedup.append(quality[0] / r["t_target"] if quality and all_reached else math.nan)
+        bound.append(quality[1] if quality and all_reached else "")
     df["speedup"], df["q_speedup"], df["q_bound"] = speedup, q_speedup, bound
     return df
 
@@ -170,7 +188,8 @@ def _twin(r: dict) -> dict:
 
 
 def render(df: pd.DataFrame, env: dict, settings: dict) -> str:
-    rows = [{"instance": r["instance"], "target %": f"{r['gap']:g}", "nbsol": r["population"], "solver": r["solver"],
+    rows = [{"instance": r["instance"], "target %": f"{r['gap']:g}", "nbsol": r["population"],
+             "solver": r["solver"] + (f" ({r['island']:g})" if r.get("island") else ""),
              "freq": f"{r['freq']:.2f}", "dev %": f"{r['dev']:.3f}", "reached": f"{r['reached']}/{r['runs']}",
              "t_target s": _num(r["t_target"], ".2f"), "seconds": f"{r['seconds']:.2f}",
              "capped": f"{r['capped']}/{r['runs']}", "it/s": f"{r['it_per_s']:,.0f}",

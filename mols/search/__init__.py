@@ -31,6 +31,7 @@ ALGORITHM_OPTIONS = {
     "--restarts": ("restarts", None, ("pls",)),
     "--strategy": ("strategy", None, ("ils",)),
     "--population": ("population", None, ("ils",)),
+    "--merge": ("merge", 0, ("ils",)),
 }
 
 
@@ -61,6 +62,7 @@ class RunConfig:
     objectives: tuple[str, ...] | None = None  # the problem's to optimise, in this order ("a,b" too); None: all
     strategy: str | None = None  # ils on the TSP: ILS-3opt run by this strategy (search/ils3opt.py); None: plain ILS
     population: int | None = None  # ILS-3opt: solutions improved side by side (nbsol); None: 64
+    merge: int = 0  # ILS-3opt: merged rounds in islands of this many solutions (problems/tsp/ils_merge.py); 0: none
     block: int | None = None  # gpu backend: threads per block of its kernels; None: the default, or tuned
     tune: bool = False  # gpu backend, without block: the launch tuned once per device (backends/tuning.py)
 
@@ -69,8 +71,9 @@ class RunConfig:
             check_ils3opt(self)
             object.__setattr__(self, "neighborhood", "3opt")
             object.__setattr__(self, "backend", "cpu" if self.strategy.startswith("cpu") else "gpu")
-        elif self.population is not None and self.algorithm == "ils":
-            raise MolsError("--population is ILS-3opt's (-p tsp -a ils --strategy ...)")
+        elif self.algorithm == "ils" and (self.population is not None or self.merge):
+            raise MolsError(f"{'--population' if self.population is not None else '--merge'} is ILS-3opt's (-p tsp "
+                            "-a ils --strategy ...)")
         if self.objectives is not None:
             names = self.objectives.split(",") if isinstance(self.objectives, str) else self.objectives
             object.__setattr__(self, "objectives", tuple(name.strip() for name in names))

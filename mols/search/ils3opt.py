@@ -21,6 +21,15 @@ import numpy as np
 from mols.errors import MolsError
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.problems.tsp.ils3opt import ils_population, max_segment, start_tours
+from mols.problems.tsp.ils_merge import (
+    MIN_CITIES,
+    ROUND,
+    MergedRounds,
+    apply_spans,
+    broadcast,
+    empty_spans,
+    merge_window,
+)
 from mols.problems.tsp.model import Tsp, tour_lengths
 
 STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared", "rkbi", "cpu-rkbi")
@@ -57,7 +66,7 @@ class IlsResult:
         return self.iterations * self.population
 
 
-def check_options(problem: Tsp, strategy: str, population: int) -> None:
+def check_options(problem: Tsp, strategy: str, population: int, merge: int = 0) -> None:
     if strategy not in STRATEGIES:
         raise MolsError(f"--strategy: unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if population < 1:
@@ -67,6 +76,15 @@ def check_options(problem: Tsp, strategy: str, population: int) -> None:
         raise MolsError("ILS-3opt (--strategy) searches the TSP of one coordinate set (-p tsp), not -p bitsp")
     if problem.n < 8:
         raise MolsError(f"ILS-3opt needs at least 8 cities (a double bridge and 3-opt moves), got {problem.n}")
+    if merge and problem.n < MIN_CITIES:
+        raise MolsError(f"--merge needs at least {MIN_CITIES} cities (its windows would cover the tour), got "
+                        f"{problem.n}; run without --merge")
+    if merge < 0 or (merge and population % merge):
+        raise MolsError(f"--merge takes the solutions of an island, a divisor of --population {population}; got "
+                        f"{merge}")
+    if merge and strategy in RKBI_STRATEGIES:
+        raise MolsError("--merge runs the first-improvement strategies (cpu, fi-thread, fi-block, fi-block-shared), "
+                        f"not {strategy}")
 
 
 @contextmanager
@@ -82,17 +100,20 @@ def numba_threads(threads: int | None):
 
 class CpuPopulation:
     """The population's arrays on the host; run(it_from, it_to) is ils3opt.ils_population over them (samples 0:
-    first improvement, else rkbi)."""
+    first improvement, else rkbi); round_state and merge serve merged rounds (ils_merge)."""
 
     def __init__(self, xy, cand, seed, tours, lengths, seg, att, samples: int = 0):
         self.xy, self.cand, self.seed, self.seg, self.att, self.samples = xy, cand, seed, seg, att, samples
         self.tours, self.lengths = tours, lengths.reshape(-1, 1)
         self.pos, self.bests, self.best_pos, self.queues = (np.empty_like(tours) for _ in range(4))
         self.queued = np.zeros(tours.shape, np.uint8)
+        self.spans = empty_spans(*tours.shape)
+        self.incumbents = None  # merged rounds: (islands, n)
 
-    def run(self, it_from: int, it_to: int) -> None:
+    def run(self, it_from: int, it_to: int, window: int = 0) -> None:
         ils_population(self.xy, self.cand, np.uint64(self.seed), self.tours, self.pos, self.bests, self.best_pos,
-                       self.queues, self.queued, self.lengths, it_from, it_to, self.seg, self.samples, self.att)
+                       self.queues, self.queued, self.lengths, it_from, it_to, self.seg, self.samples, self.att,
+                       window, self.spans)
 
     def best_lengths(self) -> np.ndarray:
         return self.lengths[:, 0].copy()
@@ -100,27 +121,42 @@ class CpuPopulation:
     def best_tour(self, s: int) -> np.ndarray:
         return self.bests[s].copy()
 
+    def round_state(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.lengths[:, 0].copy(), self.spans.copy()
+
+    def merge(self, selected: np.ndarray, offset: int, island_lengths: np.ndarray, island: int,
+              whole: bool = False) -> None:
+        P, n = self.tours.shape
+        if self.incumbents is None:
+            self.incumbents = np.empty((P // island, n), self.tours.dtype)
+        if whole:
+            self.spans[selected] = (0, n - 1)
+        apply_spans(self.incumbents, self.bests, selected, self.spans, island)
+        broadcast(self.incumbents, offset, self.tours, self.pos, self.bests, self.best_pos, self.lengths,
+                  island_lengths, self.spans, island)
+
 
 def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int, att: bool, samples: int = 0,
-                    launch_for: int | None = None):
+                    launch_for: int | None = None, merged: bool = False):
     """samples: rkbi's per step (the rkbi strategies only); launch_for: the GPU kernel of a population of this
-    many solutions (default: the tours'; warm_up compiles a run's)."""
+    many solutions (default: the tours'; warm_up compiles a run's); merged: the kernel of merged rounds."""
     if strategy in ("cpu", "cpu-rkbi"):
         return CpuPopulation(xy, cand, seed, tours, lengths, seg, att, samples if strategy == "cpu-rkbi" else 0)
     from mols.problems.tsp.ils3opt_gpu import GpuPopulation, GpuRkbiPopulation
 
     if strategy == "rkbi":
         return GpuRkbiPopulation(xy, cand, seed, tours, lengths, seg, att, samples)
-    return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att, launch_for)
+    return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att, launch_for, merged)
 
 
 def default_samples(problem: Tsp) -> int:
     return PAPER_SAMPLES.get(problem.instance_name, DEFAULT_SAMPLES)
 
 
-def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, population: int = 1) -> None:
-    """Compile what the run calls (Numba functions; the strategy's kernel for this instance and population) before
-    the clock."""
+def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, population: int = 1,
+            merge: int = 0) -> None:
+    """Compile what the run calls (Numba functions; the strategy's kernel for this instance and population; merged
+    rounds' functions and kernels: one round of one solution) before the clock."""
     xy = problem.xy[0]
     n = problem.n
     with numba_threads(threads):
@@ -128,24 +164,27 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, 
         tours = np.empty((1, n), np.int32)
         start_tours(xy, cand, np.uint64(0), tours)
         pop = make_population(strategy, xy, cand, 0, tours, tour_lengths(xy, tours, problem.att), max_segment(n),
-                              problem.att, samples, population)
+                              problem.att, samples, population, bool(merge))
+        if merge:
+            MergedRounds(pop, 0, n, merge_window(n, max_segment(n)), 1).run(0, 1 + ROUND)
         pop.run(0, 0)
 
 
 def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_POPULATION,
                 iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
                 seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
-                samples: int | None = None) -> IlsResult:
+                samples: int | None = None, merge: int = 0) -> IlsResult:
     """One ILS-3opt run (compiled first, outside the time). Without iterations or time: the paper's it_total.
-    `stop` (mols.signals.StopSignals) ends it after the current chunk. The solutions are independent (the
-    paper's; making every solution the best one every E iterations was tried, and was worse on pcb3038).
-    `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES)."""
-    check_options(problem, strategy, population)
+    `stop` (mols.signals.StopSignals) ends it after the current chunk. merge 0: the solutions are independent
+    (the paper's; making every solution the best one every E iterations was tried, and was worse on pcb3038);
+    merge S: merged rounds (ils_merge) in islands of S solutions, the budget of iterations rounded up to whole
+    rounds. `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES)."""
+    check_options(problem, strategy, population, merge)
     if iterations is None and time_budget is None:
         iterations = DEFAULT_ITERATIONS
     per_solution = math.ceil(iterations / population) if iterations is not None else None
     samples = (samples or default_samples(problem)) if strategy in RKBI_STRATEGIES else 0
-    warm_up(problem, strategy, threads, samples, population)
+    warm_up(problem, strategy, threads, samples, population, merge)
     xy, att, n = problem.xy[0], problem.att, problem.n
     with numba_threads(threads):
         start = time.perf_counter()
@@ -153,8 +192,12 @@ def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_P
         tours = np.empty((population, n), np.int32)
         start_tours(xy, cand, np.uint64(seed), tours)
         pop = make_population(strategy, xy, cand, seed, tours, tour_lengths(xy, tours, att), max_segment(n), att,
-                              samples)
-        done, chunk, reached, ended_by = 0, 1, None, "iterations"
+                              samples, merged=bool(merge))
+        granule = 1
+        if merge:
+            pop = MergedRounds(pop, seed, n, merge_window(n, max_segment(n)), merge)
+            granule = pop.round
+        done, chunk, reached, ended_by = 0, granule, None, "iterations"
         pop.run(0, 1)  # iteration 0: the first descents
         while True:
             elapsed = time.perf_counter() - start
@@ -169,7 +212,7 @@ def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_P
                 break
             if per_solution is not None and done >= per_solution:
                 break
-            step = chunk if per_solution is None else min(chunk, per_solution - done)
+            step = chunk if per_solution is None else granule * math.ceil(min(chunk, per_solution - done) / granule)
             began = time.perf_counter()
             pop.run(done + 1, done + 1 + step)
             done += step
@@ -197,11 +240,12 @@ def config_result(config, stop=None):
     population = config.population or DEFAULT_POPULATION
     target = None if config.target is None else int(np.atleast_1d(config.target)[0])
     result = run_ils3opt(problem, config.strategy, population, config.iterations, config.time, target, config.seed,
-                         config.threads, stop)
+                         config.threads, stop, merge=config.merge)
     archive = Archive(1, problem.n, problem.dtype, problem.encoding.dtype)
     archive.add(np.array([[result.best]], dtype=problem.dtype), result.tour[None])
     optimum = optimal_lengths().get(problem.instance_name)
-    details = {"strategy": result.strategy, "population": population, "iterations_per_solution": result.iterations,
+    details = {"strategy": result.strategy, "population": population, "merge_island": config.merge or None,
+               "iterations_per_solution": result.iterations,
                "candidates": DEFAULT_K, "rkbi_samples": default_samples(problem) if config.strategy in RKBI_STRATEGIES
                else None, "max_segment": max_segment(problem.n), "best_length": result.best,
                "optimum": optimum, "gap_percent": None if optimum is None else 100.0 * (result.best / optimum - 1),

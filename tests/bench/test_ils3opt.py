@@ -38,3 +38,15 @@ def test_a_twin_repeats_the_runs_solutions_on_one_core():
     assert r["twin_s"] > 0 and math.isclose(r["twin_speedup"] * r["seconds"], r["twin_s"], rel_tol=0.5)
     text = bench.render(df, {}, {})
     assert "twin speed-up" in text and "(2 of 4)" in text and "| yes |" in text
+
+
+def test_merged_rows_twin_whole_and_quality_against_the_fastest_core():
+    df = bench.run(["lin318"], ["cpu1", "cpu1-merged", "cpu-merged"], [8], [1, 8], runs=1, iterations=8 * 320,
+                   time_cap=20, cpu_time=20, gap=0.8, twin=2, island=4)
+    assert list(df["solver"]) == ["cpu1", "cpu1", "cpu1-merged", "cpu1-merged", "cpu-merged", "cpu-merged"]
+    assert (df["reached"] == 1).all()
+    merged = df[df["solver"] == "cpu-merged"].iloc[1]
+    assert merged["twin_equal"] and merged["twin_sample"] == 4  # its first island of 4, length for length
+    assert merged["island"] == 4 and df.iloc[4]["island"] == 1  # islands of min(--island, population)
+    fastest = df[df["solver"].isin(["cpu1", "cpu1-merged"])]["t_target"].min()
+    assert math.isclose(merged["q_speedup"], fastest / merged["t_target"]) and merged["q_bound"] == ""

@@ -36,7 +36,8 @@ def test_source_compiles_to_ptx(tmp_path, n, k, seg, att, pairs):
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     text = ptx.read_text()
-    for name in [*KERNELS.values(), "ils_rkbi_prepare", "ils_rkbi_sample", "ils_rkbi_apply", "ils_rkbi_accept"]:
+    for name in [*KERNELS.values(), "ils_rkbi_prepare", "ils_rkbi_sample", "ils_rkbi_apply", "ils_rkbi_accept",
+                 "ils_merge_apply", "ils_merge_broadcast"]:
         assert f".entry {name}(" in text
 
 
@@ -47,10 +48,13 @@ def simulator(request, tmp_path_factory):
     and the scans stop at the first non-positive one with positive ones after it (fi-block's stops). By-candidate:
     fi-block's search with a thread per candidate t3 (PAIRS 0, exact on sorted lists; the others: over the
     triples)."""
+    return build_simulator(tmp_path_factory.mktemp("sim"), request.param)
+
+
+def build_simulator(folder, param, merged=False):
     if GXX is None:
         pytest.skip("g++ not installed")
-    folder = tmp_path_factory.mktemp("sim")
-    name, shuffled = request.param.split()[0], "shuffled" in request.param
+    name, shuffled = param.split()[0], "shuffled" in param
     problem = load_tsp(name) if name != "att48" else att_instance()
     xy, n = problem.xy[0], problem.n
     cand = candidate_lists(xy)
@@ -58,7 +62,7 @@ def simulator(request, tmp_path_factory):
         cand = np.ascontiguousarray(np.random.default_rng(7).permuted(cand, axis=1))
     tours = np.empty((P, n), np.int32)
     start_tours(xy, cand, np.uint64(SEED), tours)
-    source = ils3opt_source(n, cand.shape[1], max_segment(n), problem.att, "by-candidate" not in request.param)
+    source = ils3opt_source(n, cand.shape[1], max_segment(n), problem.att, "by-candidate" not in param, merged)
     source = "#define RKBI_THREADS 16\n" + source.replace("extern __shared__ int smem[];", "int* smem = g_smem;")
     (folder / "ils_sim.cu").write_text(source)
     for name in ("shim.h", "main.cpp"):
@@ -88,16 +92,35 @@ def att_instance():
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_kernels_as_threads_equal_numba(simulator, strategy):
+    chunks = [0, 1, 3] if strategy == "rkbi" else [0, 1, 3, 12]
+    assert_simulation_equals_numba(simulator, strategy, chunks)
+
+
+@pytest.mark.parametrize("strategy", ["fi-thread", "fi-block", "fi-block-shared"])
+def test_merged_rounds_as_threads_equal_numba(tmp_path, strategy):
+    """Merged rounds' iterations (ils_merge: double bridges in each solution's window, the spans of the kept
+    changes) on 240 cities, rounds of 4 and 8 iterations: the same tours, lengths and spans as Numba's."""
+    from mols.problems.tsp.ils_merge import merge_window
+
+    sim = build_simulator(tmp_path, "random:240:4", merged=True)
+    window = merge_window(240, max_segment(240))
+    spans = assert_simulation_equals_numba(sim, strategy, [0, 1, 5, 13], window)
+    assert (spans[:, 0] <= spans[:, 1]).any()  # some solution kept a changed tour
+
+
+def assert_simulation_equals_numba(simulator, strategy, chunks, window=0):
     folder, problem, cand, tours = simulator
     xy, n, att = problem.xy[0], problem.n, problem.att
-    chunks = [0, 1, 3] if strategy == "rkbi" else [0, 1, 3, 12]
     twin = "cpu-rkbi" if strategy == "rkbi" else "cpu"
     cpu = make_population(twin, xy, cand, SEED, tours.copy(), tour_lengths(xy, tours, att), max_segment(n), att,
                           SAMPLES)
     for a, b in itertools.pairwise(chunks):
-        cpu.run(a, b)
-    done = subprocess.run(["./sim", str(P), str(STRATEGIES[strategy]), str(SEED), str(SAMPLES), *map(str, chunks)],
-                          cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+        cpu.run(a, b, window if a else 0)
+    done = subprocess.run(["./sim", str(P), str(STRATEGIES[strategy]), str(SEED), str(SAMPLES), str(window),
+                           *map(str, chunks)], cwd=folder, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-3000:]  # ThreadSanitizer fails the run on a data race
     np.testing.assert_array_equal(np.fromfile(folder / "out_lengths.bin", np.int64), cpu.best_lengths())
     np.testing.assert_array_equal(np.fromfile(folder / "out_bests.bin", np.int32).reshape(P, n), cpu.bests)
+    spans = np.fromfile(folder / "out_spans.bin", np.int32).reshape(P, 2)
+    np.testing.assert_array_equal(spans, cpu.spans)
+    return spans

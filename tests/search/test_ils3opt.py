@@ -99,6 +99,11 @@ def test_run_writes_best_tour_and_gap(tmp_path):
     (["kroA100", "-p", "tsp", "-a", "ils", "--population", "8"], "--population is ILS-3opt's"),
     (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--population", "0"], "at least 1"),
     (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--evaluations", "10"], "does not take"),
+    (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--merge", "4", "--population", "8"],
+     "--merge needs at least 200 cities"),
+    (["lin318", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--merge", "3", "--population", "8"],
+     "a divisor of --population 8"),
+    (["lin318", "-p", "tsp", "-a", "ils", "--merge", "4"], "--merge is ILS-3opt's"),
 ])
 def test_bad_options_are_clear_errors(tmp_path, args, message):
     result = runner.invoke(app, ["run", *args, "-o", str(tmp_path / "x")])
@@ -111,3 +116,13 @@ def test_bitsp_and_tiny_instances_are_refused():
         run_ils3opt(load_tsp("random:6:1"), "cpu", 1, iterations=1)
     with pytest.raises(MolsError, match="strategy"):
         RunConfig(instance="kroA100", problem="tsp", algorithm="ils", strategy="gpu")
+
+
+def test_merged_run_writes_its_islands(tmp_path):
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["run", "lin318", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--population", "8",
+                                 "--merge", "4", "-i", "640", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    details = json.loads((out / "run.json").read_text())["details"]
+    assert details["merge_island"] == 4 and details["iterations_per_solution"] == 96  # 80 rounded up to rounds
+    assert len(set(details["lengths"][:4])) == 1 and len(set(details["lengths"][4:])) == 1

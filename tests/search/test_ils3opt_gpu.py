@@ -73,3 +73,16 @@ def test_run_on_gpu_equals_run_on_cpu(strategy):
     cpu = run_ils3opt(problem, twin, 16, iterations=16 * 50, seed=4, samples=SAMPLES)
     np.testing.assert_array_equal(gpu.lengths, cpu.lengths)
     np.testing.assert_array_equal(gpu.tour, cpu.tour)
+
+
+@pytest.mark.parametrize("strategy", ["fi-thread", "fi-block", "fi-block-shared"])
+@pytest.mark.parametrize("instance, P", [("att532", 24), ("pcb3038", 16), ("att532", 600)])
+def test_merged_run_on_gpu_equals_run_on_cpu(strategy, instance, P):
+    """Merged rounds (ils_merge), two islands: the device's rounds and merges give the CPU's incumbents (600
+    solutions: fi-block's search by candidate)."""
+    problem = load_tsp(instance)
+    gpu = run_ils3opt(problem, strategy, P, iterations=P * 96, seed=3, merge=P // 2)
+    cpu = run_ils3opt(problem, "cpu", P, iterations=P * 96, seed=3, merge=P // 2)
+    np.testing.assert_array_equal(gpu.lengths, cpu.lengths)
+    np.testing.assert_array_equal(gpu.tour, cpu.tour)
+    assert gpu.best == tour_lengths(problem.xy[0], gpu.tour[None], problem.att)[0]

@@ -44,7 +44,8 @@ def range_copy_run(xy, cand, key, tour, length, chunks, seg, samples, att):
     pos, best, best_pos, queue = (np.empty(n, tour.dtype) for _ in range(4))
     queued, lengths = np.zeros(n, np.uint8), np.array([length], np.int64)
     for a, b in itertools.pairwise(chunks):
-        ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, lengths, a, b, seg, samples, att)
+        ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, lengths, a, b, seg, samples, att, 0,
+                     np.empty(2, np.int64))
     return tour, pos, best, best_pos, int(lengths[0])
 
 

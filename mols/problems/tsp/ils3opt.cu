@@ -1,7 +1,7 @@
 // Iterated local search with 3-opt, the CUDA twin of three_opt.py and ils3opt.py: the same moves, the same
 // first-improvement order and the same draws, so a population's tours equal the Numba reference's.
 // Prepended by the host: draws.cuh, distance.cuh and #define N_CITIES, K (candidates per city), SEG (longest
-// double-bridge segment), ATT.
+// double-bridge segment), ATT, PAIRS (below) and MERGED (1: the population runs merged rounds, ils_merge.py).
 //
 // One search, three ways to run it (Delévacq et al. 2012): a Team is the threads that share one solution.
 // - ils_fi_thread: a team of one thread (Solo) per solution;
@@ -24,6 +24,7 @@ struct Scratch {  // what a team shares: in shared memory for a block, in regist
     int head, count, moved;
     int touched[6];
     int dirty[2];  // the positions lo .. hi the iteration's reversals wrote (three_opt.widen), thread 0's to write
+    int changed[2];  // merged rounds: dirty narrowed to where the kept tour differs from the best before it
 };
 
 struct Solo {
@@ -361,21 +362,40 @@ template <class T> __device__ long long double_bridge(const double* xy, int* tou
     return delta;
 }
 
-// ils3opt.perturb: iteration it's double bridge.
+// ils3opt.perturb: iteration it's double bridge from a position in lo .. lo + width - 1 (width 0: anywhere).
 template <class T> __device__ long long perturb(const double* xy, const unsigned long long* key, int it, int* tour,
-                                                int* pos, int* ends, int* dirty) {
-    const int start = (int)(draw_uniform(key, it, 0) * N);
+                                                int* pos, int* ends, int* dirty, int lo, int width) {
+    const int start = lo + (int)(draw_uniform(key, it, 0) * (width ? width : N));
     const int l1 = 1 + (int)(draw_uniform(key, it, 1) * SEG);
     const int l2 = 1 + (int)(draw_uniform(key, it, 2) * SEG);
     const int l3 = 1 + (int)(draw_uniform(key, it, 3) * SEG);
     return double_bridge<T>(xy, tour, pos, start, l1, l2, l3, ends, dirty);
 }
 
-// ils3opt.ils_solution for one solution, by a team.
+// ils3opt.changed_range: lo .. hi narrowed to where tour and best differ, to every thread (sh->changed).
+__device__ void changed_range(Solo, const int* tour, const int* best, int lo, int hi, Scratch* sh) {
+    while (lo <= hi && tour[lo] == best[lo]) ++lo;
+    while (hi >= lo && tour[hi] == best[hi]) --hi;
+    sh->changed[0] = lo; sh->changed[1] = hi;
+}
+
+__device__ void changed_range(Block, const int* tour, const int* best, int lo, int hi, Scratch* sh) {
+    if (threadIdx.x == 0) { sh->changed[0] = N; sh->changed[1] = -1; }
+    __syncthreads();
+    for (int p = lo + threadIdx.x; p <= hi; p += blockDim.x) {
+        if (tour[p] != best[p]) { atomicMin(&sh->changed[0], p); atomicMax(&sh->changed[1], p); }
+    }
+    __syncthreads();
+}
+
+// ils3opt.ils_solution for one solution, by a team; window > 0: a merged round (ils_merge), span its (lo, hi).
 template <class T> __device__ void ils_solution(const double* xy, const int* cand, const unsigned long long* key,
                                                 int* tour, int* pos, int* best, int* best_pos, int* queue,
                                                 unsigned char* queued, long long* length, int it_from, int it_to,
-                                                Scratch* sh) {
+                                                int window, int* span, Scratch* sh) {
+    // ils3opt.window_start
+    if (!MERGED) window = 0;  // compiled out: the plain kernels keep their registers
+    const int w_lo = window ? (int)(draw_uniform(key, it_from, 4) * (N - window - 3 * SEG - 1)) : 0;
     for (int it = it_from; it < it_to; ++it) {
         if (it == 0) {
             for (int c = T::rank(); c < N; c += T::size()) { pos[tour[c]] = c; queue[c] = c; queued[c] = 1; }
@@ -389,7 +409,7 @@ template <class T> __device__ void ils_solution(const double* xy, const int* can
         }
         if (T::rank() == 0) { sh->dirty[0] = N; sh->dirty[1] = -1; }  // empty; last read before the last copy's sync
         int ends[8];
-        const long long delta = perturb<T>(xy, key, it, tour, pos, ends, sh->dirty);
+        const long long delta = perturb<T>(xy, key, it, tour, pos, ends, sh->dirty, w_lo, window);
         if (T::rank() == 0) {
             int count = 0;
             for (int q = 0; q < 8; ++q) count = push(queue, queued, 0, count, ends[q]);
@@ -398,8 +418,13 @@ template <class T> __device__ void ils_solution(const double* xy, const int* can
         T::sync();
         const long long current = *length + delta - local_search<T>(xy, cand, tour, pos, queue, queued, sh);
         const bool better = current <= *length;  // not longer: ils3opt.py says why
-        const int lo = sh->dirty[0], hi = sh->dirty[1];  // tour == best and pos == best_pos outside lo .. hi
+        int lo = sh->dirty[0], hi = sh->dirty[1];  // tour == best and pos == best_pos outside lo .. hi
         T::sync();  // every thread has compared and read the range before the length changes
+        if (better && window) {
+            changed_range(T(), tour, best, lo, hi, sh);
+            lo = sh->changed[0]; hi = sh->changed[1];
+            if (T::rank() == 0 && lo <= hi) { span[0] = min(span[0], lo); span[1] = max(span[1], hi); }
+        }
         if (better) {
             if (T::rank() == 0) *length = current;
             copy_range<T>(best, best_pos, tour, lo, hi);
@@ -411,7 +436,7 @@ template <class T> __device__ void ils_solution(const double* xy, const int* can
 
 #define POPULATION_ARGS const double* __restrict__ xy, const int* __restrict__ cand, unsigned long long seed, int P, \
     int* tours, int* poss, int* bests, int* best_poss, int* queues, unsigned char* queueds, long long* lengths, \
-    int it_from, int it_to
+    int it_from, int it_to, int window, int* spans
 
 extern "C" __global__ void ils_fi_thread(POPULATION_ARGS) {
     const int s = blockIdx.x * blockDim.x + threadIdx.x;
@@ -420,7 +445,7 @@ extern "C" __global__ void ils_fi_thread(POPULATION_ARGS) {
     const long long row = (long long)s * N;
     Scratch sh;
     ils_solution<Solo>(xy, cand, key, tours + row, poss + row, bests + row, best_poss + row, queues + row,
-                       queueds + row, lengths + s, it_from, it_to, &sh);
+                       queueds + row, lengths + s, it_from, it_to, window, spans + 2 * s, &sh);
 }
 
 extern "C" __global__ void ils_fi_block(POPULATION_ARGS) {
@@ -429,7 +454,7 @@ extern "C" __global__ void ils_fi_block(POPULATION_ARGS) {
     const long long row = (long long)s * N;
     __shared__ Scratch sh;
     ils_solution<Block>(xy, cand, key, tours + row, poss + row, bests + row, best_poss + row, queues + row,
-                        queueds + row, lengths + s, it_from, it_to, &sh);
+                        queueds + row, lengths + s, it_from, it_to, window, spans + 2 * s, &sh);
 }
 
 // Dynamic shared memory: tour, positions and queue (3 N ints), then the queued flags (N bytes).
@@ -450,11 +475,36 @@ extern "C" __global__ void ils_fi_block_shared(POPULATION_ARGS) {
     }
     __syncthreads();
     ils_solution<Block>(xy, cand, key, tour, pos, bests + row, best_poss + row, queue, queued, lengths + s, it_from,
-                        it_to, &sh);
+                        it_to, window, spans + 2 * s, &sh);
     for (int p = threadIdx.x; p < N; p += blockDim.x) {
         tours[row + p] = tour[p];
         poss[row + p] = pos[p];
     }
+}
+
+// ---- Merged rounds (ils_merge.py), islands of `island` consecutive solutions: a block per selected solution copies its
+// span into its island's incumbent; then block s < P restarts solution s from its island's incumbent rotated by
+// offset, and block P + g writes island g's rotated incumbent to next.
+
+extern "C" __global__ void ils_merge_apply(const int* bests, const long long* selected, const int* spans,
+                                           int* incumbents, int island) {
+    const long long s = selected[blockIdx.x];
+    int* incumbent = incumbents + (s / island) * N;
+    for (int p = spans[2 * s] + threadIdx.x; p <= spans[2 * s + 1]; p += blockDim.x) incumbent[p] = bests[s * N + p];
+}
+
+extern "C" __global__ void ils_merge_broadcast(const int* incumbents, int offset, int P, int island, int* tours,
+                                               int* poss, int* bests, int* best_poss, long long* lengths,
+                                               const long long* island_lengths, int* spans, int* next) {
+    const int s = blockIdx.x;
+    const long long row = (long long)s * N;
+    const int* incumbent = incumbents + (long long)(s < P ? s / island : s - P) * N;
+    for (int p = threadIdx.x; p < N; p += blockDim.x) {
+        const int c = incumbent[(p + offset) % N];
+        if (s >= P) { next[(long long)(s - P) * N + p] = c; continue; }
+        tours[row + p] = c; bests[row + p] = c; poss[row + c] = p; best_poss[row + c] = p;
+    }
+    if (s < P && threadIdx.x == 0) { lengths[s] = island_lengths[s / island]; spans[2 * s] = N; spans[2 * s + 1] = -1; }
 }
 
 // ---- ILS-RKBI-blocks: random-k best improvement (ils3opt.rkbi_descent), several blocks per solution. Each LS step
@@ -534,7 +584,7 @@ extern "C" __global__ void ils_rkbi_prepare(const double* __restrict__ xy, unsig
         __syncthreads();
     } else {
         int ends[8];
-        delta = perturb<Block>(xy, key, it, tour, pos, ends, nullptr);  // no range: ils_rkbi_accept copies rows
+        delta = perturb<Block>(xy, key, it, tour, pos, ends, nullptr, 0, 0);  // no range: ils_rkbi_accept copies rows
     }
     if (threadIdx.x == 0) { current[s] = lengths[s] + delta; active[s] = 1; }
 }

@@ -94,10 +94,11 @@ def double_bridge(xy, tour, pos, start, l1, l2, l3, ends, att, dirty=None):
 
 
 @njit(cache=True)
-def perturb(xy, key, it, tour, pos, ends, seg, att, dirty=None):
-    """Iteration it's double bridge (its draws: id it, q 0..3); returns the length change."""
+def perturb(xy, key, it, tour, pos, ends, seg, att, dirty=None, lo=0, width=0):
+    """Iteration it's double bridge (its draws: id it, q 0..3) from a position in lo .. lo + width - 1 (width 0:
+    anywhere); returns the length change."""
     n = tour.shape[0]
-    start = int(uniform(key, it, 0) * n)
+    start = lo + int(uniform(key, it, 0) * (width or n))
     l1 = 1 + int(uniform(key, it, 1) * seg)
     l2 = 1 + int(uniform(key, it, 2) * seg)
     l3 = 1 + int(uniform(key, it, 3) * seg)
@@ -195,23 +196,47 @@ def copy_range(dst, dst_pos, src, lo, hi):
 
 
 @njit(cache=True)
+def window_start(key, it_from, n, window, seg):
+    """A merged round's window (ils_merge): the first of its `window` double-bridge start positions, drawn once a
+    round (id it_from, q 4) so that every position a double bridge writes lies in 1 .. n - 2."""
+    return int(uniform(key, it_from, 4) * (n - window - 3 * seg - 1))
+
+
+@njit(cache=True)
+def changed_range(tour, best, lo, hi):
+    """lo .. hi narrowed to the first and last positions where tour and best differ (lo > hi: none)."""
+    while lo <= hi and tour[lo] == best[lo]:
+        lo += 1
+    while hi >= lo and tour[hi] == best[hi]:
+        hi -= 1
+    return lo, hi
+
+
+@njit(cache=True)
 def ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, length, it_from, it_to, seg, samples,
-                 att):
+                 att, window, span):
     """Iterations it_from .. it_to - 1 of one solution (iteration 0: its first descent). length (1,) holds
     the best tour's length (iteration 0 sets it from the start tour's). samples: 0 first improvement, else rkbi.
-    Between iterations tour == best and pos == best_pos, so each copies only the positions it wrote (dirty)."""
+    Between iterations tour == best and pos == best_pos, so each copies only the positions it wrote (dirty).
+    window > 0: a merged round (ils_merge): every double bridge starts in the round's window, and span (2,) is
+    widened by the positions where each kept tour differs from the best before it."""
     n = tour.shape[0]
     ends = np.empty(8, np.int64)
     dirty = np.empty(2, np.int64)
+    lo = window_start(key, it_from, n, window, seg) if window else 0
     for it in range(it_from, it_to):
         dirty[0], dirty[1] = n, -1
-        delta = 0 if it == 0 else perturb(xy, key, it, tour, pos, ends, seg, att, dirty)
+        delta = 0 if it == 0 else perturb(xy, key, it, tour, pos, ends, seg, att, dirty, lo, window)
         current = length[0] + delta - descend(xy, cand, key, it, tour, pos, queue, queued, ends, it == 0, samples,
                                               att, dirty)
         if it == 0:  # best and best_pos not set yet: the whole tour
             dirty[0], dirty[1] = 0, n - 1
         if current <= length[0]:
             length[0] = current
+            if window and it > 0:
+                dirty[0], dirty[1] = changed_range(tour, best, dirty[0], dirty[1])
+                if dirty[0] <= dirty[1]:
+                    span[0], span[1] = min(span[0], dirty[0]), max(span[1], dirty[1])
             copy_range(best, best_pos, tour, dirty[0], dirty[1])
         else:
             copy_range(tour, pos, best, dirty[0], dirty[1])
@@ -219,9 +244,10 @@ def ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, length
 
 @njit(cache=True, parallel=True)
 def ils_population(xy, cand, seed, tours, pos, bests, best_pos, queues, queued, lengths, it_from, it_to, seg,
-                   samples, att):
-    """ils_solution for every solution s of the population (arrays (P, n), lengths (P, 1)), in parallel."""
+                   samples, att, window, spans):
+    """ils_solution for every solution s of the population (arrays (P, n), lengths (P, 1), spans (P, 2)), in
+    parallel."""
     for s in prange(tours.shape[0]):
         key = np.array([seed, s], dtype=np.uint64)
         ils_solution(xy, cand, key, tours[s], pos[s], bests[s], best_pos[s], queues[s], queued[s], lengths[s],
-                     it_from, it_to, seg, samples, att)
+                     it_from, it_to, seg, samples, att, window, spans[s])

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.neighborhoods.draws import DRAWS_CUH
+from mols.problems.tsp.ils_merge import empty_spans
 from mols.problems.tsp.model import DISTANCE_CUH
 
 ILS3OPT_CU = Path(__file__).with_name("ils3opt.cu")
@@ -23,14 +24,15 @@ THREAD_BLOCK_MAX = 64  # fi-thread: at most this many threads (solutions) per bl
 RKBI_THREADS = 128  # ils3opt.cu's
 RKBI_PER_THREAD = 8  # rkbi: samples per thread and step, which sets the blocks per solution
 RKBI_CHECK = 8  # rkbi: LS steps launched between two looks at whether any solution is still descending
+MERGE_THREADS = 256  # merged rounds' copies
 SHARED_LIMIT = 227 * 1024  # bytes of shared memory a block may take on the H100/H200 (opt-in above 48 KiB)
 
 
-def ils3opt_source(n: int, k: int, seg: int, att: bool, pairs: bool = True) -> str:
+def ils3opt_source(n: int, k: int, seg: int, att: bool, pairs: bool = True, merged: bool = False) -> str:
     """The kernels' source with its #defines and headers (what the GPU compiles; tests compile it with nvcc)."""
     from mols.backends.cuda import kernel_source
 
-    defines = {"N_CITIES": n, "K": k, "SEG": seg, "ATT": int(att), "PAIRS": int(pairs)}
+    defines = {"N_CITIES": n, "K": k, "SEG": seg, "ATT": int(att), "PAIRS": int(pairs), "MERGED": int(merged)}
     return kernel_source(defines, DRAWS_CUH.read_text(), DISTANCE_CUH.read_text(), ILS3OPT_CU.read_text())
 
 
@@ -43,7 +45,7 @@ class GpuPopulation:
     """The population's arrays on the device; run(it_from, it_to) launches one strategy's kernel over them."""
 
     def __init__(self, strategy: str, xy: np.ndarray, cand: np.ndarray, seed: int, tours: np.ndarray,
-                 lengths: np.ndarray, seg: int, att: bool, launch_for: int | None = None):
+                 lengths: np.ndarray, seg: int, att: bool, launch_for: int | None = None, merged: bool = False):
         from mols.backends.cuda import compile_kernel, device_array, import_cupy
 
         cp = self.cupy = import_cupy()
@@ -51,7 +53,7 @@ class GpuPopulation:
         self.strategy, self.P, self.n, self.seed = strategy, P, n, seed
         sms = cp.cuda.Device().attributes["MultiProcessorCount"]
         pairs = (launch_for or P) <= PAIRS_PER_SM * sms  # launch_for: make (compile) another population's kernel
-        self.source = ils3opt_source(n, cand.shape[1], seg, att, pairs)
+        self.source = ils3opt_source(n, cand.shape[1], seg, att, pairs, merged)
         self.kernel = compile_kernel(self.source, KERNELS[strategy]) if strategy in KERNELS else None
         self.shared = 0
         if strategy == "fi-block-shared":
@@ -72,13 +74,16 @@ class GpuPopulation:
         self.pos, self.bests, self.best_pos, self.queues = (device_array((P, n), np.int32, what) for _ in range(4))
         self.queued = device_array((P, n), np.uint8, what, fill=0)
         self.lengths = cp.asarray(np.ascontiguousarray(lengths, np.int64).reshape(P))
+        self.spans = cp.asarray(empty_spans(P, n).astype(np.int32))
+        self.incumbents = self.next = self.merge_kernels = None  # merged rounds: (islands, n) each
 
-    def run(self, it_from: int, it_to: int) -> None:
+    def run(self, it_from: int, it_to: int, window: int = 0) -> None:
         """Iterations it_from .. it_to - 1 of every solution (ils3opt.ils_population's), synchronised."""
         threads = self.threads
         blocks = -(-self.P // threads) if self.strategy == "fi-thread" else self.P
         args = (self.xy, self.cand, np.uint64(self.seed), np.int32(self.P), self.tours, self.pos, self.bests,
-                self.best_pos, self.queues, self.queued, self.lengths, np.int32(it_from), np.int32(it_to))
+                self.best_pos, self.queues, self.queued, self.lengths, np.int32(it_from), np.int32(it_to),
+                np.int32(window), self.spans)
         self.kernel((blocks,), (threads,), args, shared_mem=self.shared)
         self.cupy.cuda.get_current_stream().synchronize()
 
@@ -87,6 +92,32 @@ class GpuPopulation:
 
     def best_tour(self, s: int) -> np.ndarray:
         return self.bests[s].get()
+
+    def round_state(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.lengths.get(), self.spans.get().astype(np.int64)
+
+    def merge(self, selected: np.ndarray, offset: int, island_lengths: np.ndarray, island: int,
+              whole: bool = False) -> None:
+        """ils_merge's apply_spans and broadcast on the device."""
+        from mols.backends.cuda import compile_kernel, device_array
+
+        cp, islands = self.cupy, self.P // island
+        if self.merge_kernels is None:
+            self.merge_kernels = [compile_kernel(self.source, f"ils_merge_{k}") for k in ("apply", "broadcast")]
+            self.incumbents, self.next = (device_array((islands, self.n), np.int32, "merged rounds' tours")
+                                          for _ in range(2))
+        apply, broadcast = self.merge_kernels
+        picked = cp.asarray(selected.astype(np.int64))
+        if whole:
+            self.spans[picked] = cp.asarray(np.array([0, self.n - 1], np.int32))
+        if len(selected):
+            apply((len(selected),), (MERGE_THREADS,), (self.bests, picked, self.spans, self.incumbents,
+                                                       np.int32(island)))
+        broadcast((self.P + islands,), (MERGE_THREADS,),
+                  (self.incumbents, np.int32(offset), np.int32(self.P), np.int32(island), self.tours, self.pos,
+                   self.bests, self.best_pos, self.lengths, cp.asarray(island_lengths.astype(np.int64)), self.spans,
+                   self.next))
+        self.incumbents, self.next = self.next, self.incumbents
 
 
 class GpuRkbiPopulation(GpuPopulation):

@@ -1,6 +1,7 @@
 // Runs ils3opt.cu's kernels on the CPU (tests/problems/test_ils3opt_source.py): a block is `threads` C++ threads
 // meeting at a std::barrier for __syncthreads, __shared__ variables are statics (one block at a time), and the
 // rounding intrinsics are the plain operations (compiled without contraction, as the GPU's _rn ones).
+#include <algorithm>
 #include <barrier>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +30,13 @@ inline int atomicMin(int* a, int v) {
     while (v < o && !__atomic_compare_exchange_n(a, &o, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
     return o;
 }
+inline int atomicMax(int* a, int v) {
+    int o = __atomic_load_n(a, __ATOMIC_SEQ_CST);
+    while (v > o && !__atomic_compare_exchange_n(a, &o, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+    return o;
+}
+using std::max;
+using std::min;
 static int g_smem[1 << 20];  // the dynamic shared memory of ils_fi_block_shared
 template <class F> void run_block(int threads, F f) {
     std::barrier<> bar(threads);
