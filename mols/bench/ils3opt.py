@@ -1,7 +1,8 @@
 """`mols bench ils3opt`: Delévacq et al. 2012's Tables 1 and 3 on the machine at hand: ILS-3opt on kroA100,
 lin318, rat783, fl1577 and pcb3038, our Numba reference on 1 core (cpu1) and all cores (cpu) against the GPU
 strategies, in one run; rkbi (Table 3) against its own Numba twin on 1 core (cpu1-rkbi), with the paper's k
-samples per step.
+samples per step; and merged rounds (ils_merge, the -merged solvers: islands of --island solutions that share a
+tour) on the CPU and the GPU.
 
 Each run of a row (seeds 0 .. R - 1) makes the paper's it_total ILS iterations split over the population
 (--iterations), unless it reaches the target first (a tour within a gap of the optimum: by default the
