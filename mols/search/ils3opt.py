@@ -167,7 +167,8 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, 
                               problem.att, samples, population, bool(merge))
         if merge:
             MergedRounds(pop, 0, n, merge_window(n, max_segment(n)), 1).run(0, 1 + ROUND)
-        pop.run(0, 0)
+        else:
+            pop.run(0, 0)
 
 
 def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_POPULATION,

@@ -482,8 +482,8 @@ extern "C" __global__ void ils_fi_block_shared(POPULATION_ARGS) {
     }
 }
 
-// ---- Merged rounds (ils_merge.py), islands of `island` consecutive solutions: a block per selected solution copies its
-// span into its island's incumbent; then block s < P restarts solution s from its island's incumbent rotated by
+// ---- Merged rounds (ils_merge.py), islands of `island` consecutive solutions: a block per selected solution copies
+// its span into its island's incumbent; then block s < P restarts solution s from its island's incumbent rotated by
 // offset, and block P + g writes island g's rotated incumbent to next.
 
 extern "C" __global__ void ils_merge_apply(const int* bests, const long long* selected, const int* spans,

@@ -75,7 +75,9 @@ class GpuPopulation:
         self.queued = device_array((P, n), np.uint8, what, fill=0)
         self.lengths = cp.asarray(np.ascontiguousarray(lengths, np.int64).reshape(P))
         self.spans = cp.asarray(empty_spans(P, n).astype(np.int32))
-        self.incumbents = self.next = self.merge_kernels = None  # merged rounds: (islands, n) each
+        self.merge_kernels = [compile_kernel(self.source, f"ils_merge_{k}") for k in ("apply", "broadcast")] \
+            if merged else None
+        self.incumbents = self.next = None  # merged rounds: (islands, n) each, made at the first merge
 
     def run(self, it_from: int, it_to: int, window: int = 0) -> None:
         """Iterations it_from .. it_to - 1 of every solution (ils3opt.ils_population's), synchronised."""
@@ -99,11 +101,10 @@ class GpuPopulation:
     def merge(self, selected: np.ndarray, offset: int, island_lengths: np.ndarray, island: int,
               whole: bool = False) -> None:
         """ils_merge's apply_spans and broadcast on the device."""
-        from mols.backends.cuda import compile_kernel, device_array
+        from mols.backends.cuda import device_array
 
         cp, islands = self.cupy, self.P // island
-        if self.merge_kernels is None:
-            self.merge_kernels = [compile_kernel(self.source, f"ils_merge_{k}") for k in ("apply", "broadcast")]
+        if self.incumbents is None:
             self.incumbents, self.next = (device_array((islands, self.n), np.int32, "merged rounds' tours")
                                           for _ in range(2))
         apply, broadcast = self.merge_kernels

@@ -90,11 +90,13 @@ def select_spans(deltas, spans, n):
 @njit(cache=True)
 def select_islands(deltas, spans, n, size):
     """select_spans in each island of `size` consecutive solutions (deltas against the island's incumbent)."""
-    chosen = [np.int64(x) for x in range(0)]
+    chosen = np.empty(deltas.shape[0], np.int64)
+    m = 0
     for first in range(0, deltas.shape[0], size):
         for s in select_spans(deltas[first:first + size], spans[first:first + size], n):
-            chosen.append(first + s)
-    return np.array(chosen, dtype=np.int64)
+            chosen[m] = first + s
+            m += 1
+    return chosen[:m]
 
 
 @njit(cache=True)
