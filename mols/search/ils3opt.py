@@ -20,7 +20,7 @@ import numpy as np
 
 from mols.errors import MolsError
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
-from mols.problems.tsp.ils3opt import ils_population, max_segment, start_tours
+from mols.problems.tsp.ils3opt import ils_population, max_segment, start_lengths, start_tours
 from mols.problems.tsp.ils_merge import (
     MIN_CITIES,
     ROUND,
@@ -30,7 +30,7 @@ from mols.problems.tsp.ils_merge import (
     empty_spans,
     merge_window,
 )
-from mols.problems.tsp.model import Tsp, tour_lengths
+from mols.problems.tsp.model import Tsp
 
 STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared", "rkbi", "cpu-rkbi")
 GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi")
@@ -163,7 +163,7 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, 
         cand = candidate_lists(xy, DEFAULT_K)
         tours = np.empty((1, n), np.int32)
         start_tours(xy, cand, np.uint64(0), tours)
-        pop = make_population(strategy, xy, cand, 0, tours, tour_lengths(xy, tours, problem.att), max_segment(n),
+        pop = make_population(strategy, xy, cand, 0, tours, start_lengths(xy, tours, problem.att), max_segment(n),
                               problem.att, samples, population, bool(merge))
         if merge:
             MergedRounds(pop, 0, n, merge_window(n, max_segment(n)), 1).run(0, 1 + ROUND)
@@ -192,7 +192,7 @@ def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_P
         cand = candidate_lists(xy, candidates)
         tours = np.empty((population, n), np.int32)
         start_tours(xy, cand, np.uint64(seed), tours)
-        pop = make_population(strategy, xy, cand, seed, tours, tour_lengths(xy, tours, att), max_segment(n), att,
+        pop = make_population(strategy, xy, cand, seed, tours, start_lengths(xy, tours, att), max_segment(n), att,
                               samples, merged=bool(merge))
         granule = 1
         if merge:

@@ -15,7 +15,7 @@ import pytest
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
 from mols.problems.tsp.ils3opt import max_segment, start_tours
-from mols.problems.tsp.ils3opt_gpu import KERNELS, ils3opt_source
+from mols.problems.tsp.ils3opt_gpu import KERNELS, fi_block_shape, ils3opt_source, launch_bounds, shared_bytes
 from mols.problems.tsp.model import tour_lengths
 from mols.search.ils3opt import make_population
 
@@ -27,10 +27,10 @@ SEED, P, SAMPLES = 5, 2, 60
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc not installed")
 @pytest.mark.parametrize("n, k, seg, att", [(3038, 40, 50, False)])
-@pytest.mark.parametrize("pairs", [True, False])
-def test_source_compiles_to_ptx(tmp_path, n, k, seg, att, pairs):
+@pytest.mark.parametrize("pairs, bounds", [(True, (128, 4)), (False, (32, 32)), (False, None)])
+def test_source_compiles_to_ptx(tmp_path, n, k, seg, att, pairs, bounds):
     source = tmp_path / "ils3opt.cu"
-    source.write_text(ils3opt_source(n, k, seg, att, pairs))
+    source.write_text(ils3opt_source(n, k, seg, att, pairs, bounds=bounds))
     ptx = tmp_path / "ils3opt.ptx"
     done = subprocess.run([NVCC, "--ptx", "-std=c++17", "-arch=sm_80", str(source), "-o", str(ptx)],
                           capture_output=True, text=True, timeout=120, check=False)
@@ -39,6 +39,28 @@ def test_source_compiles_to_ptx(tmp_path, n, k, seg, att, pairs):
     for name in [*KERNELS.values(), "ils_rkbi_prepare", "ils_rkbi_sample", "ils_rkbi_apply", "ils_rkbi_accept",
                  "ils_merge_apply", "ils_merge_broadcast"]:
         assert f".entry {name}(" in text
+
+
+H200 = {"multiProcessorCount": 132, "maxBlocksPerMultiProcessor": 32, "sharedMemPerMultiprocessor": 233472,
+        "regsPerMultiprocessor": 65536}
+
+
+@pytest.mark.parametrize("P, pairs, n, shape", [
+    (256, True, 0, (128, 2)), (528, True, 0, (128, 4)), (600, False, 0, (64, 5)), (2048, False, 0, (32, 16)),
+    (4096, False, 0, (32, 32)), (1 << 20, False, 0, (32, 32)), (2048, False, 783, (32, 16)),
+    (4096, False, 783, (32, 16)), (2048, False, 1577, (64, 8)), (2048, False, 3038, (64, 4)),
+    (4096, False, 3038, (64, 5)), (1, False, 3038, (64, 1))])
+def test_fi_block_shape(P, pairs, n, shape):
+    """fi-block's threads a block and blocks a multiprocessor (its __launch_bounds__): a block a solution, in the
+    fewest waves, each multiprocessor holding as few blocks as that takes; at most 4 over the triples, 32 on the
+    H200 or what fi-block-shared's tours (n > 0) leave; by candidate a warp a block, two where that takes as many
+    waves and at most 10 blocks."""
+    assert fi_block_shape(P, pairs, shared_bytes(n) if n else 0, H200) == shape
+
+
+def test_launch_bounds_only_where_they_cap_registers():
+    assert launch_bounds(128, 2, H200) is None and launch_bounds(64, 4, H200) is None
+    assert launch_bounds(32, 16, H200) == (32, 16) and launch_bounds(128, 4, H200) == (128, 4)
 
 
 @pytest.fixture(scope="module", params=["random:80:3", "att48", "random:80:3 shuffled", "random:80:3 by-candidate"])

@@ -14,7 +14,7 @@ from cli import app
 from mols.errors import MolsError
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
-from mols.problems.tsp.ils3opt import max_segment, start_tours
+from mols.problems.tsp.ils3opt import max_segment, start_lengths, start_tours
 from mols.problems.tsp.model import tour_lengths
 from mols.search import RunConfig
 from mols.search.ils3opt import CpuPopulation, run_ils3opt
@@ -32,6 +32,17 @@ def population_after(problem, seed: int, P: int, chunks: list[int]):
     for a, b in itertools.pairwise(chunks):
         pop.run(a, b)
     return pop
+
+
+@pytest.mark.parametrize("instance", ["kroA100", "att532", "random:300:5"])
+def test_start_lengths_equal_the_reference(instance):
+    """The start tours' lengths (Numba, over the cores) equal model.tour_lengths' (NumPy), ATT rounding included."""
+    problem = load_tsp(instance)
+    xy = problem.xy[0]
+    tours = np.empty((6, problem.n), np.int32)
+    start_tours(xy, candidate_lists(xy), np.uint64(3), tours)
+    tours[3:] = np.random.default_rng(1).permuted(tours[3:], axis=1)
+    np.testing.assert_array_equal(start_lengths(xy, tours, problem.att), tour_lengths(xy, tours, problem.att))
 
 
 def test_chunks_do_not_change_the_run():

@@ -12,7 +12,7 @@ import pytest
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
 from mols.problems.tsp.ils3opt import max_segment, start_tours
-from mols.problems.tsp.ils3opt_gpu import BLOCK_THREADS
+from mols.problems.tsp.ils3opt_gpu import BLOCK_THREADS, WIDE_THREADS
 from mols.problems.tsp.model import tour_lengths
 from mols.search.ils3opt import GPU_STRATEGIES, make_population, run_ils3opt
 
@@ -50,10 +50,12 @@ def test_gpu_equals_cpu(strategy, instance, P):
 
 @pytest.mark.parametrize("strategy", ["fi-block", "fi-block-shared"])
 @pytest.mark.parametrize("instance, P", [("kroA100", 8), ("att532", 3)])
-def test_a_thread_per_candidate_equals_cpu(strategy, instance, P):
-    """fi-block's other search (a thread per candidate t3: ils3opt_gpu.PAIRS_PER_SM), that of large populations."""
-    _, cpu, gpu = populations(instance, strategy, 3, P, [0, 1, 4, 30], launch_for=1 << 20)
-    assert gpu.threads == BLOCK_THREADS
+@pytest.mark.parametrize("launch_for, threads", [(1 << 20, BLOCK_THREADS), (600, WIDE_THREADS)])
+def test_a_thread_per_candidate_equals_cpu(strategy, instance, P, launch_for, threads):
+    """fi-block's other search (a thread per candidate t3: ils3opt_gpu.PAIRS_PER_SM), that of large populations,
+    by a warp (32 blocks a multiprocessor: registers capped at 64) and by two (5 blocks)."""
+    _, cpu, gpu = populations(instance, strategy, 3, P, [0, 1, 4, 30], launch_for=launch_for)
+    assert gpu.threads == threads
     np.testing.assert_array_equal(gpu.best_lengths(), cpu.best_lengths())
     np.testing.assert_array_equal(gpu.bests.get(), cpu.bests)
 

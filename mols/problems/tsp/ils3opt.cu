@@ -1,7 +1,8 @@
 // Iterated local search with 3-opt, the CUDA twin of three_opt.py and ils3opt.py: the same moves, the same
 // first-improvement order and the same draws, so a population's tours equal the Numba reference's.
 // Prepended by the host: draws.cuh, distance.cuh and #define N_CITIES, K (candidates per city), SEG (longest
-// double-bridge segment), ATT, PAIRS (below) and MERGED (1: the population runs merged rounds, ils_merge.py).
+// double-bridge segment), ATT, PAIRS (below), MERGED (1: the population runs merged rounds, ils_merge.py) and
+// FI_BOUNDS (the fi kernels' __launch_bounds__, or nothing: ils3opt_gpu.blocks_per_sm).
 //
 // One search, three ways to run it (Delévacq et al. 2012): a Team is the threads that share one solution.
 // - ils_fi_thread: a team of one thread (Solo) per solution;
@@ -438,7 +439,7 @@ template <class T> __device__ void ils_solution(const double* xy, const int* can
     int* tours, int* poss, int* bests, int* best_poss, int* queues, unsigned char* queueds, long long* lengths, \
     int it_from, int it_to, int window, int* spans
 
-extern "C" __global__ void ils_fi_thread(POPULATION_ARGS) {
+extern "C" __global__ void FI_BOUNDS ils_fi_thread(POPULATION_ARGS) {
     const int s = blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= P) return;
     const unsigned long long key[2] = {seed, (unsigned long long)s};
@@ -448,7 +449,7 @@ extern "C" __global__ void ils_fi_thread(POPULATION_ARGS) {
                        queueds + row, lengths + s, it_from, it_to, window, spans + 2 * s, &sh);
 }
 
-extern "C" __global__ void ils_fi_block(POPULATION_ARGS) {
+extern "C" __global__ void FI_BOUNDS ils_fi_block(POPULATION_ARGS) {
     const int s = blockIdx.x;
     const unsigned long long key[2] = {seed, (unsigned long long)s};
     const long long row = (long long)s * N;
@@ -458,7 +459,7 @@ extern "C" __global__ void ils_fi_block(POPULATION_ARGS) {
 }
 
 // Dynamic shared memory: tour, positions and queue (3 N ints), then the queued flags (N bytes).
-extern "C" __global__ void ils_fi_block_shared(POPULATION_ARGS) {
+extern "C" __global__ void FI_BOUNDS ils_fi_block_shared(POPULATION_ARGS) {
     extern __shared__ int smem[];
     const int s = blockIdx.x;
     const unsigned long long key[2] = {seed, (unsigned long long)s};

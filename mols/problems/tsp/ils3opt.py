@@ -71,6 +71,20 @@ def start_tours(xy, cand, seed, tours):
         nearest_neighbor_tour(xy, cand, int(uniform(key, 0, 0) * n), tours[s], used)
 
 
+@njit(cache=True, parallel=True)
+def start_lengths(xy, tours, att):
+    """The lengths (P,) of tours (P, n): model.tour_lengths' in Numba, over the cores (NumPy's indexing took
+    2.2 s for 4,096 tours of pcb3038 on this machine's core)."""
+    P, n = tours.shape
+    lengths = np.empty(P, np.int64)
+    for s in prange(P):
+        total = 0
+        for p in range(n):
+            total += dist(xy, tours[s, p], tours[s, p + 1 if p + 1 < n else 0], att)
+        lengths[s] = total
+    return lengths
+
+
 @njit(cache=True)
 def double_bridge(xy, tour, pos, start, l1, l2, l3, ends, att, dirty=None):
     """Segments B, C, D of l1, l2, l3 cities after position `start` reconnected A D C B; their 8 end cities

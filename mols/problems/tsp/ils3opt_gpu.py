@@ -2,11 +2,16 @@
 fi-block's threads evaluate every candidate move (t3, t4, t5 and its closes) of a direction at once and keep the
 one the sequential first-improvement scan would take (PAIRS, PAIR_THREADS a block) where the population leaves
 the multiprocessors a few blocks each (at most PAIRS_PER_SM); with more, each thread takes one candidate t3 and
-searches its moves alone (the paper's way, BLOCK_THREADS a block). On the H200 the first was 1.36x faster for
-256 solutions of pcb3038, the second 1.22-1.27x faster for 2,048 of rat783 and kroA100 (reports/issue20/)."""
+searches its moves alone (the paper's way, a warp a block: BLOCK_THREADS). On the H200 the first was 1.36x faster
+for 256 solutions of pcb3038, the second 1.22-1.27x faster for 2,048 of rat783 and kroA100 (reports/issue20/).
+The fi-block kernels are compiled for the blocks a multiprocessor is to hold (fi_block_shape, __launch_bounds__):
+the compiler then caps their registers (158 uncapped: 6 blocks of 64 threads a multiprocessor), the blocks run in
+fewer waves, and the dependent loads of a block's search hide behind the other blocks' (reports/issue20/NOTES.md,
+round 4)."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -17,28 +22,75 @@ from mols.problems.tsp.model import DISTANCE_CUH
 
 ILS3OPT_CU = Path(__file__).with_name("ils3opt.cu")
 KERNELS = {"fi-thread": "ils_fi_thread", "fi-block": "ils_fi_block", "fi-block-shared": "ils_fi_block_shared"}
-BLOCK_THREADS = 64  # fi-block, fi-block-shared by candidate: at least K = 40, one thread per candidate t3
+BLOCK_THREADS = 32  # fi-block, fi-block-shared by candidate: a warp over the candidates t3 (fi_block_shape)
+WIDE_THREADS = 64  # ... or two, where a multiprocessor is to hold at most WIDE_BLOCKS of them
+WIDE_BLOCKS = 10  # 64 threads x 10 blocks leave each thread 102 registers of a multiprocessor's 65,536
+MIN_REGISTERS = 64  # fi-block: the fewest registers a thread is left (a few hundred bytes spilled, from 158)
+REGISTERS_MAX = 255  # a thread's most
 PAIR_THREADS = 128  # fi-block, fi-block-shared over a direction's (t3, t4, t5) triples: a multiple of 32
 PAIRS_PER_SM = 4  # blocks per multiprocessor at most for the triples
 THREAD_BLOCK_MAX = 64  # fi-thread: at most this many threads (solutions) per block
 RKBI_THREADS = 128  # ils3opt.cu's
 RKBI_PER_THREAD = 8  # rkbi: samples per thread and step, which sets the blocks per solution
 RKBI_CHECK = 8  # rkbi: LS steps launched between two looks at whether any solution is still descending
+BLOCK_RESERVE = 1024 + 256  # shared memory a block takes besides its dynamic share: the system's, then Scratch
 MERGE_THREADS = 256  # merged rounds' copies
 SHARED_LIMIT = 227 * 1024  # bytes of shared memory a block may take on the H100/H200 (opt-in above 48 KiB)
 
 
-def ils3opt_source(n: int, k: int, seg: int, att: bool, pairs: bool = True, merged: bool = False) -> str:
-    """The kernels' source with its #defines and headers (what the GPU compiles; tests compile it with nvcc)."""
+def ils3opt_source(n: int, k: int, seg: int, att: bool, pairs: bool = True, merged: bool = False,
+                   bounds: tuple[int, int] | None = None) -> str:
+    """The kernels' source with its #defines and headers (what the GPU compiles; tests compile it with nvcc).
+    bounds: the fi kernels' (threads a block, blocks a multiprocessor) for __launch_bounds__ (None: none)."""
     from mols.backends.cuda import kernel_source
 
-    defines = {"N_CITIES": n, "K": k, "SEG": seg, "ATT": int(att), "PAIRS": int(pairs), "MERGED": int(merged)}
+    defines = {"N_CITIES": n, "K": k, "SEG": seg, "ATT": int(att), "PAIRS": int(pairs), "MERGED": int(merged),
+               "FI_BOUNDS": "" if bounds is None else "__launch_bounds__({}, {})".format(*bounds)}
     return kernel_source(defines, DRAWS_CUH.read_text(), DISTANCE_CUH.read_text(), ILS3OPT_CU.read_text())
 
 
 def shared_bytes(n: int) -> int:
     """ils_fi_block_shared's dynamic shared memory: tour, positions, queue (int32) and flags (bytes)."""
     return 12 * n + n
+
+
+def fi_block_shape(P: int, pairs: bool, shared: int, props: dict) -> tuple[int, int]:
+    """fi-block's threads a block and the blocks a multiprocessor is to hold (its __launch_bounds__), for P solutions
+    (a block each) and a device of cudaDeviceProp fields `props`. The blocks run in the fewest waves that the
+    device's block limit, the blocks' shared memory and MIN_REGISTERS a thread allow, each multiprocessor holding as
+    few as that takes (the most registers). Over the triples: PAIR_THREADS, at most PAIRS_PER_SM blocks. By
+    candidate: a warp a block, or two (a t3 each of the 40 candidates at once) where that takes as few waves and at
+    most WIDE_BLOCKS blocks. On the H200, reports/issue20/occupancy/: 2,048 solutions of pcb3038 on fi-block,
+    1.04 M ILS iterations a second with 16 blocks of 32 threads (158 registers uncapped: 12 fit, two waves) against
+    0.99 M with 16 of 64; 4,096, 1.45 M with 32 of 32 against 1.13 M with 16 of 64; fl1577, 0.45 M with 10 blocks of
+    64 threads against 0.34 M with 10 of 32."""
+    sms = props["multiProcessorCount"]
+
+    def shape(threads: int, most: int) -> tuple[int, int, int]:
+        most = min(most, props["regsPerMultiprocessor"] // (threads * MIN_REGISTERS))
+        if shared:
+            most = min(most, props["sharedMemPerMultiprocessor"] // (shared + BLOCK_RESERVE))
+        waves = -(-P // (sms * max(1, most)))
+        return threads, -(-P // (sms * waves)), waves
+
+    if pairs:
+        return shape(PAIR_THREADS, PAIRS_PER_SM)[:2]
+    narrow, wide = (shape(threads, props["maxBlocksPerMultiProcessor"]) for threads in (BLOCK_THREADS, WIDE_THREADS))
+    return wide[:2] if wide[2] == narrow[2] and wide[1] <= WIDE_BLOCKS else narrow[:2]
+
+
+def launch_bounds(threads: int, blocks: int, props: dict) -> tuple[int, int] | None:
+    """The __launch_bounds__ of a shape, where they cap the registers below a thread's most (else none: the
+    kernel stays as compiled without them)."""
+    return (threads, blocks) if threads * blocks * REGISTERS_MAX > props["regsPerMultiprocessor"] else None
+
+
+@cache
+def device_props(device: int) -> dict:
+    """cudaDeviceProp's fields of a device (asked once: a millisecond each time)."""
+    from mols.backends.cuda import import_cupy
+
+    return import_cupy().cuda.runtime.getDeviceProperties(device)
 
 
 class GpuPopulation:
@@ -51,23 +103,26 @@ class GpuPopulation:
         cp = self.cupy = import_cupy()
         P, n = tours.shape
         self.strategy, self.P, self.n, self.seed = strategy, P, n, seed
-        sms = cp.cuda.Device().attributes["MultiProcessorCount"]
-        pairs = (launch_for or P) <= PAIRS_PER_SM * sms  # launch_for: make (compile) another population's kernel
-        self.source = ils3opt_source(n, cand.shape[1], seg, att, pairs, merged)
-        self.kernel = compile_kernel(self.source, KERNELS[strategy]) if strategy in KERNELS else None
-        self.shared = 0
-        if strategy == "fi-block-shared":
-            self.shared = shared_bytes(n)
-            if self.shared > SHARED_LIMIT:
-                from mols.errors import MolsError
+        props = device_props(cp.cuda.Device().id)
+        sms = props["multiProcessorCount"]
+        team = launch_for or P  # launch_for: make (compile) another population's kernel
+        pairs = team <= PAIRS_PER_SM * sms
+        self.shared = shared_bytes(n) if strategy == "fi-block-shared" else 0
+        if self.shared > SHARED_LIMIT:
+            from mols.errors import MolsError
 
-                raise MolsError(f"--strategy fi-block-shared: {n} cities need {self.shared:,} bytes of shared "
-                                f"memory per block, more than the {SHARED_LIMIT:,} a block may take; use fi-block")
-            if self.shared > 48 * 1024:
-                self.kernel.max_dynamic_shared_size_bytes = self.shared
-        # fi-thread: as many blocks as the solutions allow, spread over the multiprocessors (the paper's choice)
-        self.threads = max(1, min(THREAD_BLOCK_MAX, -(-P // sms))) if strategy == "fi-thread" else \
-            PAIR_THREADS if pairs else BLOCK_THREADS
+            raise MolsError(f"--strategy fi-block-shared: {n} cities need {self.shared:,} bytes of shared "
+                            f"memory per block, more than the {SHARED_LIMIT:,} a block may take; use fi-block")
+        bounds = None
+        if strategy in ("fi-block", "fi-block-shared"):
+            self.threads, blocks = fi_block_shape(team, pairs, self.shared, props)
+            bounds = launch_bounds(self.threads, blocks, props)
+        else:  # fi-thread: as many blocks as the solutions allow, spread over the multiprocessors (the paper's)
+            self.threads = max(1, min(THREAD_BLOCK_MAX, -(-P // sms)))
+        self.source = ils3opt_source(n, cand.shape[1], seg, att, pairs, merged, bounds)
+        self.kernel = compile_kernel(self.source, KERNELS[strategy]) if strategy in KERNELS else None
+        if self.shared > 48 * 1024:
+            self.kernel.max_dynamic_shared_size_bytes = self.shared
         what = f"ILS-3opt population of {P} tours of {n} cities"
         self.xy, self.cand = cp.asarray(np.ascontiguousarray(xy, np.float64)), cp.asarray(cand)
         self.tours = cp.asarray(tours)
