@@ -2,7 +2,7 @@
 // first-improvement order and the same draws, so a population's tours equal the Numba reference's.
 // Prepended by the host: draws.cuh, distance.cuh and #define N_CITIES, K (candidates per city), SEG (longest
 // double-bridge segment), ATT, PAIRS (below), MERGED (1: the population runs merged rounds, ils_merge.py) and
-// FI_BOUNDS (the fi kernels' __launch_bounds__, or nothing: ils3opt_gpu.blocks_per_sm).
+// FI_BOUNDS (the fi kernels' __launch_bounds__, or nothing: ils3opt_gpu.fi_block_shape and launch_bounds).
 //
 // One search, three ways to run it (Delévacq et al. 2012): a Team is the threads that share one solution.
 // - ils_fi_thread: a team of one thread (Solo) per solution;

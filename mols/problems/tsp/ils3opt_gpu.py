@@ -62,8 +62,9 @@ def fi_block_shape(P: int, pairs: bool, shared: int, props: dict) -> tuple[int, 
     candidate: a warp a block, or two (a t3 each of the 40 candidates at once) where that takes as few waves and at
     most WIDE_BLOCKS blocks. On the H200, reports/issue20/occupancy/: 2,048 solutions of pcb3038 on fi-block,
     1.04 M ILS iterations a second with 16 blocks of 32 threads (158 registers uncapped: 12 fit, two waves) against
-    0.99 M with 16 of 64; 4,096, 1.45 M with 32 of 32 against 1.13 M with 16 of 64; fl1577, 0.45 M with 10 blocks of
-    64 threads against 0.34 M with 10 of 32."""
+    0.99 M with 16 of 64; 4,096, 1.45 M with 32 of 32 against 1.13 M with 16 of 64; fl1577 (fi-block-shared, two
+    waves), 0.45 M with 10 blocks of 64 threads against 0.34 M with 10 of 32 (the rule takes 8 of 64: as many
+    waves, fewer registers spilled)."""
     sms = props["multiProcessorCount"]
 
     def shape(threads: int, most: int) -> tuple[int, int, int]:
