@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import os
 
-from mols.backends.threads import SPINS
+from mols.lazy import lazy_exports
 
-os.environ.setdefault("GOMP_SPINCOUNT", SPINS)  # before Numba's OpenMP pool starts: see mols/backends/threads.py
+__version__ = "0.2.0"  # the one place: pyproject.toml, run.json and `mols --version` read it
 
-from mols.backends import DEVICES, BackendSpec, prepare
-from mols.errors import BackendError, InstanceError, MolsError
-from mols.neighborhoods import NEIGHBORHOODS, Neighborhood, get_neighborhood, position_moves
-from mols.problems import PROBLEMS, Problem, load_problem
-from mols.search import ALGORITHMS, RunConfig, SearchResult, solve
+os.environ.setdefault("GOMP_SPINCOUNT", "10000")  # before Numba's OpenMP pool starts: see mols/backends/threads.py
 
-__version__ = "0.1.0"
-
-__all__ = [
-    "ALGORITHMS", "DEVICES", "NEIGHBORHOODS", "PROBLEMS", "BackendError", "BackendSpec", "InstanceError", "MolsError",
-    "Neighborhood", "Problem", "RunConfig", "SearchResult", "get_neighborhood", "load_problem", "position_moves",
-    "prepare", "solve",
-]
+_WHERE = {
+    "ALGORITHMS": "mols.search.config", "RunConfig": "mols.search.config", "DEVICES": "mols.backends.spec",
+    "BackendSpec": "mols.backends.spec", "BackendError": "mols.errors", "InstanceError": "mols.errors",
+    "MolsError": "mols.errors", "PROBLEMS": "mols.problems", "load_problem": "mols.problems",
+    "Problem": "mols.problems.base", "NEIGHBORHOODS": "mols.neighborhoods", "get_neighborhood": "mols.neighborhoods",
+    "Neighborhood": "mols.neighborhoods.base", "position_moves": "mols.neighborhoods.base",
+    "prepare": "mols.backends", "SearchResult": "mols.search.base", "solve": "mols.search.entry",
+}
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)
+__all__ = sorted(_WHERE)

@@ -60,7 +60,7 @@ def seed_folder(folder: Path, seed: int) -> Path:
 def run_batch(command: list[str], config: RunConfig, size: int, folder: Path, parallel: int, overwrite: bool,
               stop, on_done: Callable[[int], None] = lambda done: None) -> dict:
     """Run the batch (module docstring) and write its merged front and batch.json; returns batch.json's
-    content. command: how to start `mols run` (e.g. [python, cli.py, "run"]); stop: a
+    content. command: how to start `mols run` (e.g. [python, "-m", "mols", "run"]); stop: a
     mols.signals.StopSignals whose signal ends the batch early. Each child's messages go to OUT/seed-S.log."""
     configs = seed_configs(config, size)
     waiting, running, codes, signalled = list(configs), {}, {}, set()

@@ -14,8 +14,10 @@ A folder is either complete or clearly incomplete, and two runs never write one 
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import hashlib
+import io
 import json
 import os
 import re
@@ -24,7 +26,6 @@ from pathlib import Path
 from typing import Self
 
 import numpy as np
-import pandas as pd
 from filelock import FileLock, Timeout
 
 import mols
@@ -33,9 +34,8 @@ from mols.encodings import Encoding
 from mols.environment import environment
 from mols.errors import MolsError, reason
 from mols.problems import Problem
-from mols.search import RunConfig, SearchResult
+from mols.search import DEFAULT_PARTITIONS, RunConfig, SearchResult
 from mols.search.base import Search
-from mols.search.tabu import DEFAULT_PARTITIONS
 
 FRONT, MANIFEST, LOCK = "front.csv", "run.json", ".mols.lock"
 RESULTS = Path("results")
@@ -60,7 +60,7 @@ class RunContext:
                    problem.encoding, evaluator.label, problem.full if problem.full is not problem else None)
 
 
-def _safe(text: str) -> str:
+def safe_name(text: str) -> str:
     """text as a part of a folder's name: runs of other characters than letters, digits, '.', '_' and '-' as '_'."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text)
 
@@ -71,14 +71,14 @@ def folder_name(config: RunConfig) -> str:
     (objectives obj, weights w, partitions p, tenure t, strength k, run length r, restarts R, target goal,
     archive), backend (cpuT with T threads) and seed, e.g. 200_20_01-tabu-insertion-i10000-w0.6_0.3_0.1-t50-gpu-s0.
     `config.backend` is resolved (cpu or gpu)."""
-    parts = [_safe(Path(config.instance).stem)]
+    parts = [safe_name(Path(config.instance).stem)]
     if config.problem != "flowshop":
         parts.append(config.problem)
     parts += [config.label, config.neighborhood]
     budgets = {"i": config.iterations, "e": config.evaluations, "T": None if config.time is None else f"{config.time:g}"}
     parts += [f"{key}{value}" for key, value in budgets.items() if value is not None]
     if config.objectives is not None:
-        parts.append("obj" + "+".join(map(_safe, config.objectives)))
+        parts.append("obj" + "+".join(map(safe_name, config.objectives)))
     if config.weights is not None:
         parts.append("w" + "_".join(f"{w:g}" for w in config.weights))
     options = {"p": config.partitions if config.partitions != DEFAULT_PARTITIONS else None, "t": config.tenure,
@@ -94,21 +94,23 @@ def folder_name(config: RunConfig) -> str:
     return "-".join(parts)
 
 
-def front_frame(result: SearchResult, objectives: tuple[str, ...], encoding: Encoding | None = None,
-                full: Problem | None = None) -> pd.DataFrame:
-    """The archive as a table sorted by objectives: one column per objective, then `solution` (as the
+def front_csv(result: SearchResult, objectives: tuple[str, ...], encoding: Encoding | None = None,
+              full: Problem | None = None) -> bytes:
+    """front.csv's content: the archive sorted by objectives, one column per objective, then `solution` (as the
     encoding writes it; a permutation's values separated by spaces). With `full` (the problem with all the
     objectives of a run that optimised some), one column per objective of `full`, its evaluation of the
-    solutions; the rows are still sorted by the objectives optimised."""
+    solutions; the rows are still sorted by the objectives optimised. Values are written as NumPy prints them."""
     F, X = result.archive.F, result.archive.X
     order = np.lexsort(F.T[::-1]) if len(F) else np.arange(0)
     if full is not None:
         objectives = full.objectives
         F = full.evaluate(X) if len(X) else np.empty((0, full.n_obj), full.dtype)
-    frame = pd.DataFrame(F[order], columns=list(objectives))
     write = encoding.format if encoding is not None else (lambda x: " ".join(map(str, x.tolist())))
-    frame["solution"] = [write(x) for x in X[order]]
-    return frame
+    text = io.StringIO()
+    rows = csv.writer(text, lineterminator="\n")
+    rows.writerow([*objectives, "solution"])
+    rows.writerows([*values, write(x)] for values, x in zip(F[order].astype(str).tolist(), X[order]))
+    return text.getvalue().encode()
 
 
 def manifest(config: RunConfig, result: SearchResult, context: RunContext, front: bytes) -> dict:
@@ -144,7 +146,7 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
 
 def results_files(config: RunConfig, result: SearchResult, context: RunContext) -> dict[str, bytes]:
     """The content of a run's front.csv and run.json."""
-    front = front_frame(result, context.objectives, context.encoding, context.full).to_csv(index=False).encode()
+    front = front_csv(result, context.objectives, context.encoding, context.full)
     text = json.dumps(manifest(config, result, context, front), indent=2) + "\n"
     return {FRONT: front, MANIFEST: text.encode()}
 
@@ -230,6 +232,18 @@ class ResultsFolder:
                 self.path.rmdir()
             except OSError:
                 pass  # something else is in it now: leave it
+
+
+def next_free(path: Path, overwrite: bool = False) -> Path:
+    """A default results folder: `path` unless it holds a run already (and no `overwrite`), else the first of
+    path-2, path-3, ... that holds none. A folder holds a run from the moment it is taken (its lock)."""
+    if overwrite:
+        return path
+    number, candidate = 1, path
+    while candidate.exists() and (not candidate.is_dir() or any(candidate.iterdir())):
+        number += 1
+        candidate = path.with_name(f"{path.name}-{number}")
+    return candidate
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
 from mols.batch import child_arguments
+from mols.cli import app
 from mols.reporting.tables import budget
 from mols.search import RunConfig
 

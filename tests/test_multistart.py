@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
 from mols.batch import batch_error, merge_fronts
+from mols.cli import app
 from mols.multistart import MULTISTART, Multistart
 from mols.multistart.cluster import open_client, visible_gpus
 from mols.multistart.task import run_task

@@ -1,6 +1,6 @@
 """Real `mols run` processes and real signals: nothing lost, nothing torn, the right exit code.
 
-Each test starts the CLI as a child process (python cli.py run ...) and waits for the progress line
+Each test starts the CLI as a child process (python -m mols run ...) and waits for the progress line
 that the first iteration prints on stderr (the output is no terminal) before it signals the child.
 """
 
@@ -23,7 +23,7 @@ LONG = ["020_05_01", "-b", "cpu", "--threads", "1", "-i", "100000000"]  # stoppe
 
 
 def start(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "run", *args], cwd=ROOT, stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "mols", "run", *args], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
 
 
@@ -131,8 +131,8 @@ def test_a_signal_while_the_folder_is_taken_leaves_nothing(tmp_path, monkeypatch
     can hit) ends the command with 128 + its number, and the folder it made is gone again."""
     from typer.testing import CliRunner
 
-    import cli
     from mols import results
+    from mols.cli import app
 
     take = results.ResultsFolder._take
 
@@ -142,6 +142,6 @@ def test_a_signal_while_the_folder_is_taken_leaves_nothing(tmp_path, monkeypatch
 
     monkeypatch.setattr(results.ResultsFolder, "_take", take_then_signal)
     folder = tmp_path / "run"
-    done = CliRunner().invoke(cli.app, ["run", "020_05_01", "-b", "cpu", "-i", "10", "-o", str(folder)])
+    done = CliRunner().invoke(app, ["run", "020_05_01", "-b", "cpu", "-i", "10", "-o", str(folder)])
     assert done.exit_code == 143, done.output
     assert "before the search started" in done.output and not folder.exists()

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from mols.backends.base import Evaluator
-from mols.backends.cuda import gpu_available
+from typing import TYPE_CHECKING
+
 from mols.backends.spec import ARCHIVES, DEVICES, BackendSpec
 from mols.errors import MolsError
-from mols.neighborhoods import Neighborhood
-from mols.problems.base import Problem
+from mols.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from mols.backends.base import Evaluator
+    from mols.neighborhoods import Neighborhood
+    from mols.problems.base import Problem
+
+__getattr__, __dir__ = lazy_exports(__name__, {"Evaluator": "mols.backends.base",
+                                               "gpu_available": "mols.backends.cuda"})
 
 
 def prepare(problem: Problem, nbh: Neighborhood, spec: BackendSpec | str = "auto") -> Evaluator:

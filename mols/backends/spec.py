@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mols.backends.cuda import gpu_available
 from mols.errors import MolsError
 
 DEVICES = ("auto", "cpu", "gpu")
@@ -58,6 +57,8 @@ class BackendSpec:
     def resolved(self) -> BackendSpec:
         """The same spec with `auto` made `gpu` exactly where CuPy finds a device, and the archive's place
         made explicit. Asking for `gpu` where there is none is an error when the evaluator is made."""
+        from mols.backends.cuda import gpu_available  # CuPy is imported only where a spec is resolved
+
         device = ("gpu" if gpu_available() else "cpu") if self.device == "auto" else self.device
         return replace(self, device=device, archive=self.archive or ("gpu" if device == "gpu" else "cpu"))
 

@@ -32,7 +32,6 @@ import numba
 PROBE = 3  # calls per check of a setting
 PATIENCE, MAX_PATIENCE = 16, 512  # time on the chosen setting between two checks, in units of the other's time
 CUTOFF = 4  # a checked call this many times slower than the chosen setting's ends the check
-SPINS = "10000"  # GOMP_SPINCOUNT: `mols bench threads` measured it, against the default and a passive wait
 
 
 class ThreadChoice:

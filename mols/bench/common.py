@@ -107,3 +107,13 @@ def write_report_files(df, folder: Path, stem: str, render: Callable[[object, di
 
     md = write_tables(folder, {f"{stem}.csv": df}, (f"{stem}.md", render(df, environment())))
     return md, folder / f"{stem}.csv"
+
+
+def parse_counts(text: str, option: str, least: int = 1) -> list[int]:
+    try:
+        counts = [int(tok) for tok in text.replace(",", " ").split()]
+    except ValueError:
+        raise MolsError(f"{option}: expected whole numbers separated by commas, got {text!r}") from None
+    if not counts or min(counts) < least:
+        raise MolsError(f"{option}: expected whole numbers of at least {least}, got {text!r}")
+    return counts

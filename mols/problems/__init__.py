@@ -5,11 +5,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mols.errors import MolsError
-from mols.problems.base import Problem
-from mols.problems.flowshop.instance import read_flowshop, resolve_instance
-from mols.problems.flowshop.model import Flowshop
+from mols.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from mols.problems.base import Problem
 
 
 @dataclass(frozen=True)
@@ -22,10 +24,6 @@ class ProblemEntry:
     instances: Callable[[], tuple[str, list[str], list[list]]] | None = None  # its bundled instances, as a table
 
 
-def _load_flowshop(instance: str) -> Flowshop:
-    return Flowshop(read_flowshop(resolve_instance(instance)))
-
-
 def _lazy(module: str, attr: str, *args) -> Callable:
     """A function that imports mols.problems.<module> only when called and calls its `attr` with args."""
     def call(*more):
@@ -36,7 +34,7 @@ def _lazy(module: str, attr: str, *args) -> Callable:
 
 # Adding a problem: its module (model, instance reader, Numba and CUDA kernels), its tests, and one entry here.
 PROBLEMS = {
-    "flowshop": ProblemEntry(_load_flowshop, "insertion", instances=_lazy("flowshop.instance", "instance_table")),
+    "flowshop": ProblemEntry(_lazy("flowshop", "load_flowshop"), "insertion", instances=_lazy("flowshop.instance", "instance_table")),
     "tsp": ProblemEntry(_lazy("tsp", "load_tsp"), "2opt", instances=_lazy("tsp.instance", "instance_table")),
     "bitsp": ProblemEntry(_lazy("tsp", "load_bitsp"), "2opt"),  # pairs of the tsp instances
     "qap": ProblemEntry(_lazy("qap", "load_qap"), "swap", instances=_lazy("qap.instance", "instance_table", "qap")),
@@ -69,4 +67,5 @@ def load_problem(name: str, instance: str) -> Problem:
     return problem_entry(name).load(instance)
 
 
+__getattr__, __dir__ = lazy_exports(__name__, {"Problem": "mols.problems.base"})
 __all__ = ["PROBLEMS", "Problem", "ProblemEntry", "load_problem", "problem_entry", "published_front"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from importlib import resources
 from pathlib import Path
 
 from mols.errors import InstanceError, reason
@@ -45,19 +46,20 @@ def token_lines(text: str, first: int = 1) -> Iterator[tuple[int, list[str]]]:
 
 
 def bundled_instances_dir() -> Path:
-    """The repository's instances/ folder (next to the mols/ package)."""
-    return Path(__file__).resolve().parents[2] / "instances"
+    """The instances bundled with the package (mols/instances), wherever mols is installed."""
+    return Path(str(resources.files("mols") / "instances"))
 
 
 def find_bundled(name: str, folders: Iterable[str], suffixes: Iterable[str] = ("",)) -> Path | None:
-    """An existing path as is, else the bundled file `name` (with one of the suffixes) in one of the
-    folders under ./instances, then under the repository's instances/; None if there is none."""
+    """An existing file as is, else the bundled file `name` (with one of the suffixes) in one of the bundled
+    folders, else an existing directory (which the reader then refuses); None if there is none. A directory
+    never shadows a bundled name: a results folder named after its instance must not hide it."""
     given = Path(name)
-    if given.exists():
+    if given.is_file():
         return given
-    for root in (Path.cwd() / "instances", bundled_instances_dir()):
-        for folder in folders:
-            for suffix in suffixes:
-                if (root / folder / f"{name}{suffix}").is_file():
-                    return root / folder / f"{name}{suffix}"
-    return None
+    root = bundled_instances_dir()
+    for folder in folders:
+        for suffix in suffixes:
+            if (root / folder / f"{name}{suffix}").is_file():
+                return root / folder / f"{name}{suffix}"
+    return given if given.exists() else None

@@ -14,31 +14,11 @@ iteration, or each batch of iterations on the device (Search._count_iteration).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from mols.errors import MolsError
 
-DEFAULT_ITERATIONS = 10_000  # neighborhood evaluations, as in the flowshop paper
 UNLIMITED = 2**62  # the cap on iterations where only time (or a target, a natural end) ends the run
-
-
-def default_iterations(iterations: int | None, time: float | None, evaluations: int | None) -> int | None:
-    """The iterations budget: as given; else none where time or evaluations is given; else the default."""
-    if iterations is not None or time is not None or evaluations is not None:
-        return iterations
-    return DEFAULT_ITERATIONS
-
-
-def check_budget(iterations: int | None, time: float | None, evaluations: int | None) -> None:
-    """MolsError naming the option of a value out of range."""
-    if iterations is not None and iterations < 1:
-        raise MolsError(f"--iterations must be at least 1, got {iterations}")
-    if time is not None and not (math.isfinite(time) and time > 0):
-        raise MolsError(f"--time must be a positive number of seconds, got {time}")
-    if evaluations is not None and evaluations < 1:
-        raise MolsError(f"--evaluations must be at least 1, got {evaluations}")
 
 
 def iteration_cap(iterations: int | None, evaluations: int | None, n_neighbors: int) -> int:

@@ -38,9 +38,8 @@ from mols.archive import start_archive
 from mols.archive.local import pick_rank
 from mols.errors import MolsError
 from mols.search.base import Search
+from mols.search.config import VARIANTS
 from mols.search.profiler import Profiler
-
-VARIANTS = ("dominating", "nondominated")
 
 
 class ParetoLocalSearch(Search):

@@ -44,8 +44,7 @@ from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.search.base import Search
 from mols.search.budget import UNLIMITED, first_at_most
-
-DEFAULT_PARTITIONS = 3  # Das-Dennis lattice: 10 weight vectors for 3 objectives
+from mols.search.config import DEFAULT_PARTITIONS
 
 
 def simplex_lattice(k: int, partitions: int) -> np.ndarray:

@@ -9,10 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 import mols
-from cli import app
 from mols.backends import BackendSpec, gpu_available
 from mols.backends.gpu import DEFAULT_LAUNCH, Launch, problem_defines, problem_source, variant_defines
 from mols.backends.tuning import TuningCache, cache_path, fixed_launch, tuning_key
+from mols.cli import app
 from mols.errors import MolsError
 from mols.problems import load_problem
 

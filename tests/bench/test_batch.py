@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 from typer.testing import CliRunner
 
-from cli import app
+from mols.cli import app
 
 runner = CliRunner()
 

@@ -7,9 +7,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
 from mols.bench import fsp
 from mols.bench.fsp_tables import write_tables
+from mols.cli import app
 
 runner = CliRunner()
 

@@ -6,8 +6,8 @@ import math
 
 from typer.testing import CliRunner
 
-from cli import app
 from mols.bench import ils3opt as bench
+from mols.cli import app
 
 
 def test_rows_and_speedups():

@@ -10,8 +10,8 @@ import os
 import pandas as pd
 from typer.testing import CliRunner
 
-from cli import app
 from mols.bench import multistart as bench
+from mols.cli import app
 
 runner = CliRunner()
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 from typer.testing import CliRunner
 
-from cli import app
 from mols.bench import natural_end
+from mols.cli import app
 
 runner = CliRunner()
 

@@ -24,7 +24,7 @@ def test_rows_hypervolumes_and_report(tmp_path):
 
 
 def test_the_command_writes_the_report(tmp_path):
-    from cli import app
+    from mols.cli import app
 
     result = CliRunner().invoke(app, ["bench", "pymoo", "--instances", "020_10_01", "--methods", "pls,nsga2",
                                       "--wall", "0.1", "--seeds", "1", "-b", "cpu", "-o", str(tmp_path)])

@@ -6,7 +6,7 @@ import pandas as pd
 from typer.testing import CliRunner
 
 import mols
-from cli import app
+from mols.cli import app
 
 runner = CliRunner()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 from typer.testing import CliRunner
 
-from cli import app
 from mols.bench import common, tsp
+from mols.cli import app
 
 runner = CliRunner()
 

@@ -234,13 +234,27 @@ def test_resolve_bundled_names(tmp_path, monkeypatch, name, expected):
     assert resolve_instance(name) == expected
 
 
-def test_resolve_prefers_cwd_instances_and_keeps_existing_paths(tmp_path, monkeypatch):
+def test_a_bundled_name_resolves_the_same_from_any_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    folder = tmp_path / "instances" / "flowshop" / "taillard"
-    folder.mkdir(parents=True)
-    local = _write(folder, ["x"], name="ta011.txt")
-    assert resolve_instance("ta011").resolve() == local.resolve()
+    (tmp_path / "instances" / "flowshop").mkdir(parents=True)  # a local ./instances no longer takes part
+    _write(tmp_path / "instances" / "flowshop", ["x"], name="020_10_01.txt")
+    assert resolve_instance("020_10_01") == FLOWSHOP / "020_10_01.txt"
+
+
+def test_a_directory_never_shadows_a_bundled_name_but_a_file_does(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "020_10_01").mkdir()  # e.g. the results folder of a run named after its instance
+    assert resolve_instance("020_10_01") == FLOWSHOP / "020_10_01.txt"
+    local = _write(tmp_path, ["x"], name="ta011")
+    assert resolve_instance("ta011").resolve() == local  # a file in the way: the user meant it
     assert resolve_instance(str(local)) == local
+
+
+def test_a_directory_that_is_no_bundled_name_is_refused_as_a_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()
+    with pytest.raises(InstanceError, match="this is a directory"):
+        read_flowshop(resolve_instance("mine"))
 
 
 def test_resolve_unknown_name_raises(tmp_path, monkeypatch):

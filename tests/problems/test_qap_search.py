@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from typer.testing import CliRunner
 
-from cli import app
+from mols.cli import app
 from mols.problems.qap.instance import read_pareto_set, resolve_qap
 from mols.search import RunConfig, solve
 

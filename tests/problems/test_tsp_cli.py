@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from typer.testing import CliRunner
 
-from cli import app
+from mols.cli import app
 from mols.problems import load_problem
 
 runner = CliRunner()

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
 from mols.archive import Archive
+from mols.cli import app
 from mols.errors import MolsError
 from mols.reporting import build_report, load_run, write_report
 from mols.results import RunContext, write_results

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
 from mols.backends import prepare
+from mols.cli import app
 from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import Problem, load_problem

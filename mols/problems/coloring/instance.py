@@ -136,7 +136,7 @@ def resolve_coloring(instance: str) -> ColoringInstance:
         raise InstanceError(where, f"no such instance file; give a path or a bundled name ({', '.join(CHROMATIC)}), "
                             "with :K for K colors")
     if colors is None:
-        if where not in CHROMATIC or Path(where).exists():
+        if where not in CHROMATIC or Path(where).is_file():
             raise MolsError(f"{instance}: give the number of colors as {instance}:K (K at least 2)")
         colors = CHROMATIC[where]
     graph = read_col(path)

@@ -112,7 +112,7 @@ def read_flowshop(path: str | os.PathLike[str]) -> FlowshopInstance:
 
 
 def resolve_instance(name_or_path: str) -> Path:
-    """An existing path as is, else a bundled name such as "020_10_01" or "ta011" (./instances first)."""
+    """An existing file as is, else a bundled name such as "020_10_01" or "ta011"."""
     found = find_bundled(name_or_path, _SEARCH_FOLDERS, ("", ".txt"))
     if found is None:
         raise InstanceError(name_or_path, "no such instance file; give a path or a bundled name such as 020_10_01 "

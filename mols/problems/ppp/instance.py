@@ -106,9 +106,9 @@ def generate(m: int, n: int, seed: int = DEFAULT_SEED) -> PppInstance:
 
 
 def load_instance(name: str) -> PppInstance:
-    """An existing path as is, else a name M-N or M-N-sSEED (generated), else a file in instances/ppp."""
+    """An existing file as is, else a name M-N or M-N-sSEED (generated), else a file in instances/ppp."""
     match = _NAME.fullmatch(name)
-    if match and not Path(name).exists():
+    if match and not Path(name).is_file():
         m, n, seed = match.groups()
         return generate(int(m), int(n), DEFAULT_SEED if seed is None else int(seed))
     path = find_bundled(name, ("ppp",), ("", ".ppp"))

@@ -78,7 +78,7 @@ def from_nugent(qap: QapInstance) -> Q3apInstance:
 
 
 def resolve_q3ap(name_or_path: str) -> Path:
-    """An existing path as is, else a bundled name (nug12) from instances/q3ap."""
+    """An existing file as is, else a bundled name (nug12) from the bundled q3ap folder."""
     found = find_bundled(name_or_path, ("q3ap",), ("", ".dat"))
     if found is None:
         raise InstanceError(name_or_path, "no such instance file; give a path or a bundled name such as nug12")

@@ -60,7 +60,7 @@ class QapInstance:
 
 
 def resolve_qap(name_or_path: str, kind: str) -> Path:
-    """An existing path as is, else a bundled name (tai12a, KC10-2fl-1uni) from instances/qap or instances/mqap."""
+    """An existing file as is, else a bundled name (tai12a, KC10-2fl-1uni) from the bundled qap or mqap folder."""
     folder, suffix = _BUNDLED[kind]
     found = find_bundled(name_or_path, (folder,), ("", suffix))
     if found is None:

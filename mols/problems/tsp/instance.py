@@ -125,7 +125,7 @@ def tsp_dir() -> Path:
 
 
 def resolve_tsp(name_or_path: str) -> Path:
-    """An existing path, else a bundled name such as kroA100 (./instances/tsp first)."""
+    """An existing file, else a bundled name such as kroA100."""
     found = find_bundled(name_or_path, ("tsp",), ("", ".tsp"))
     if found is None:
         raise InstanceError(name_or_path, "no such instance file; give a path, a bundled name such as kroA100, "

@@ -1,5 +1,5 @@
-"""What the `mols` command's modules share (cli.py, mols/bench/cli.py): the consoles, the Typer group,
-user errors turned into one line and exit code 1, progress, and the options several commands take."""
+"""What the `mols` command's modules share: the consoles, the Typer group, user errors turned into one line and
+exit code 1, progress, and the options several commands take."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import Progress
+from rich.progress import Progress, TextColumn
 from rich.table import Table
 from typer.core import TyperGroup
 
-from mols.backends import DEVICES
+from mols.backends.spec import DEVICES
 from mols.errors import MolsError
 
 console = Console(emoji=False)  # a ':name:' in a path or an instance name is text, not an emoji
@@ -28,6 +28,7 @@ USAGE_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "Usage
 Backend = Enum("Backend", {name: name for name in DEVICES}, type=str)
 BackendOpt = Annotated[Backend, typer.Option("--backend", "-b", help="auto = gpu where CuPy finds a device.")]
 SeedsOpt = Annotated[int, typer.Option(min=1, help="Runs per cell (seeds 0, 1, ...); times are medians.")]
+WHOLE_PROCESS = {"yes": False}  # set by main(): the command is the whole process (signals: StopSignals.ignore_after)
 BENCH_OUTPUT = "Report folder (default: under bench-out/, which git ignores; name reports/... to refresh those)."
 
 
@@ -92,10 +93,16 @@ class LogProgress:
             self.last = now
 
 
+def progress_bar(*fields: str) -> Progress:
+    """A transient progress bar on a terminal, none elsewhere; `fields` are more columns' templates."""
+    return Progress(*Progress.get_default_columns(), *map(TextColumn, fields), console=console,
+                    disable=not console.is_terminal, transient=True)
+
+
 @contextmanager
 def advancing(total: int | None, label: str = "benchmarking"):
     """A progress bar on a terminal (none elsewhere); the block gets its advance(row) callback."""
-    with Progress(console=console, disable=not console.is_terminal, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task(label, total=total)
         yield lambda *done: progress.advance(task)
 

@@ -1,0 +1,5 @@
+"""`python -m mols`: the `mols` command."""
+
+from mols.cli import main
+
+main()

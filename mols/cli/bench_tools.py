@@ -1,0 +1,76 @@
+"""`mols bench` for mols' own pieces: neighborhoods, the archive filter, the GPU techniques."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mols.bench.common import BENCH_OUT, FSP_SIZES, choose, parse_counts
+from mols.cli.console import BENCH_OUTPUT, advancing, show_report
+
+
+def bench_neighborhood(
+    sizes: Annotated[str, typer.Option(help="Comma-separated jobs x machines sizes.")] = "all",
+    neighborhood: Annotated[str | None, typer.Option(
+        "--neighborhood", "-n", help="Only this neighborhood, insertion or swap (default: both).")] = None,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed CPU runs per cell; the median is reported.")] = 5,
+    gpu_repeats: Annotated[int, typer.Option(min=1, help="Timed GPU runs per cell.")] = 200,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
+):
+    """Neighbors evaluated per second: CPU on 1 core and on all cores, GPU kernel alone and with transfers."""
+    from mols.bench import neighborhood as bench
+    from mols.neighborhoods import get_neighborhood
+    from mols.problems.flowshop.model import Flowshop
+
+    chosen = choose(sizes, FSP_SIZES, "--sizes")
+    nbhs = [get_neighborhood(name) for name in choose(neighborhood or "all", Flowshop.neighborhoods, "--neighborhood")]
+    with advancing(len(chosen) * len(nbhs)) as advance:
+        df = bench.run(chosen, nbhs, repeats, gpu_repeats, on_row=advance)
+    md, csv = bench.write_report(df, output)
+    show_report(md, csv)
+
+
+def bench_archive(
+    ns: Annotated[str, typer.Option(help="Comma-separated numbers of candidates.")] = "1000,10000,40000,100000,1000000",
+    sizes: Annotated[str, typer.Option(help="Comma-separated archive sizes.")] = "10,100,1000,10000",
+    repeats: Annotated[int, typer.Option(min=1, help="Timed calls per case at most; the median is reported.")] = 100,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
+):
+    """The non-dominance filter alone: our GPU filter against moocore, pymoo, BoTorch and the host archive.
+
+    For whole runs with CPU and GPU archiving, see `mols bench fsp --backends gpu,gpu-hostarchive`."""
+    from mols.bench import archive as bench
+
+    n_counts, size_counts = parse_counts(ns, "--ns"), parse_counts(sizes, "--sizes")
+    with advancing(None) as advance:
+        df = bench.run(ns=n_counts, sizes=size_counts, repeats=repeats, on_row=advance)
+    md, csv = bench.write_report(df, output)
+    show_report(md, csv)
+
+
+def bench_gpu_techniques(
+    cases: Annotated[str, typer.Option(help="Comma-separated: ppp (Hamming 2, 201-217), tsp (swap, d1291), qap "
+                                       "(swap, tai100a), flowshop (insertion, 200_20_01), or all.")] = "all",
+    repeats: Annotated[int, typer.Option(min=1, help="Iterations timed per measurement; the median is "
+                                         "reported.")] = 50,
+    quick: Annotated[bool, typer.Option("--quick", help="A quick run: 10 iterations per measurement, blocks 128, "
+                                        "256 and 512 in the fixed-block study.")] = False,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "gpu-techniques",
+):
+    """The IEEE TC paper's Tables 7-9 on this GPU: host against device generation, device reduction against F
+    copied back, fixed blocks against the tuned launch, and the memory variants."""
+    from mols.backends.tuning import BLOCKS
+    from mols.bench import gpu_techniques as bench
+
+    chosen = choose(cases, bench.CASES, "--cases")
+    repeats, blocks = (10, bench.QUICK_BLOCKS) if quick else (repeats, BLOCKS)
+    settings = {"iterations per measurement": repeats, "fixed blocks": ", ".join(map(str, blocks))}
+    with advancing(len(chosen) * 4) as advance:  # the report is rewritten after each case: a run cut short keeps it
+        tables = bench.run(chosen, repeats, blocks, on_row=advance,
+                           on_case=lambda so_far: bench.write_report(so_far, output, settings))
+    show_report(bench.write_report(tables, output, settings))
+
+
+COMMANDS = {"neighborhood": bench_neighborhood, "archive": bench_archive, "gpu-techniques": bench_gpu_techniques}

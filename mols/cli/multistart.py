@@ -1,0 +1,131 @@
+"""`mols multistart`: K searches on Dask distributed (the cluster, the searches with progress, a table of tasks)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mols.cli.console import WHOLE_PROCESS, console, err_console, new_app, progress_bar, show_table
+from mols.cli.options import EXIT_INTERRUPTED, config_fields
+from mols.cli.run import run
+from mols.errors import MolsError
+from mols.signals import StopSignals
+
+
+def multistart(
+    ctx: typer.Context,
+    searches: Annotated[int, typer.Option("--searches", "-k", min=1, help="Independent searches, seeds --seed, "
+                                          "--seed + 1, ...")] = 20,
+    workers: Annotated[int | None, typer.Option(min=1, help="Local cluster: workers (default: one per visible GPU, "
+                                                "or per core on the cpu backend).")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="Run on this existing Dask cluster, e.g. tcp://HOST:8786 "
+                                                  "(default: a local cluster; see the README).")] = None,
+    per_task: Annotated[int | None, typer.Option(min=1, help="Searches per Dask task (default: tabu and ITS "
+                                                 "spread evenly over the workers, sharing each kernel launch on a "
+                                                 "GPU; other searches one per task).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Folder of the searches' folders, the merged "
+                                                "front and multistart.json (default: results/INSTANCE-multistart-"
+                                                "ALGORITHM-kK-sSEED). Given again, the run resumes.")] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Run every search again.")] = False,
+):
+    """K independent searches on Dask distributed, one worker per GPU (or per core), then their merged front.
+
+    Give the instance and any option of `mols run` too, e.g.
+    `mols multistart -k 20 tai100a -p qap -a its -i 100000`. Each search writes OUTPUT/seed-S as its task ends; a
+    task that fails, or whose worker dies, is tried once more and then reported; Ctrl-C stops the running
+    searches at their next iteration (each writes its archive so far) and starts no other. Needs the Dask extra:
+    pip install 'mols[dask]'."""
+    fields = config_fields(run_parameters(ctx.args))
+    run_multistart(fields, searches, workers, scheduler, per_task, output, overwrite)
+
+
+def run_parameters(args: list[str]) -> dict:
+    """The `run` command's parameters from these arguments (its own parser: the same options, checks and help)."""
+    import click
+
+    alone = new_app()
+    alone.command()(run)
+    try:
+        params = typer.main.get_command(alone).make_context("mols multistart", list(args)).params
+    except click.exceptions.Exit:
+        raise typer.Exit() from None
+    except click.ClickException as err:
+        raise MolsError(f"{err.format_message()} (the options of mols run)") from None
+    if params["batch"] != 1:
+        raise MolsError("--batch is mols run's: mols multistart runs --searches K")
+    return params
+
+
+def default_folder(fields: dict, searches: int) -> Path:
+    """results/INSTANCE-multistart-ALGORITHM-kK-sSEED (other options into it are refused: driver.previous_tasks)."""
+    from mols.results import RESULTS, safe_name
+
+    stem = safe_name(Path(fields["instance"]).stem)
+    return RESULTS / f"{stem}-multistart-{fields['algorithm']}-k{searches}-s{fields['seed']}"
+
+
+def run_multistart(fields: dict, searches: int, workers: int | None, scheduler: str | None, per_task: int | None,
+                   output: Path | None, overwrite: bool) -> None:
+    from mols.extras import need
+
+    need("dask", "mols multistart")
+    from mols.batch import batch_error
+    from mols.multistart.cluster import open_client
+    from mols.multistart.driver import MULTISTART, Multistart, previous_tasks
+    from mols.search import RunConfig
+
+    device = None
+    if scheduler is None:  # a local cluster: the options are checked here, before it is made
+        device = RunConfig(**fields).backend
+    folder = output or default_folder(fields, searches)
+    previous_tasks(folder, fields, overwrite)  # other options into the folder: refused before a cluster is made
+    where = scheduler or f"a local cluster, one worker per {'GPU' if device == 'gpu' else 'core'}"
+    with StopSignals(ignore_after=WHOLE_PROCESS["yes"], phase="setup") as stop:
+        try:
+            err_console.print(f"mols: starting {where}", highlight=False)
+            with open_client(scheduler, device, workers) as client:
+                record = _run(Multistart(client, fields, searches, folder, per_task, overwrite), stop)
+        except KeyboardInterrupt:
+            err_console.print(f"interrupted by {stop.name} before the searches started: nothing written")
+            raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
+    _show(record, folder)
+    if stop.requested:
+        raise typer.Exit(stop.exit_code)
+    error = batch_error(record)
+    if error:
+        raise MolsError(f"some searches did not run to their end ({error}); see {folder / MULTISTART}")
+
+
+def _run(multistart, stop) -> dict:
+    checked = multistart.check()
+    workers = multistart.client.scheduler_info()["workers"]
+    err_console.print(f"mols: {len(multistart.seeds)} searches on {len(workers)} worker(s) "
+                      f"({', '.join(sorted(str(w.get('name')) for w in workers.values()))}), {checked['backend']}; "
+                      f"results go to {multistart.folder}", highlight=False)
+    with progress_bar() as progress:
+        task = progress.add_task("searches", total=len(multistart.seeds))
+        total = len(multistart.seeds)
+        stop.phase = "search"
+        record = multistart.run(stop, lambda done: progress.update(task, completed=done) if console.is_terminal
+                                else err_console.print(f"mols: {done}/{total} searches done", highlight=False))
+        stop.phase = "write"
+    return record
+
+
+def _show(record: dict, folder: Path) -> None:
+    from mols.batch import MERGED
+    from mols.multistart.driver import MULTISTART
+
+    rows = []
+    for task in record["tasks"]:
+        last = task["attempts"][-1] if task["attempts"] else {}
+        seeds = task["seeds"]
+        rows.append([task["task"], f"{seeds[0]}..{seeds[-1]}" if len(seeds) > 1 else seeds[0], last.get("worker", ""),
+                     last.get("gpu") or "", task["status"], len(task["attempts"]),
+                     f"{last['seconds']:.2f}" if "seconds" in last else ""])
+    show_table("tasks", ["task", "seeds", "worker", "GPU", "status", "attempts", "seconds"], rows)
+    done = sum(s["status"] == "completed" for s in record["searches"])
+    console.print(f"{done} of {len(record['searches'])} searches completed; wrote {folder / MERGED} "
+                  f"({record['merged']['rows']} rows) and {folder / MULTISTART}", highlight=False)

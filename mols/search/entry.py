@@ -1,0 +1,80 @@
+"""Making and running one search: from a RunConfig (its instance loaded) or from your own Problem."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mols.backends import prepare
+from mols.errors import MolsError
+from mols.neighborhoods import Neighborhood
+from mols.problems import Problem, load_problem
+from mols.search.base import OnIteration, Search, SearchResult
+from mols.search.climb import HillClimbing, IteratedLocalSearch
+from mols.search.config import RunConfig
+from mols.search.its import IteratedTabu
+from mols.search.pls import ParetoLocalSearch
+from mols.search.tabu import AggregatedTabu
+from mols.signals import StopSignals
+
+
+def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None = None,
+                 neighborhood: Neighborhood | str | None = None, initial=None, **options) -> Search:
+    """Make the search (nothing runs yet): from a RunConfig, loading its instance; or on your own
+    Problem, with `neighborhood` (a Neighborhood, or a registered name) and RunConfig's fields as options.
+    `initial` (PLS only): a population (B, size) whose non-dominated solutions PLS starts from."""
+    if isinstance(config, Problem):
+        problem = config
+        if neighborhood is None:
+            raise MolsError(f"give the neighborhood to search {problem.name} with (a Neighborhood, or a name)")
+        nbh = neighborhood if isinstance(neighborhood, Neighborhood) else problem.neighborhood(neighborhood)
+        config = RunConfig(instance=problem.instance_name, problem=problem.name, neighborhood=nbh.name, **options)
+        problem = problem.with_objectives(config.objectives)
+    else:
+        problem = run_problem(config)
+        nbh = problem.neighborhood(config.neighborhood)
+    return make_search(config, problem, nbh, prepare(problem, nbh, config.spec), on_iteration, initial)
+
+
+def run_problem(config: RunConfig) -> Problem:
+    """The problem of `config`: its instance loaded, optimising config.objectives (MolsError for bad names)."""
+    return load_problem(config.problem, config.instance).with_objectives(config.objectives)
+
+
+def make_search(config: RunConfig, problem: Problem, nbh: Neighborhood, evaluator, on_iteration=None,
+                initial=None) -> Search:
+    """The search `config` describes, on a problem, neighborhood and evaluator already made (which several
+    searches may share, search/batch.py); `initial` as build_search's."""
+    if initial is not None and config.algorithm != "pls":
+        raise MolsError(f"-a {config.algorithm} does not start from an initial population (only -a pls)")
+    common = (problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration)
+    budgets = {"target": config.target if config.target is not None else problem.target, "time": config.time,
+               "evaluations": config.evaluations}
+    if config.algorithm == "pls":
+        return ParetoLocalSearch(*common, variant=config.variant, restarts=config.restarts, initial=initial,
+                                 **budgets)
+    if config.algorithm == "its":
+        return IteratedTabu(*common, weights=config.weights, tenure=config.tenure, strength=config.strength,
+                            run_length=config.run_length, **budgets)
+    if config.algorithm == "hc":
+        return HillClimbing(*common, weights=config.weights, **budgets)
+    if config.algorithm == "ils":
+        return IteratedLocalSearch(*common, weights=config.weights, strength=config.strength, **budgets)
+    return AggregatedTabu(*common, weights=config.weights, partitions=config.partitions, tenure=config.tenure,
+                          **budgets)
+
+
+def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, stop: StopSignals | None = None,
+          neighborhood: Neighborhood | str | None = None, initial=None, **options) -> SearchResult:
+    """Run one search: a RunConfig (a registered problem and instance), or your own Problem object with
+    `neighborhood` and RunConfig's fields as keywords (algorithm="tabu", iterations=..., seed=...,
+    backend=...; budgets: time=..., evaluations=..., target=...; PLS: restarts=0 for the natural end). PLS given
+    `initial`, a population (B, size), starts from its non-dominated solutions instead of a random one
+    (search/pls.py). Bad input raises MolsError before it starts; once it runs, an interruption or a
+    failure still returns the archive found so far (see SearchResult.status). Without `stop`, SIGINT
+    (Ctrl-C), SIGTERM and SIGHUP stop the search at its next iteration while it runs (called from the
+    main thread), and the result says which signal did."""
+    search = build_search(config, on_iteration, neighborhood, initial, **options)
+    if stop is not None:
+        return search.run(stop)
+    with StopSignals(phase="search") as own:
+        return search.run(own)
