@@ -1,6 +1,6 @@
-"""Move spaces by name: insertion, swap and 2-opt on permutations, Hamming 1, 2 and 3 on bit vectors,
-crowns around real vectors, basic and advanced swaps on pairs of permutations (the Q3AP's), and the change of one variable (made per problem, for its k values);
-`Neighborhood` and `position_moves` make others."""
+"""Move spaces by name: insertion, swap and 2-opt on permutations, Hamming 1, 2 and 3 on bit vectors, crowns around
+real vectors, basic and advanced swaps on pairs of permutations (the Q3AP's), and the change of one variable (made
+per problem, for its k values); `Neighborhood` and `position_moves` make others."""
 
 from __future__ import annotations
 
