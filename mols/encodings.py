@@ -1,15 +1,6 @@
-"""Solution kinds: what a solution is, for the problems that own one and the searches that handle it.
-
-Every solution is a flat NumPy array of `size` values of `dtype`. An encoding makes random solutions
-(a problem's starts), the warm-up solution, checks a given one, perturbs one for iterated local
-search, and reads and writes one as text (front.csv's `solution` column, `--solution`).
-
-- Permutation(n): the numbers 0..n-1 in some order (flowshop, QAP, TSP);
-- BinaryVector(n): n bits;
-- IntegerVector(n, k): n values in 0..k-1;
-- RealVector(n, low, high): n reals in the box [low, high]^n;
-- Permutations(parts, n): `parts` permutations of 0..n-1, one after the other (the Q3AP's pair).
-"""
+"""Solution kinds (Permutation, BinaryVector, IntegerVector, RealVector, Permutations): every solution is a flat
+NumPy array of `size` values of `dtype`; an encoding makes random solutions, checks, perturbs, reads and writes
+them (front.csv's `solution` column, `--solution`)."""
 
 from __future__ import annotations
 

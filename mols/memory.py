@@ -1,9 +1,5 @@
-"""Arrays that may not fit: refused before allocation with the estimate, instead of a MemoryError.
-
-A size a user asks for (50,000 jobs, 100,000 cities, a DIMENSION of 10^10) can need more memory than
-the machine has. Each large array is checked against the memory available now (MemAvailable on Linux),
-and the error names what needed it and how much.
-"""
+"""Arrays that may not fit: each large array is checked against the memory available now (MemAvailable on Linux)
+and refused before allocation with an error that names what needed it and how much, instead of a MemoryError."""
 
 from __future__ import annotations
 

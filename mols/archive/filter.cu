@@ -1,15 +1,6 @@
-// Non-dominance filter of a batch of candidates against an archive: the device twin of Archive.add
-// (mols/archive/host.py). Needs #define N_OBJ (k) and FVAL (the C type of the objectives); all are
-// minimised. One thread per row; the rows it is compared with are staged through shared memory in
-// tiles of BLOCK, and a block stops as soon as all its rows are decided.
-//
-// against_archive (then flag_and_count), and against_survivors, write a flag per row and the count of
-// flags of each block; scan_counts turns the counts into offsets and scatter writes the flagged
-// positions there, in increasing order (for a first chunk, scatter_first does both in one launch). So the
-// survivors list is ordered by candidate id, and position order is id order.
-//
-// The archive's size *m is read on the device, so one CUDA graph serves every iteration of a search;
-// update_members then updates the archive in place, as the host Archive does.
+// Non-dominance filter of a batch of candidates against an archive, the device twin of Archive.add (host.py).
+// Needs #define N_OBJ (k) and FVAL (the objectives' C type; all minimised). One thread a row; the rows it is
+// compared with are staged through shared memory in tiles of BLOCK. The kernels' sequence: docs/internals.md.
 #define BLOCK 256
 #ifndef SCAN  // resident.cu's module, which includes this file, sets its own
 #define SCAN 1024

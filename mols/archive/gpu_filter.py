@@ -1,20 +1,5 @@
-"""Non-dominance filter on the device (filter.cu), with the contract of the host Archive.add
-(mols/archive/host.py), for candidates F (N, k) and archive members A (M, k) already on the device:
-
-    accepted[i]: no candidate dominates F[i], no earlier candidate equals it, and no member weakly
-                 dominates it (a <= F[i] in every objective);
-    removed[a]:  some accepted candidate dominates member a.
-
-Every candidate is first checked against the archive, and only the survivors (usually few) against
-each other. That is exact: a member that weakly dominates candidate j also dominates every candidate
-that j dominates. Survivors are compacted on the device in candidate order (block counts, one scan,
-a scatter), and a single copy brings back the count, the accepted ids and vectors and the removed
-flags. Candidates go through in chunks, so the scratch memory is bounded whatever N; nothing is N x N.
-
-The archive's size goes up with the other parameters in one copy and every size-dependent choice is
-made on the device, so the whole sequence, the evaluation before it and the archive's update after
-it can be captured once as a CUDA graph (mols/archive/device.py) and replayed every iteration.
-"""
+"""Non-dominance filter on the device (filter.cu), with the contract of the host Archive.add (host.py), for
+candidates F (N, k) and members A (M, k) already on the device; docs/internals.md says how it works."""
 
 from __future__ import annotations
 
@@ -30,7 +15,7 @@ from mols.backends.select import C_TYPES
 FILTER_CU = Path(__file__).with_name("filter.cu")
 BLOCK, SCAN = 256, 1024  # as in filter.cu
 CHUNK = 1 << 20  # rows per launch of a filter kernel
-WAVE = 1024  # blocks that about fill an H100 once (132 SMs x 8 blocks); a small batch splits the archive
+WAVE = 1024  # blocks that about fill a large GPU once (8 blocks a multiprocessor); a small batch splits the archive
 ROWS_BACK = 1024  # accepted candidates that come back with the count in one copy; more take a second
 KERNELS = ("against_archive", "flag_and_count", "against_survivors", "scan_counts", "scatter", "scatter_first",
            "mark_removed", "pack", "update_members")
@@ -199,5 +184,5 @@ def _filter(n_obj: int, dtype: np.dtype) -> GpuFilter:
 
 def filter_candidates(F, A, stream=None) -> Filtered:
     """The candidates F (N, k) that the archive A (M, k) accepts, and the members they remove; both
-    CuPy arrays of one dtype. See the module docstring."""
+    CuPy arrays of one dtype (the contract: docs/internals.md)."""
     return _filter(F.shape[1], F.dtype)(F, A, stream)

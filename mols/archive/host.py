@@ -1,13 +1,5 @@
-"""An unbounded archive of mutually non-dominated solutions, on the host. All objectives are minimised.
-
-Rule for equal objective vectors: the archive keeps one copy, the one it had first. A candidate
-equal to a member is rejected, and of equal candidates in one batch only the first can enter. So a
-solution whose vector is already archived is never added again, and Pareto local search cannot
-cycle through equal vectors (ParadisEO's replace-on-equal rule can keep PLS from ending).
-
-`add` gives the same archive as inserting the candidates one by one in order; a candidate counts
-as accepted when it is in the archive after the batch.
-"""
+"""An unbounded archive of mutually non-dominated solutions, on the host; all objectives are minimised. Of equal
+vectors it keeps the first (so PLS cannot cycle through them), and `add` equals offering the candidates one by one."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The archives of walks that share each launch (search/tabu.py's walk_together), side by side in padded arrays,
-so that one Numba call offers every walk's batch of steps to its archive.
-
-A lane starts with its archive's members and takes candidates one by one, in order: a candidate that a member
-weakly dominates is rejected, and an accepted one drops the members it dominates and is appended. This is
-archive/host.py's rule, and `flush` hands the lane back to its archive (Archive.hold: the members it kept, then
-the new ones in order), which leaves the archive exactly as offering it the same candidates batch by batch would.
-"""
+"""The archives of walks that share each launch (search/tabu.py's walk_together), side by side in padded arrays, so
+that one Numba call offers every walk's steps to its archive, with archive/host.py's rule (docs/internals.md)."""
 
 from __future__ import annotations
 

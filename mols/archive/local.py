@@ -1,25 +1,5 @@
-"""A Pareto local search start's archive, wherever it is kept, behind one protocol.
-
-Each start of PLS-1 has its own archive, which steers it: the search draws r and explores the r-th
-unvisited member, until none is left. Three kinds keep it:
-
-- `HostStart` (the host, `--archive cpu`): the whole F comes back, the host filters it;
-- `MirroredStart` (vectors on the device): the evaluation, the GPU filter and the update of the
-  vectors are one CUDA graph; only the accepted neighbors come back, and the host makes their solutions;
-- `ResidentArchive` (mols/archive/resident.py: everything on the device, for position moves on
-  permutations): the device makes the accepted neighbors' solutions too; the host only draws r.
-
-The protocol: `start(X, F)` (the members: solutions X with vectors F, mutually non-dominated, in the host
-Archive's order, all unvisited: a random solution alone, or an initial front), `unvisited` (how many members
-are), `pick(r)` (the r-th unvisited member, marked visited: its solution and vector), `explore(x, f, key,
-profiler)` (x's neighborhood evaluated and offered; with f, only the neighbors that dominate f: PLS-√),
-`members()` (F, X), `len()`, `holds(point)` (whether a member weakly dominates the point: a target); and
-`device_iterations`: where the resident archive runs whole iterations on the device (pls_device.py), else None.
-An iteration explores the `pick_rank`-th unvisited member. All
-three give the same members in the same order, so the same seed gives the same front wherever the
-archive is. `explore` charges its parts to the profiler: the device's filter
-runs in the evaluation's graph, so it counts as evaluation; archiving is the host's work.
-"""
+"""A Pareto local search start's archive, wherever it is kept (HostStart, MirroredStart, resident.py's
+ResidentArchive), behind one protocol; docs/internals.md lists it."""
 
 from __future__ import annotations
 

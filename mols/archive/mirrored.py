@@ -1,10 +1,5 @@
-"""A host Archive whose objective vectors are mirrored on the device, so that candidates evaluated
-there are filtered there (gpu_filter.py) and only the accepted ones come back.
-
-`offer_device(F)` filters candidates already on the device and updates the device's copy; `commit`
-then updates the host's members with the accepted candidates' solutions. Pareto local search uses it
-through archive/local.py, which evaluates, filters and updates in one CUDA graph.
-"""
+"""A host Archive whose objective vectors are mirrored on the device, so that candidates evaluated there are
+filtered there (gpu_filter.py) and only the accepted ones come back: `offer_device(F)`, then `commit`."""
 
 from __future__ import annotations
 

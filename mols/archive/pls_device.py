@@ -1,27 +1,6 @@
-"""Iterations of Pareto local search run on the device in batches, without the host between them: PLS-1
-with the resident archive (resident.py) on problems that make a solution's state on the device
-(Problem.load_kernel: the flowshop).
-
-An iteration is these steps on the evaluator's stream, after a first draw of the batch:
-- the problem's load kernel makes the drawn member's state;
-- the evaluation;
-- the GPU filter (gpu_filter.py, its parameters on the device);
-- settle_iteration (resident.cu), one launch: refuse_overflow first (an iteration whose accepted neighbors
-  do not fit is undone, and it ends the batch; the host grows the buffers and runs it again), the members'
-  vectors updated, their solutions updated, then the next member drawn from the counter-based draw of
-  (seed, iteration), exactly as the host's pick_rank draws it, marked visited, and `active` set.
-
-An iteration without a member (none unvisited, the batch's count reached, or after an overflow) does
-nothing and is not counted. A batch of G iterations is one CUDA graph. G is a power of two no larger than the
-unvisited members (or FEW, where fewer are unvisited: an iteration often adds members, and PLS-√'s archives have
-few), the iterations left (the budget's cap on iterations: an evaluations budget ends exactly) and MOST (1 where
-PLS has a target, looked at after every iteration). A start can end inside a batch (its members all visited):
-the batch's remaining iterations find no member, so the count and the natural end are the host's, and only
-their device time, at most G - 1 iterations once per start, is spent for nothing. The host looks at the time
-between batches. The graph itself takes the parameters up and brings the counter, the overflow flag, the size
-and the unvisited count back: around a batch the host only launches it and waits. The members drawn and the
-members kept are the host-driven loop's (search/pls.py), so the same seed gives the same front.
-"""
+"""Iterations of Pareto local search run on the device in batches, one CUDA graph each, without the host between
+them: PLS-1 with the resident archive (resident.py) on problems that make a member's state on the device
+(Problem.load_kernel: the flowshop). The steps and the batch sizes: docs/internals.md."""
 
 from __future__ import annotations
 
@@ -30,8 +9,8 @@ import numpy as np
 from mols.backends.cuda import PackedBuffers, compile_kernel
 
 MOST = 64  # iterations per batch at most
-FEW = 32  # iterations per batch at least, when the iterations left allow (module docstring; 32 against 16: PLS-√
-# on 200_20_01 0.995 -> 0.992 s, its slowest of 5 runs 1.020 -> 0.996 s on the H200, reports/issue17/NOTES.md)
+FEW = 32  # iterations per batch at least, when the iterations left allow: an iteration often adds members, and
+# PLS-√'s archives have few (32 rather than 16: slightly faster, reports/pls/)
 LOAD_BLOCK = 1024  # threads of the load kernel (flowshop.cu's LOAD_BLOCK: its launch bound)
 SEED, COUNTER, LIMIT, OVERFLOW = range(4)  # ctl's entries (resident.cu's CTL_*; CTL_CHOSEN is the device's)
 

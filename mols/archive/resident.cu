@@ -1,9 +1,6 @@
-// A start's archive kept whole on the device for Pareto local search (resident.py): besides the
-// members' vectors (updated by filter.cu's update_members), their solutions in a pool of `capacity`
-// rows, slot[i] (the pool row of member i), visited[i], and a stack of free pool rows. Needs the
-// neighborhood's header (nbh_decode, nbh_first_changed, nbh_segments) and #define N_VARS (n).
-// Every kernel is one block of SCAN threads (a multiple of 32, defined by resident.py): the archive
-// is small, and one block keeps the order.
+// A start's archive kept whole on the device for Pareto local search (resident.py): the members' solutions in a
+// pool, slot[i], visited[i] and a stack of free rows. Needs the neighborhood's header and #define N_VARS (n);
+// every kernel is one block of SCAN threads: the archive is small, and one block keeps the order.
 
 // For the tile of members start .. start + SCAN - 1: this thread's rank among the flagged ones, and
 // (through *in_tile) how many the whole tile flags. Ends with a barrier; warp_counts is scratch.

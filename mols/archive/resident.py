@@ -1,18 +1,5 @@
-"""A start's archive kept whole on the device, for Pareto local search on the GPU backend.
-
-The members' vectors, their solutions and their visited flags all stay on the device, so that the
-host does no archiving at all while a start runs. Each iteration is two CUDA graphs:
-
-- `pick(r)`: the r-th unvisited member is marked visited and only its solution and vector come
-  back (the host draws r, so the choice is the host archive's, seed for seed);
-- `explore(x)`: x's state up, the evaluation kernel, the filter (gpu_filter.py), the update of the
-  vectors (filter.cu) and of the solutions (resident.cu: a neighbor's solution is made on the device
-  from x and its move id), and the count of unvisited members back.
-
-`members()` brings the archive to the host when the start ends. The member order, and so the
-result, is the host Archive's. It needs a neighborhood whose CUDA header gives its moves as runs
-of positions (`nbh_segments`); PLS uses MirroredArchive for the others.
-"""
+"""A start's archive kept whole on the device (vectors, solutions, visited flags), for Pareto local search on the
+GPU backend: the host does no archiving while a start runs. Needs moves as runs of positions (`nbh_segments`)."""
 
 from __future__ import annotations
 
@@ -28,7 +15,7 @@ from mols.backends.select import C_TYPES
 from mols.neighborhoods.draws import DRAWS_CUH
 
 RESIDENT_CU = Path(__file__).with_name("resident.cu")
-SCAN = 512  # threads of every kernel; members go through them in tiles (512: PLS 3-5 % faster than 1024 or 256, H200)
+SCAN = 512  # threads of every kernel; members go through them in tiles (PLS ran faster with 512 than 1024 or 256)
 
 
 class ResidentArchive:

@@ -1,4 +1,5 @@
-"""Evaluation backends: `cpu` (Numba) and `gpu` (CuPy), chosen by a BackendSpec (`auto`: gpu where CuPy finds a device)."""
+"""Evaluation backends: `cpu` (Numba) and `gpu` (CuPy), chosen by a BackendSpec (`auto`: gpu where CuPy finds a
+device)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""CPU backend: the problem's Numba kernel, parallel over moves on a chosen number of cores.
-
-A neighborhood larger than `chunk_rows` (problems whose kernels take an id offset only) is evaluated
-chunk by chunk: `evaluate` fills the whole F one chunk at a time, and `best_weighted` selects in each
-chunk (on all the evaluator's cores) and keeps the best, so that the whole F never has to exist.
-"""
+"""CPU backend: the problem's Numba kernel, parallel over moves on a chosen number of cores. A neighborhood larger
+than `chunk_rows` is evaluated and selected chunk by chunk, so that the whole F never has to exist."""
 
 from __future__ import annotations
 

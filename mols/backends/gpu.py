@@ -1,29 +1,6 @@
-"""GPU backend: the problem's CUDA kernel generates every neighbor from its thread id and evaluates it.
-
-A neighborhood larger than the spec's `chunk_rows` (problems whose kernels take an id offset only) is
-evaluated chunk by chunk into one chunk-sized F on the device: `evaluate` copies each chunk out into the
-whole host F, and the device-side selection (gpu_select.py) reduces each chunk and combines their
-winners, so that F never goes to the host and never exists whole.
-
-The evaluator's pipeline is public, for the device-side selection and walk (gpu_select.py,
-gpu_walk.py) and the device archives (mols/archive/): `stage` writes a solution's state into pinned
-host memory, `enqueue_upload` (with the problem's prepare kernel after the copy), `enqueue_launch` and
-`enqueue_evaluation` put the copy and the kernels on `stream`, the kernel writes `F` (chunk rows, n_obj)
-on the device, and `capture` makes a CUDA graph of what a function enqueues, to be replayed every
-iteration. `data` and `state` (PackedBuffers) are
-the kernels' arguments, `source` the compiled source (problem kernels after the neighborhood header).
-
-Several searches share the launches of an evaluator made with `lanes` > 1 (problems with lane kernels,
-Problem.lane_kernels; the neighborhood in one chunk): lane b has its own state (a copy of the state
-arrays, STATE_BYTES after lane b - 1's, staged with `stage(x, key, b)`) and its own rows b * n_neighbors ..
-of F, and every kernel runs with grid.y = lanes (lane.cuh). The selection and the walk keep a tabu memory,
-parameters and a result per lane (gpu_select.py, gpu_walk.py).
-
-The spec's study variants (README "GPU techniques"): `generation host` builds the moves on the host and
-copies them up with each state (techniques.cuh's HOST_MOVES); `selection copy` brings F back and chooses
-on the host (select.py); `memory` compiles the kernels' MEMORY variant. A `Launch` sets the threads per
-block of the evaluation and selection kernels and the threads per move (tuning.py chooses it).
-"""
+"""GPU backend: the problem's CUDA kernel generates every neighbor from its thread id and evaluates it; large
+neighborhoods go chunk by chunk, and several searches may share the launches as lanes. The evaluator's public
+pipeline (stage, enqueue_*, capture) and the study variants: docs/internals.md."""
 
 from __future__ import annotations
 
@@ -134,7 +111,7 @@ def with_lanes(problem: Problem, lanes: int | None) -> Problem:
 
 
 def lanes_refused(problem: Problem, what: str, chunked: bool, lanes: int) -> str | None:
-    """Why `lanes` searches cannot share the launches over `what` (module docstring), or None."""
+    """Why `lanes` searches cannot share the launches over `what` (docs/internals.md), or None."""
     if lanes > MAX_LANES:
         return f"{lanes} searches cannot share a launch: at most {MAX_LANES} (a CUDA grid's y size)"
     if not problem.lane_kernels:

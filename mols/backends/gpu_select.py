@@ -1,10 +1,6 @@
-"""Device-side selection for the GPU backend: evaluate, reduce to the best admissible neighbor
-(select.cu) and bring back only that neighbor's id, score and objective vector. A neighborhood
-evaluated in chunks is reduced chunk by chunk, right after each chunk's launch; the last kernel
-combines the chunks' winners. Where the problem has a selection kernel (Problem.selection_kernel),
-evaluation and the chunk's reduction are one kernel and F is never written. An evaluator with several
-lanes (searches sharing each launch, gpu.py) has parameters, a tabu memory and a result per lane;
-`__call__` and the forbids serve lane 0, the host-driven search."""
+"""Device-side selection for the GPU backend: evaluate, reduce to the best admissible neighbor (select.cu) and bring
+back only its id, score and objective vector; chunk by chunk, fused with the evaluation where the problem has a
+selection kernel, and per lane (docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,20 +1,6 @@
-"""A tabu walk run on the device: the steps of search/tabu.py's loop without a round trip each.
-
-Each step is the selection's kernels up to select_partial (gpu_select.py), walk_step (walk.cu:
-select_final's choice, then the inverse move made tabu, the aspiration threshold, the step counter,
-the trail) and the problem's apply kernel, which moves the state on the device (Problem.apply_kernel).
-Several walks run side by side, one per lane of an evaluator with lanes (gpu.py), each with its own
-state, tabu memory, threshold, step count and trail: every kernel of a step serves all of them at once
-(grid.y = lanes), and a lane whose walk is done takes no more steps. A batch of steps is one CUDA graph;
-only its trail (the moves taken, their scores and objective vectors) comes back, and the host rebuilds
-the solutions visited from the moves (Neighborhood.paths). The next batch is launched before the host reads
-one (two trails, in turn), so that the device walks on while the host takes the steps; a walk that the host
-ends early has walked a batch further on the device, which nothing reads. The choices are the host loop's, step for
-step: the same kernels select on the same state, forbids and threshold. A sampled neighborhood's
-walk takes each step's draw key (Search.draw_keys: consecutive counters): the first goes up with x,
-and the apply kernel advances the counter of the key on the device, so that step t draws with keys[t]
-as the host loop does.
-"""
+"""A tabu walk run on the device: the steps of search/tabu.py's loop without a round trip each, a batch of steps one
+CUDA graph, several walks side by side in lanes; the choices are the host loop's, step for step
+(docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""Whole solutions evaluated a population at a time, as genetic algorithms need them (mols.pymoo): X (pop, size)
--> F (pop, n_obj).
-
-- CPU: the problem's reference evaluation, `Problem.evaluate`.
-- GPU: the problem's population kernel (`Problem.population_kernel`: one thread per solution, in the problem's
-  CUDA source, compiled as its neighborhood kernels are), whose CPU twin is `Problem.evaluate`. The flowshop,
-  QAP/mQAP and TSP/biTSP have one; the PPP, graph coloring and Weierstrass do not, and the GPU backend evaluates
-  their populations with `Problem.evaluate` on the host.
-"""
+"""Whole solutions evaluated a population at a time, as genetic algorithms need them (mols.pymoo): X (pop, size) ->
+F (pop, n_obj), on the CPU by `Problem.evaluate`, on the GPU by the problem's population kernel where it has one
+(the flowshop, QAP/mQAP, TSP/biTSP), else by `Problem.evaluate` on the host."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-// Best admissible neighbor by weighted score: the device twin of select.py (same rule, same bits).
-// Needs #define N_OBJ (k) and FVAL (the C type of F). apply_forbids first writes the forbids
-// queued on the host; select_partial reduces a grid-stride share of a chunk of F per block (row r
-// of the chunk is neighbor first + r); select_final, one block, reduces the blocks' results of all
-// chunks and writes the chosen id, its score and its row of F (final_choice, which walk.cu's step
-// kernel shares). A problem may compile this file
-// before its own kernels and fuse evaluation and select_partial in one kernel (no F), through
-// score_of_row, keep_better and write_part.
+// Best admissible neighbor by weighted score: the device twin of select.py (same rule, same bits). Needs
+// #define N_OBJ (k) and FVAL (the C type of F). The kernels' parts, and how a problem fuses evaluation and
+// select_partial (score_of_row, keep_better, write_part): docs/internals.md.
 #ifndef SEL_BLOCK
 #define SEL_BLOCK 256  // threads per block, a power of two (block_best); gpu_select.py may define another
 #endif

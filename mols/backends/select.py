@@ -1,11 +1,6 @@
-"""Best admissible neighbor by weighted score: the host twin of select.cu.
-
-score(t) = c[0] F[t, 0] + c[1] F[t, 1] + ... in float64, added in that order from 0.0 with no
-fused multiply-add, so both backends get the same bits. Neighbor t is admissible at step `step`
-when forbidden_until[t] <= step, or when its score is below `threshold` (tabu search's aspiration).
-The best is the lowest score, ties going to the lowest id; if no neighbor is admissible, the best
-of all of them.
-"""
+"""Best admissible neighbor by weighted score, the host twin of select.cu: scores summed in float64 in a fixed order
+without fused multiply-add, so both backends get the same bits; admissible: not tabu, or below the aspiration
+threshold; ties to the lowest id (docs/internals.md)."""
 
 from __future__ import annotations
 

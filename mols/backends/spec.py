@@ -1,8 +1,5 @@
-"""The backend spec: every choice about where and how a neighborhood is evaluated, made once.
-
-The CLI, `RunConfig`, the benchmarks and the reports all build one `BackendSpec`, resolve it once
-(`auto` becomes `gpu` or `cpu`), hand it to `prepare(problem, nbh, spec)` and show its label.
-"""
+"""The backend spec: every choice about where and how a neighborhood is evaluated, made once. The CLI, `RunConfig`,
+the benchmarks and the reports build one `BackendSpec`, resolve it, hand it to `prepare` and show its label."""
 
 from __future__ import annotations
 

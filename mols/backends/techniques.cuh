@@ -1,14 +1,6 @@
 // The study variants of the GPU kernels (BackendSpec's generation and memory; README "GPU techniques"),
-// compiled after the neighborhood's header only when a variant is asked for: the default kernels'
-// source stays as it was.
-//
-// HOST_MOVES 1 (--generation host): the host builds every move (Neighborhood.moves: NBH_ARITY ints each,
-// the layout of Move) and copies them to the device before each evaluation; nbh_decode reads move idx
-// from that table instead of decoding the id. gpu.py points nbh_host_moves at the table in each module.
-//
-// MEMORY (--memory): 0 plain global loads (no __restrict__ and no __ldg: no read-only cache path); 1 the read-only
-// cache (the kernels' const __restrict__ loads, no shared staging); 2 the instance data staged in shared
-// memory by the kernels that can (stage_shared), the rest through the read-only cache.
+// compiled after the neighborhood's header only when a variant is asked for, so the default kernels' source
+// stays as it was: HOST_MOVES 1 (moves read from a table) and MEMORY 0-2 (docs/internals.md).
 #if HOST_MOVES
 __device__ const Move* nbh_host_moves;
 #define nbh_decode(idx, n) (nbh_host_moves[idx])

@@ -1,26 +1,5 @@
-"""How many cores a CPU evaluation uses: all of them, or one, whichever the last calls found faster.
-
-Numba's parallel regions pay only when a call has enough work, and on a loaded machine they can cost
-more than they save: every region waits for its slowest thread, and a thread whose core another
-process holds is late by a time slice. So by default the CPU backend measures both settings and uses
-the faster, and keeps checking the other one now and then, because the load can change during a run.
-
-A check runs the other setting for PROBE calls in a row (the median of them counts, so one call that
-does more work than usual, such as a full rebuild after a restart, does not mislead it). The next
-check waits until `patience` times the other setting's last time has been spent on the chosen one, so
-a check costs at most PROBE / patience of the time between checks, however slow the other setting is.
-Patience starts at PATIENCE and doubles, up to MAX_PATIENCE, each time a check confirms the choice; a
-change of choice sets it back. The first call of each setting is not counted (it compiles and starts
-the thread pool).
-
-OpenMP threads that wait for the next region spin before they sleep; libgomp's default (300,000
-spins, milliseconds) keeps cores busy between calls, which a loaded machine cannot spare, and makes the
-one-thread calls that follow parallel ones look slower than they are. mols sets GOMP_SPINCOUNT to SPINS
-before the thread pool starts (mols/__init__.py), unless it is set already. (Timing from one call's
-start to the next's, host work included, was tried too: the host's archive work varies from one
-iteration to the next, and the choice followed that noise: PLS on 050_10_01, 2,000 iterations on 2
-cores, 1.72 s against 1.31 s timing the calls alone.)
-"""
+"""How many cores a CPU evaluation uses: all of them, or one, whichever the last calls found faster, checked again
+now and then because the load can change during a run; also OpenMP's spin count (docs/internals.md)."""
 
 from __future__ import annotations
 

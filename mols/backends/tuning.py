@@ -1,25 +1,6 @@
-"""The GPU launch configuration, chosen once per (device, problem, neighborhood, size) and remembered on disk.
-
-In the spirit of Algorithm 3 of Luong, Melab & Talbi (IEEE TC 2013): the first time a configuration is
-needed, when the evaluator is made (before the search's first iteration, on a solution of its own), a
-tuning pass times whole iterations as the search makes them (the evaluation and the device's selection, with
-their copies) under candidate launches that share one evaluator's buffers (GpuEvaluator.with_launch): the
-default launch at the problem's own threads per move and, where the problem lets them vary (Problem.lanes: QAP,
-Weierstrass), at twice as many; and the fixed blocks of TUNED_BLOCKS (that many threads in every kernel:
---block's launch). It compares their device times (device_times: CUDA events around replays of the iteration's
-graph, the candidates in turn) and keeps the fastest, the default unless another is faster by more than MARGIN.
-The run then takes the pass's evaluator of that launch. Timing kernels one by one and combining the fastest of
-each had picked launches slower than the default's as a whole (reports/gpu-techniques/NOTES.md). A candidate
-whose compilation or launch fails (too many threads or registers, too much shared memory, out of memory) is
-skipped, as Algorithm 3's fault tolerance skips it. The evaluation is exact whatever the launch, so the
-choice changes the time only, never a result.
-
-The choice is stored in TuningCache's JSON file (one per mols version, under $MOLS_CACHE_DIR, else
-$XDG_CACHE_HOME/mols or ~/.cache/mols), so later runs start tuned. A broken file or one of another
-version is ignored with a warning and rewritten. A launch given by the spec (--block) or read from the
-file that fails falls back, with a warning, to the next of the ranking: the default launch at last.
-Tuning is asked for (--tune, BackendSpec.tune). MOLS_TUNE=0 in the environment turns it off for every run.
-"""
+"""The GPU launch configuration, chosen once per (device, problem, neighborhood, size) by a tuning pass that times
+whole iterations under candidate launches (after Algorithm 3 of Luong, Melab & Talbi, IEEE TC 2013), and
+remembered on disk (docs/internals.md)."""
 
 from __future__ import annotations
 
@@ -42,15 +23,15 @@ from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
 BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
-TUNED_BLOCKS = (64, 256)  # the tuning pass's: half and twice the default's (on the H200 32, 512 and 1024 were the
-# slowest or tied; fixed 128 differs from the default in the selection's block only, and tied)
+TUNED_BLOCKS = (64, 256)  # the tuning pass's: half and twice the default's (32, 512 and 1024 were the slowest or
+# tied; fixed 128 differs from the default in the selection's block only, and tied: reports/gpu-techniques/)
 ROUNDS = 3  # rounds of device_times: each candidate's graph replayed in turn
 REPLAYS = 3  # replays per candidate and round
-MARGIN = 0.03  # how much faster than the default a launch must be to replace it: the H200's iterations vary by more
+MARGIN = 0.03  # how much faster than the default a launch must be to replace it: less is within the noise
 
 
 def cache_path() -> Path:
-    """The tuning file of this mols version (module docstring)."""
+    """The tuning file of this mols version (docs/internals.md)."""
     root = os.environ.get("MOLS_CACHE_DIR")
     if root is None:
         base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
@@ -177,7 +158,7 @@ def one_iteration(ev: GpuEvaluator, x, key) -> Callable[[], object]:
 
 
 class Tuner:
-    """The tuning pass (module docstring). `times` keeps each candidate's seconds per iteration (None: it failed)."""
+    """The tuning pass (docs/internals.md). `times` keeps each candidate's seconds per iteration (None: it failed)."""
 
     def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec, blocks: tuple[int, ...] = TUNED_BLOCKS):
         self.problem, self.nbh, self.spec, self.blocks = problem, nbh, spec, blocks
@@ -202,8 +183,8 @@ class Tuner:
 
     def _lanes(self) -> tuple[int | None, int | None]:
         """The problem's own threads per move and twice as many, where it lets them vary (Problem.lanes: QAP,
-        Weierstrass) and twice as many fit a warp and n (half as many was slower than as many in every H200
-        measurement); else None."""
+        Weierstrass) and twice as many fit a warp and n (half as many was never faster than as many); else
+        None."""
         if not hasattr(self.problem, "lanes") or self.problem.lanes is not None:
             return None, None
         own = self.problem.threads_per_move
@@ -235,11 +216,10 @@ class Tuner:
 def device_times(evaluators: dict, x, key, rounds: int = ROUNDS, replays: int = REPLAYS) -> dict:
     """{name: device seconds of an iteration on x} for {name: evaluator}: one iteration each (which makes its graph;
     None where the evaluator is None or its launch fails), then `rounds` rounds in which each graph in turn is
-    replayed `replays` times between CUDA events; the median over rounds. Host-timed iterations of one launch varied
-    by 5-9 % between two measurements on the H200, more than launches differ, and the host's part of an iteration
-    is the same for every launch. Rounds spread the GPU's drift over all alike; the tuning pass's candidates also
-    share one evaluator's buffers (with_launch): two evaluators of one launch differed by up to 15 % in device time
-    on the H200 (reports/gpu-techniques/NOTES.md)."""
+    replayed `replays` times between CUDA events; the median over rounds. Device time, because host-timed
+    iterations of one launch vary by more than launches differ, and the host's part is the same for every launch.
+    Rounds spread the GPU's drift over all alike; the tuning pass's candidates also share one evaluator's buffers
+    (with_launch), because two evaluators of one launch can differ in device time (reports/gpu-techniques/)."""
     cupy, graphs = import_cupy(), {}
     for name, ev in evaluators.items():
         try:

@@ -1,12 +1,7 @@
-// One step of tabu walks run on the device (gpu_walk.py), compiled after select.cu: the device twin
-// of the host loop in search/tabu.py. Needs #define N_OBJ and FVAL, and the neighborhood's header
-// (nbh_inverse). One block of SEL_BLOCK threads per lane (blockIdx.y: a walk of its own, with its own
-// pairs, result, threshold, step, limit, tabu memory of n_moves entries and trail). A lane whose step
-// has reached its limit has ended: its move is -1, which the apply kernel skips, and so is its trail's.
-// Otherwise select_final's choice over the lane's blocks' pairs (final_choice), then thread 0: the move's
-// inverse is tabu until step now + 1 + tenure, the aspiration threshold falls to the move's score if it is
-// lower, the step counter advances, and the move, its score and objective vector go to the trail (entry
-// lane * trail_stride of the step's pointers). The problem's apply kernel then moves the state.
+// One step of tabu walks run on the device (gpu_walk.py), compiled after select.cu: the device twin of the host
+// loop in search/tabu.py. Needs #define N_OBJ and FVAL, and the neighborhood's header (nbh_inverse). One block of
+// SEL_BLOCK threads per lane (blockIdx.y), each a walk with its own state; the step's parts: docs/internals.md.
+
 // walk_step's work for lane blockIdx.y, by the whole block: every thread returns at the end (a fused walk
 // kernel moves the state after it, qap.cu's qap_walk_step).
 __device__ void walk_step_in(

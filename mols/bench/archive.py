@@ -1,12 +1,5 @@
-"""The non-dominance filter alone: a batch of candidates offered to an archive. Our GPU filter
-(mols/archive/gpu_filter.py) against moocore and pymoo on the CPU (the non-dominated rows of archive
-and candidates together), BoTorch where it is installed, and our host Archive.add.
-
-Cases: synthetic ones, whose archive is `size` distinct integer points summing to SCALE (so mutually
-non-dominated) and whose candidates are members moved by integer noise, mostly for the worse; and
-flowshop ones, whose archive comes from a short PLS run on the CPU backend and whose candidates are
-the insertion neighborhood of one of its members, as in PLS.
-"""
+"""`mols bench archive`: the non-dominance filter alone, a batch of candidates offered to an archive: our GPU filter
+against moocore, pymoo, BoTorch and the host Archive.add, on synthetic and flowshop cases (docs/internals.md)."""
 
 from __future__ import annotations
 
@@ -35,7 +28,7 @@ INSTANCES = ("100_20_01", "200_20_01")
 SCALE = 1_000_000  # synthetic members' objectives sum to it
 NOISE = (-1, 20)  # candidate = member + noise in [lo w, hi w] per objective; w: half the members' spacing
 LIBS = ("gpu", "moocore", "pymoo", "botorch", "host")
-TARGET = (3, 40_000, 2_000)  # k, N, archive size of the issue's target: 1 ms on an H100
+TARGET = (3, 40_000, 2_000)  # k, N, archive size of the case the filter aims to take in about a millisecond
 SLOW_S = 2.0  # a library that took longer on one call is skipped for larger N of the same k and size
 BUDGET_S = 1.0  # time spent on the repeats of one library on one case, about
 CHECKED = ("moocore", "host")  # their answers must equal the GPU's; pymoo and BoTorch treat equal rows otherwise

@@ -1,12 +1,5 @@
-"""`mols bench batch`: neighbors per second of one tabu search against batches of searches sharing each launch.
-
-A search here is a tabu search with one weight vector (equal weights) and `iterations` steps; a batch of B
-runs B of them (seeds 0 .. B - 1) as search/batch.py's SearchBatch: on the GPU their walks side by side in B
-lanes, one launch per kernel for all; on the CPU one search per core in worker processes (`mols run --batch`'s
-way), each on one core. Each cell is the median of `repeats` timed batches (compilation and warm-up left out).
-A second table times aggregated tabu search's weight vectors walked side by side against one vector alone,
-the same steps per vector.
-"""
+"""`mols bench batch`: neighbors per second of one tabu search against batches of searches sharing each launch, and
+aggregated tabu search's weight vectors walked side by side against one alone (docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""`mols bench fsp`, the runs: the flowshop paper's Tables 2-5 on the machine at hand.
-
-For every size, algorithm (aggregated tabu search, PLS-√, PLS-≠), backend (Numba on 1 core and on
-all cores, the GPU) and seed, one run with the same budget, each written as a results folder under
-OUT/runs/. Runs already there with the same configuration and a completed status are kept, so an
-interrupted benchmark resumes where it stopped. The tables are then built from those folders only:
-times and accelerations over 1 core (Tables 2-4), the number of non-dominated solutions, the
-profile split (Table 5), and quality (hypervolume against the union of all fronts of the size).
-"""
+"""`mols bench fsp`, the runs: the flowshop paper's Tables 2-5 on the machine at hand, every run a results folder
+under OUT/runs/ (kept and resumed), the tables built from those folders only (fsp_tables.py)."""
 
 from __future__ import annotations
 

@@ -89,7 +89,8 @@ class Case:
     def interleaved_seconds(self, evaluators: dict) -> dict:
         """{name: median seconds of one iteration} for {name: evaluator (None: NaN)}: ROUNDS rounds in which each
         evaluator in turn makes `repeats` // ROUNDS timed iterations (after 3 untimed ones), so that the machine's
-        drift falls on all alike; two measurements of one launch one after the other differed by 5-9 %."""
+        drift falls on all alike (two measurements of one launch one after the other differ by more than launches
+        do)."""
         runs = {name: self.iteration(ev) for name, ev in evaluators.items() if ev is not None}
         times = {name: [] for name in runs}
         for name, run in runs.items():

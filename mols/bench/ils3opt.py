@@ -48,7 +48,7 @@ from mols.problems.tsp.instance import optimal_lengths
 from mols.search.ils3opt import numba_threads, run_ils3opt
 
 INSTANCES = ("kroA100", "lin318", "rat783", "fl1577", "pcb3038")
-TARGET_GAPS = {"kroA100": 0.0, "lin318": 0.0, "rat783": 0.02, "fl1577": 0.01, "pcb3038": 0.2}  # % (issue 20)
+TARGET_GAPS = {"kroA100": 0.0, "lin318": 0.0, "rat783": 0.02, "fl1577": 0.01, "pcb3038": 0.2}  # % above the optimum
 SOLVERS = {"cpu1": ("cpu", 1), "cpu": ("cpu", None), "fi-thread": ("fi-thread", None),
            "fi-block": ("fi-block", None), "fi-block-shared": ("fi-block-shared", None), "rkbi": ("rkbi", None),
            "cpu1-rkbi": ("cpu-rkbi", 1), "cpu1-merged": ("cpu", 1), "cpu-merged": ("cpu", None),

@@ -1,37 +1,6 @@
 """`mols bench multistart`: Table 5 of Luong, Melab & Talbi (2009) on this machine: K independent iterated tabu
-searches (a multistart) on QAP tai12a ... tai256c, on one core, all cores, one GPU and all GPUs, plus K PLS
-searches on the flowshop 200_20_01.
-
-A cell is one multistart of `mols multistart` (mols/multistart: Dask distributed, a local cluster) timed from
-the client: K searches of one configuration, seeds 0 .. K - 1, each from its own random start; ITS with the
-paper's runs of 1,000 tabu iterations (swap neighborhood, tenure n / 2, n / 5 random swaps between runs) and
-`iterations` iterations per search; PLS (PLS-≠, insertion) with `pls_iterations` per search. Columns, one
-local cluster each:
-
-- cpu1: one CPU worker, the K searches one after another on one core (Numba, Taillard's update of the QAP
-  deltas: O(n^2) per iteration, where the paper's CPU evaluated every move in O(n));
-- cpu: one CPU worker per core, one search per task;
-- gpu1: one GPU worker; gpu: one worker per visible GPU. Each in two modes where the searches can share
-  launches (tabu and ITS): `one`, one search per task (one search at a time per GPU, the paper's way), and
-  `batched`, ceil(K / GPUs) searches per task walking side by side, one launch per kernel for all
-  (search/batch.py). PLS runs in mode `one` only (its searches share no launch).
-
-Each cluster is made once per column; its start time is recorded apart (clusters.csv), never in a cell. Before
-each cell, every worker runs a short multistart of the same configuration and shape (min(200, the cell's
-iterations) iterations, a task per worker), so compilation and kernel caches stay out. Then `repeats` timed
-multistarts: the wall time of Multistart.run (tasks on the cluster, every search's folder written, the merged
-front and multistart.json), the median reported. Also per cell (CSV only, medians over the repeats):
-task_seconds, the tasks' times summed (workers' busy time), and search_seconds, the searches' wall_seconds
-summed from their run.json (batched searches share one clock, so each counts its whole batch).
-
-A CPU search evaluates at most `cpu_moves` neighbors (`pls_cpu_moves` on the flowshop: one insertion neighbor
-costs O(n m), a QAP swap O(1)): it makes fewer iterations (common.cpu_budget) and the cell's time is scaled
-linearly to the full budget, marked "est.": the searches' part of it (the busiest worker's searches'
-wall_seconds, from their run.json) times budget / iterations, the rest (Dask, the folders) counted once.
-
-Ratios: every cell against cpu1 (x cpu1), and all GPUs against one GPU in the same mode (gpu / gpu1: the issue's
-target on tai100a). Columns without their device are skipped with a note.
-"""
+searches on QAP tai12a ... tai256c on one core, all cores, one GPU and all GPUs, plus K PLS searches on the
+flowshop 200_20_01; what a cell measures: docs/internals.md."""
 
 from __future__ import annotations
 
@@ -147,7 +116,7 @@ def timed_multistart(client, fields: dict, searches: int, folder: Path, per_task
 
 
 def measure(client, case: Case, column: str, mode: str, per_task: int, settings: Settings, scratch: Path) -> dict:
-    """One cell: a warm-up multistart, then `repeats` timed ones (module docstring)."""
+    """One cell: a warm-up multistart, then `repeats` timed ones (docs/internals.md)."""
     workers = len(client.scheduler_info()["workers"])
     iterations = case.iterations(column)
     fields = case.fields | {"backend": COLUMNS[column][0], "iterations": iterations}

@@ -1,11 +1,5 @@
-"""`mols bench natural-end`: PLS-1 run to its natural end (`restarts=0`: it stops when its archive is fully
-explored, ParadisEO's moeoPLS1) on the flowshop paper's instances, PLS-≠ and PLS-√, on the CPU and the GPU.
-
-Every run of a row has the same configuration but its seed (seeds 0 .. S - 1), each run `repeats` times; a row
-gives the medians over seeds of the iterations to the natural end, the front's size and the search time (each
-seed's time the median of its repeats; compilation stays out: Search.run warms up first). An iteration cap
-keeps a run that would not end from running for ever: the row counts the runs that ended naturally.
-"""
+"""`mols bench natural-end`: PLS-1 run to its natural end (`restarts=0`, ParadisEO's moeoPLS1) on the flowshop
+paper's instances, PLS-≠ and PLS-√, on the CPU and the GPU: medians over seeds of iterations, front size, time."""
 
 from __future__ import annotations
 
@@ -31,7 +25,7 @@ def run_config(size: str, variant: str, backend: str, seed: int, cap: int) -> Ru
 
 
 def row(size: str, variant: str, backend: str, seeds: int, repeats: int, cap: int) -> dict:
-    """The medians over seeds of one configuration (module docstring)."""
+    """The medians over seeds of one configuration (docs/internals.md)."""
     iterations, fronts, seconds, natural = [], [], [], 0
     for seed in range(seeds):
         results = [solve(run_config(size, variant, backend, seed, cap)) for _ in range(repeats)]

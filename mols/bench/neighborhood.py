@@ -67,7 +67,7 @@ def with_rates(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def write_report(df: pd.DataFrame, folder: Path) -> tuple[Path, Path]:
-    """reports/neighborhood.md (environment and table) and reports/neighborhood.csv (all columns)."""
+    """FOLDER/neighborhood.md (environment and table) and FOLDER/neighborhood.csv (all columns)."""
     return write_report_files(df, folder, "neighborhood", render_markdown)
 
 

@@ -1,19 +1,6 @@
-"""`mols bench ppp`: the PPP tables of Luong, Melab & Talbi (IEEE TC 2013, Tables 3 and 4: tabu search with
-the Hamming-1 and Hamming-2 neighborhoods, 10,000 iterations, 73-73 .. 1301-1317) on this machine, Hamming 3
-on the sizes where it is affordable, and how often tabu search solves each instance.
-
-Time: tabu search on the cost (tenure n) from a random start, without stopping at cost 0, `repeats` seeds
-per backend; seconds per iteration = the median over the seeds of wall time / iterations (compilation
-excluded: Search.warm_up). The GPU runs `iterations`; a CPU evaluates at most `cpu_moves` neighbors
-(common.cpu_budget: at least 3 iterations). The time for the papers' 10,000 iterations is that rate times
-10,000, an estimate wherever fewer ran. Paper: Tables 3 and 4's Tesla M2050 column with texture memory
-(Xeon E5620 host), seconds for 10,000 iterations, as printed.
-
-Success: `runs` tabu runs (seeds 0 .. runs - 1) per instance and neighborhood, on one backend, each of at
-most `run_iterations` iterations and stopping at cost 0 (the problem's target). A success is a run whose
-best solution solves the PPP. Both backends compute the same integers and choose the same moves, so the
-successes and their iterations do not depend on the backend; their seconds do.
-"""
+"""`mols bench ppp`: the PPP tables of Luong, Melab & Talbi (IEEE TC 2013, Tables 3 and 4: tabu search, Hamming 1
+and 2) on this machine, Hamming 3 where affordable, and how often tabu search solves each instance
+(docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,5 @@
 """`mols bench pymoo`: at an equal wall time, the hypervolume of mols' PLS-1 and aggregated tabu search against
-pymoo's NSGA-II and NSGA-III, on the flowshop's sizes 20x10 to 200x20.
-
-Every method runs `wall` seconds per run, on the same backend (`auto`: the GPU where there is one):
-
-- NSGA-II (population 100) and NSGA-III (the Das-Dennis directions of NSGA3_PARTITIONS, and one more), through
-  mols.pymoo: their populations evaluated by mols' backend (the flowshop's population kernel on the GPU), with
-  permutation operators (mols.pymoo.operators) and pymoo's ("time", wall) termination;
-- PLS-1 (PLS-≠) and aggregated tabu search, through mols.solve: a budget of iterations that probe runs of the
-  same configuration say takes `wall` seconds (their budgets double until one takes a tenth of it), with a timer that stops the run at `wall` where it takes
-  longer (mols.pymoo.Deadline; tabu search shares the budget among its weight vectors, hence the budget).
-
-Before its timed runs each configuration runs once untimed, so that nothing timed compiles. Hypervolume: of each
-run's front, against a reference point common to the instance: the union of all its runs' fronts normalised by its
-ideal and nadir points, measured up to 1.1 (mols.reporting.indicators). The table shows medians over the seeds.
-"""
+pymoo's NSGA-II and NSGA-III, on the flowshop's sizes 20x10 to 200x20 (docs/internals.md)."""
 
 from __future__ import annotations
 
@@ -51,7 +37,7 @@ def run_config(instance: str, method: str, seed: int, backend: str, iterations: 
 def run(instances: Iterable[str] = INSTANCES, methods: Iterable[str] = METHODS, wall: float = WALL_SECONDS,
         seeds: int = 3, backend: str = "auto", on_row: Callable[[dict], None] = lambda row: None) -> pd.DataFrame:
     """One row per instance, method and seed, with its front's hypervolume against the instance's common reference
-    point (the module docstring)."""
+    point (docs/internals.md)."""
     backend = BackendSpec(backend).resolved().device
     rows = []
     for instance in instances:

@@ -1,20 +1,5 @@
-"""`mols bench q3ap`: the Q3AP experiments of Luong, Loukil, Melab & Talbi (2010) on this machine.
-
-Table I: ILS-TS (iterated tabu search: tabu runs of `ts` iterations with the advanced neighborhood, tenure
-m / 4, each from the run before's best after mu in [2, n] random swaps in p or q; at most `ils` runs) from a
-random start, `runs` seeds per instance, stopped at the best-known value (instances/q3ap/q3ap_bks.csv:
-values of our own long runs, since no construction reproduces the paper's instances). Reported as in the
-paper: average and max value, hits (runs that reached the best known), mean (sd) wall time and ILS
-iterations. The runs go on the GPU where there is one (else all CPU cores). As in the paper, a whole run on
-one CPU core would take too long: its time is the runs' iterations at the rate measured on one core
-(`cpu_iterations` tabu iterations of the same search, Numba, the same O(n) deltas): "est." in the table,
-and the acceleration is that estimate over the measured time.
-
-Neighborhoods at equal evaluations (the paper's Fig. 2, on nug15): tabu search (tenure m / 4) with the
-advanced neighborhood for `iterations`, and with the basic one for as many evaluated neighbors
-(iterations x m_advanced / m_basic, rounded), `compare_runs` seeds each: the final costs, and the mean best
-cost at a quarter, half and all of the evaluations.
-"""
+"""`mols bench q3ap`: the Q3AP experiments of Luong, Loukil, Melab & Talbi (2010) on this machine: Table I (ILS-TS)
+and the two neighborhoods at equal evaluations on nug15 (docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,5 @@
-"""`mols bench qap`: the QAP table of Luong, Melab & Talbi (2009, Table 1; 2013, section 6.1) on this
-machine, with the quality of what was found next to the time.
-
-Tabu search (one objective: tenure n, aspiration, the swap neighborhood) runs a fixed number of
-iterations from a random start, `repeats` seeds per instance and backend; each run's time excludes
-compilation (Search.warm_up). Backends: `gpu` (qap.cu, device-side selection, the tabu walk on the
-device in batches of steps: backends/gpu_walk.py), `gpu-hostwalk` (the same kernels, one round trip
-and the move applied on the host per step), `cpu` (Numba on
-all cores) and `cpu1` (1 core), both with Taillard's O(n^2) update of the deltas, and `cpu1-plain`
-(1 core, the O(n) delta of every move, as the papers' CPU and our GPU compute it). cpu1-plain runs
-may be shorter (--plain-iterations): its time for the full budget is then an estimate at the
-measured rate, marked "est.", and its best cost is that of the shorter run. Quality: the best cost of the seeds and its gap to the best known (qap_bks.csv).
-
-Then iterated tabu search on tai50a and tai100a, for a budget of iterations, on the GPU and on all
-cores: wall time, best cost and gap.
-"""
+"""`mols bench qap`: the QAP table of Luong, Melab & Talbi (2009, Table 1; 2013, section 6.1) on this machine, with
+the quality found next to the time, then iterated tabu search on tai50a and tai100a (docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""`mols bench threads`: the CPU backend's default (all cores, threads.py choosing) against --threads 1,
-on an idle machine and beside busy processes.
-
-Each run is a fresh process (`python -m mols.bench.threads CONFIG`), so that no thread pool or
-compiled code is shared between settings; the time reported is the search's wall time from its result
-(compilation and start-up excluded). Busy processes are plain Python loops, one core each. The two
-settings alternate, so that a change of the machine's state hits both alike.
-"""
+"""`mols bench threads`: the CPU backend's default (all cores, threads.py choosing) against --threads 1, on an idle
+machine and beside busy processes, each run a fresh process, the two settings alternating."""
 
 from __future__ import annotations
 

@@ -1,16 +1,5 @@
-"""`mols bench tsp`: the GPU local search paper's TSP table on the machine at hand, and move rates.
-
-Table 6 of Luong, Melab & Talbi (IEEE TC 2013): tabu search with the swap neighborhood, 10,000
-iterations, eil101 ... rl5915, CPU against GPU. Here: our Numba backend on 1 core and on all cores
-against the GPU, in the same run. A CPU run evaluates at most `cpu_moves` neighbors (fewer
-iterations on the large instances): its time per iteration is measured, and its time for the full
-budget is that times the budget, marked as extrapolated. Next to each time: the best tour found
-against the optimum.
-
-Rates: swap and 2-opt moves evaluated per second on the large instances, as tabu search sees them
-(one iteration = the whole neighborhood evaluated, the best admissible move selected on the device,
-the move applied) and for the evaluation kernel alone (on the GPU).
-"""
+"""`mols bench tsp`: the GPU local search paper's TSP table (IEEE TC 2013, Table 6) on the machine at hand, with the
+best tour against the optimum, and swap and 2-opt move rates (docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,5 @@
-"""`mols bench weierstrass`: Table 5 of Luong, Melab and Talbi (IEEE TC 2013) on this machine: tabu search
-on the Weierstrass function, dimensions 1..10, 10,000 crowns neighbors, in float32 (the paper's) and
-float64 arithmetic, on 1 core, all cores and the GPU, with the quality reached next to the time.
-
-Each cell: `repeats` tabu runs (seeds 0 ..), one objective, tenure n, from a random point; time per
-iteration = the median over the runs of wall time / iterations, compilation excluded (Search.warm_up).
-CPU runs may be shorter (`cpu_iterations`): their time for the paper's 10,000 iterations is then an
-estimate at the measured rate, marked "est.", and their best value is that of the shorter runs. Quality:
-the best solution of the runs, its value in the run's arithmetic and in float64, and the gap of the
-float64 value to the known minimum -2.81562 n. float32 against float64: the largest and the mean
-|f32 - f64| over the neighbors of a few random points (the reference evaluation), per dimension. GPU
-kernel: the evaluation kernel alone over the whole neighborhood, CUDA events around graph replays.
-"""
+"""`mols bench weierstrass`: Table 5 of Luong, Melab and Talbi (IEEE TC 2013) on this machine: tabu search on the
+Weierstrass function, dimensions 1..10, in float32 and float64, on 1 core, all cores and the GPU (docs/internals.md)."""
 
 from __future__ import annotations
 
@@ -49,7 +38,7 @@ def run(dimensions: Iterable[int] = TABLE_DIMENSIONS, precisions: Iterable[str] 
         backends: Iterable[str] | None = None, iterations: int = PAPER_ITERATIONS, cpu_iterations: int = 3,
         repeats: int = 3, neighbors: int = PAPER_COUNT, kernel_repeats: int = 20,
         on_row: Callable[[dict], None] = lambda row: None) -> pd.DataFrame:
-    """One row per dimension, arithmetic and backend (the module docstring says what is measured)."""
+    """One row per dimension, arithmetic and backend (docs/internals.md says what is measured)."""
     nbh, backends = crowns(neighbors), list(backends or default_backends())
     rows = []
     for n in dimensions:

@@ -1,25 +1,5 @@
-"""A neighborhood: a size plus a pure mapping between integer ids and moves, on host, Numba and CUDA.
-
-A move is a small tuple of `arity` indices (a pair of positions for a swap, one bit for a flip, three
-cut points for 3-opt), decoded from its id. Sampled neighborhoods (points drawn around a real vector)
-also depend on a draw key (seed, counter): the same id and key give the same neighbor on every backend.
-
-The Numba functions are the mapping itself, callable from Python and from jitted kernels:
-
-- `size(n)`: the number of moves for a problem of size n;
-- `decode(id, n) -> (i, j, ...)`: the move's indices; `encode(i, j, ..., n) -> id` (-1: no such move),
-  where it exists;
-- `inverse_of(id, n)`: the move tabu search forbids after taking move id (the one that undoes it);
-- `apply_into(x, id, n, key, out)`: out = the neighbor of solution x by move id (key: (2,) uint64).
-
-`cuda_header` is their CUDA twin, prepended to the kernels that use the neighborhood. It defines
-NBH_ARITY, a `Move` struct, `nbh_decode(long long id, int n)`, `nbh_index(Move, int q)` (index q of
-the move) and `nbh_inverse(long long id, int n)`. Position moves on permutations (insertion, swap,
-2-opt) also have `first_changed(i, j)` (positions before it keep their element) and `source(i, j, k)`
-(the position of x whose element the neighbor puts at k), and where `cuda_segments` is true the header
-gives `nbh_first_changed` and `nbh_segments` (positions first_changed..n-1 as runs of x), which the
-flowshop kernel and the device-resident archive use.
-"""
+"""A neighborhood: a size plus a pure mapping between integer ids and moves, on host, Numba and CUDA; a sampled one
+also depends on a draw key (seed, counter). The Numba functions and the CUDA header it needs: docs/internals.md."""
 
 from __future__ import annotations
 

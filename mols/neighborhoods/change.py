@@ -1,17 +1,6 @@
-"""The change of one variable to another of its k values, on integer vectors: (k - 1) n neighbors.
-
-Move id t is the pair (i, r) = (t // (k - 1), t % (k - 1)): position i takes the value
-(x[i] + 1 + r) mod k, so the k - 1 ids of a position give its k - 1 other values once each, counted
-cyclically from the current one. Luong et al. (2013, section 4.4) count them in the alphabet's order
-instead (r if r < x[i], else r + 1): the same neighbors under other ids, but then the move that
-undoes (i, r) depends on the value x[i] had before it, which `inverse_of(id, n)` is not given. In
-the cyclic order, r shifts x[i] by r + 1 and the shift by k - r - 1, the id (i, k - 2 - r), undoes
-it whatever the values: the tabu attribute forbids changing position i back to its old value while
-it keeps the new one. Once i changes again, that id moves i elsewhere, so a position can still cycle
-through three values or more (a -> b -> c -> a), which a memory of move ids cannot stop in general:
-Tabucol's attribute (position, old value) needs a tabu memory keyed by values, not by move ids.
-change.cuh is the CUDA twin (NBH_K = k), with the same ids.
-"""
+"""The change of one variable to another of its k values, on integer vectors: (k - 1) n neighbors, the other values
+counted cyclically from the current one so that a move's inverse needs no old value (docs/internals.md).
+change.cuh is the CUDA twin (NBH_K = k), with the same ids."""
 
 from __future__ import annotations
 

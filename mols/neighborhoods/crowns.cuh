@@ -1,7 +1,6 @@
-// Crowns: the CUDA twin of crowns.py (the same neighbors, bit for bit: crowns.py says how), after
-// draws.cuh. Defined before it: CROWNS_COUNT (neighbors), CROWNS_LOW and CROWNS_HIGH (the box),
-// CROWNS_TWO_PI. Round-to-nearest intrinsics (__dadd_rn, ...) keep the compiler from fusing a multiply
-// and an add, which the host does not do.
+// Crowns: the CUDA twin of crowns.py (the same neighbors, bit for bit: docs/internals.md), after draws.cuh.
+// Defined before it: CROWNS_COUNT (neighbors), CROWNS_LOW and CROWNS_HIGH (the box), CROWNS_TWO_PI. Round-to-nearest
+// intrinsics (__dadd_rn, ...) keep the compiler from fusing a multiply and an add, which the host does not do.
 #define NBH_ARITY 1
 struct Move { long long t; };
 __device__ __forceinline__ Move nbh_decode(long long idx, int n) { Move mv; mv.t = idx; return mv; }

@@ -1,22 +1,6 @@
-"""Crowns: sampled neighbors of a real vector in concentric shells around it (Luong, Melab and Talbi,
-IEEE TC 2013, section 4.5), for continuous problems on the box [-1, 1]^n.
-
-`count` crowns of equal width split the ball of radius R = 1/n (n the dimension) around x: crown t + 1
-holds the points at a distance in [h_t, h_t+1] from x, h_t = R t / count. Neighbor t (t = 0 .. count - 1)
-is one random point of crown t + 1: a direction uniform on the sphere (n Gaussian draws by Box-Muller,
-normalised) times a radius drawn uniformly in [h_t, h_t+1], added to x, then clipped to the box [-1, 1]
-coordinate by coordinate (a clipped neighbor lies nearer to x than its crown). The draws, from the
-evaluation's key (draws.py): uniform(key, t, 2q) and uniform(key, t, 2q + 1) for Gaussian q, then
-uniform(key, t, 2n) for the radius. Tabu search forbids the crown just taken (a move is its own inverse).
-
-crowns.cuh is the CUDA twin, and it computes the same double, bit for bit: every step is an IEEE
-round-to-nearest operation (+, *, /, sqrt, written __dadd_rn etc. there so that no multiply-add is
-fused) except log and cos in Box-Muller, which may differ in their last bit between CUDA and the host's
-libm. Each Gaussian draw is therefore rounded to float32: the rounding hides such a difference unless
-the double lies within a bit of a float32 rounding boundary (about one draw in 10^9). It matters
-because the Weierstrass function sums sin(2^i x) up to i = 100: a change of x in its last bit changes f
-by up to 1e-3.
-"""
+"""Crowns: sampled neighbors of a real vector in concentric shells around it (Luong, Melab and Talbi, IEEE TC 2013,
+section 4.5), for continuous problems on the box [-1, 1]^n; crowns.cuh is the CUDA twin, bit for bit
+(docs/internals.md says how, and why each Gaussian draw is rounded to float32)."""
 
 from __future__ import annotations
 
@@ -38,7 +22,7 @@ CUDA_HEADER = DRAWS_CUH.read_text() + (HERE / "crowns.cuh").read_text()
 
 @njit(cache=True)
 def gaussian(key, t, q):
-    """Gaussian draw q of neighbor t (Box-Muller), rounded to float32 (the module docstring says why)."""
+    """Gaussian draw q of neighbor t (Box-Muller), rounded to float32 (docs/internals.md says why)."""
     u, v = uniform(key, t, 2 * q), uniform(key, t, 2 * q + 1)
     g = math.sqrt(-2.0 * math.log(1.0 - u)) * math.cos(TWO_PI * v)
     return np.float64(np.float32(g))

@@ -1,10 +1,6 @@
-"""Random numbers for sampled neighborhoods, from a counter: the same (key, id, q) gives the same number on
-the host, in Numba kernels and in CUDA kernels (draws.cuh), so a run repeats exactly on every backend.
-
-key = (seed, counter) is an evaluation's draw key (Search.draw_key); id is the neighbor, q the draw of
-that neighbor. Each input goes through SplitMix64's finaliser in turn (64-bit integers only), and the
-top 53 bits of the result make a double in [0, 1).
-"""
+"""Random numbers for sampled neighborhoods, from a counter: the same (key, id, q) gives the same number on the host,
+in Numba kernels and in CUDA kernels (draws.cuh), through SplitMix64's finaliser, so a run repeats exactly on
+every backend."""
 
 from __future__ import annotations
 

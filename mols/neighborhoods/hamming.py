@@ -1,13 +1,5 @@
-"""Hamming-k neighborhoods on bit vectors: flip k distinct bits; C(n, k) neighbors (n, n(n-1)/2,
-n(n-1)(n-2)/6 for k = 1, 2, 3).
-
-A move is the set of bits i < j < l, numbered in the combinatorial number system (colex order):
-id = C(l, 3) + C(j, 2) + C(i, 1) for k = 3 (C(j, 2) + i for k = 2, i for k = 1), so every k-subset
-has exactly one id. Decoding finds, for q = k .. 1, the largest c with C(c, q) <= the rest of the id:
-a floating estimate (a square or cube root) corrected in integers, exact for neighborhoods of any
-size. Flipping the same bits again undoes a move, so a move is its own inverse. hamming.cuh is the
-CUDA twin (the same ids).
-"""
+"""Hamming-k neighborhoods on bit vectors: flip k distinct bits, C(n, k) neighbors, numbered in the combinatorial
+number system and decoded exactly for any size (docs/internals.md); hamming.cuh is the CUDA twin."""
 
 from __future__ import annotations
 

@@ -1,14 +1,5 @@
-"""Insertion moves: take the job at position i out and put it back so that it lands at position j.
-
-There are exactly (n-1)^2 distinct neighbors: the n(n-1) ordered pairs i != j, less the n-1
-backward adjacent pairs (i, i-1), which give the same permutation as the forward pair (i-1, i).
-Ids are grouped by s = min(i, j), the first position a move changes, so that moves of similar
-cost are neighbors in id order (a warp of GPU threads then shares one loop length):
-
-    group s (s = 0 .. n-2) starts at id s*(2n-2-s) and holds 2n-3-2s moves:
-      first the n-1-s forward moves (i=s, j=s+1 .. n-1),
-      then the n-2-s backward moves (i=s+2 .. n-1, j=s).
-"""
+"""Insertion moves: take the job at position i out and put it back so that it lands at position j; (n-1)^2 distinct
+neighbors, their ids grouped by the first position a move changes (docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,5 @@
-"""Swaps on a pair of permutations (p, q) (the Q3AP's solutions, Luong, Loukil, Melab & Talbi 2010, eqs. 5-6).
-
-A solution is x = (p, q), p = x[:n] and q = x[n:] (encodings.Permutations(2, n)).
-
-- basic: one swap, in p or in q: n(n-1) moves. Ids 0 .. m-1 (m = n(n-1)/2) swap p's pair with that
-  swap id, ids m .. 2m-1 swap q's pair id - m. A move is (part, i, j): part 0 for p, 1 for q.
-- advanced: a swap in p and one in q at once: m^2 moves. Id a m + b swaps p's pair a and q's pair b;
-  a move is (k, l, r, s): p's positions k < l and q's positions r < s.
-
-Pairs are numbered as the swap neighborhood numbers them (swap.decode, pairs.cuh). Both neighborhoods
-also map an id to the four positions (k, l, r, s) of the swaps in p and in q, (-1, -1) standing for
-no swap (`swaps`, `nbh_swaps` in CUDA): the Q3AP's kernels read every move through it. A swap undoes
-itself, so a move is its own inverse. pair_swaps.cuh is the CUDA twin (NBH_ADVANCED 0 or 1).
-"""
+"""Swaps on a pair of permutations x = (p, q) (the Q3AP's, Luong, Loukil, Melab & Talbi 2010, eqs. 5-6): basic, one
+swap in p or in q, and advanced, one in each at once (docs/internals.md); pair_swaps.cuh is the CUDA twin."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""2-exchange (swap) moves: exchange the jobs at positions i < j; n(n-1)/2 neighbors.
-
-Ids follow the triangular mappings of Luong, Melab & Talbi (IEEE TC 2013), Propositions 1 and 2:
-id = i(n-1) + (j-1) - i(i+1)/2, and its inverse through a square root, corrected in integers so
-that it stays exact for neighborhoods of any size.
-"""
+"""2-exchange (swap) moves: exchange the jobs at positions i < j; n(n-1)/2 neighbors, with the triangular ids of
+Luong, Melab & Talbi (IEEE TC 2013), Propositions 1 and 2, inverted through a square root corrected in integers."""
 
 from __future__ import annotations
 

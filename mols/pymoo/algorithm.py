@@ -1,20 +1,6 @@
-"""mols' searches as pymoo Algorithms: minimize(MolsProblem(...), PLS(), ("n_eval", 100_000), seed=1).
-
-The Algorithm runs one mols search (mols.solve, on the problem's mols problem and backend) as its only step and
-fills pymoo's Result with the search's archive: res.X and res.F are the archive's solutions and vectors (res.pop
-too), res.algorithm.mols_result mols' SearchResult. The termination becomes mols' budget of iterations
-(neighborhood evaluations):
-
-- ("n_eval", N): N // (neighbors per evaluation) iterations (at least 1): the neighbors evaluated stay within N;
-- ("n_gen", N) or ("n_iter", N): N iterations;
-- ("time", T): the search stops at its first iteration boundary after T seconds (from when it is called,
-  compilation included), within `iterations` (default 10,000) at most; tabu search shares that cap among its
-  weight vectors, so a time limit may end it before it has run them all;
-- no termination (pymoo's default one): `iterations`.
-
-The seed (minimize's seed=) is mols' seed, so the front equals mols.solve's with the same seed and budget; without
-one, a seed is drawn from pymoo's random state. res's evaluator counts the neighbors the search evaluated.
-"""
+"""mols' searches as pymoo Algorithms: minimize(MolsProblem(...), PLS(), ("n_eval", 100_000), seed=1) runs one mols
+search as its only step and returns its archive as res.X and res.F; how a termination becomes mols' budget:
+docs/internals.md."""
 
 from __future__ import annotations
 
@@ -48,7 +34,7 @@ class Deadline:
 
 
 def mols_budget(termination, n_neighbors: int, iterations: int) -> tuple[int, float | None]:
-    """mols' iterations and time limit in seconds (None: none) for a pymoo termination (the module docstring)."""
+    """mols' iterations and time limit in seconds (None: none) for a pymoo termination (docs/internals.md)."""
     if isinstance(termination, MaximumFunctionCallTermination):
         return max(1, int(termination.n_max_evals) // n_neighbors), None
     if isinstance(termination, MaximumGenerationTermination):
@@ -65,7 +51,7 @@ class MolsSearch(Algorithm):
     """A mols search (`algorithm`, a RunConfig algorithm) as a pymoo Algorithm, on a MolsProblem. `options` are
     RunConfig fields (variant, weights, tenure, partitions, backend, threads, archive, ...; the backend is the
     problem's by default); `neighborhood` a name or a Neighborhood (default: the problem's usual one);
-    `iterations` the budget where the termination gives none (module docstring)."""
+    `iterations` the budget where the termination gives none (docs/internals.md)."""
 
     def __init__(self, algorithm: str, neighborhood=None, iterations: int = DEFAULT_ITERATIONS, initial=None,
                  **options):

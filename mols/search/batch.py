@@ -1,15 +1,6 @@
-"""A batch of tabu searches (aggregated tabu search or ITS) that differ only by their seeds, run together: their
-runs walk side by side, one launch per kernel for all of them, on one GPU evaluator with lanes
-(search/tabu.py's walk_together; Evaluator.lane_walk). Where the evaluator has no lanes (the CPU, problems
-without lane kernels) the runs walk one after another, with the same results.
-
-Each search draws from its own RNG and keeps its own archive, so each gives exactly what it gives run alone
-(tests/search/test_batch_search.py): its runs are made in the order it makes them alone (search/tabu.py's
-_rounds), and each run's archive is merged into the search's in that order. The searches share one profiler:
-each result's wall time and profile are the batch's. A stop (mols.signals) ends every search at the next
-batch of steps, each with its archive so far; so does a time budget (the searches share its clock). Each
-search keeps its own cap on iterations (iterations, evaluations: search/budget.py).
-"""
+"""A batch of tabu searches (aggregated tabu search or ITS) that differ only by their seeds, run together: their runs
+walk side by side, one launch per kernel for all, on a GPU evaluator with lanes (else one after another), and each
+search gives exactly what it gives alone (docs/internals.md)."""
 
 from __future__ import annotations
 

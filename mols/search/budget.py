@@ -1,16 +1,5 @@
-"""A run's budgets, and which of them ended it.
-
-- iterations: neighborhood evaluations (by default 10,000, unless time or evaluations is given: then none);
-- evaluations: neighbors evaluated (iterations x neighbors per evaluation, SearchResult.evaluated_neighbors);
-- time: seconds of search (compilation excluded);
-- target: an objective vector (one objective: a value); the run ends once its archive holds a point that
-  weakly dominates it (one objective: a value at or below it).
-
-The first one reached ends the run. Iterations and evaluations make one cap on iterations (`iteration_cap`),
-which every path already honours, the device's batches included (they are cut to the iterations left): an
-evaluations budget ends at the last whole neighborhood evaluation that fits. Time is looked at after each
-iteration, or each batch of iterations on the device (Search._count_iteration).
-"""
+"""A run's budgets (iterations, evaluations, time, target), and which of them ended it: the first one reached. The
+README's "Budgets" says what each means; iterations and evaluations make one cap on iterations (`iteration_cap`)."""
 
 from __future__ import annotations
 

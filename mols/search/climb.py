@@ -1,18 +1,5 @@
-"""Hill climbing (best improvement) and iterated local search over it.
-
-hc: from a random solution, move to the best neighbor while it is strictly better; at a local optimum
-(no better neighbor: for a sampled neighborhood, none among this evaluation's draws) start again from a
-new random solution, until the budget is spent. ils: climb once from a random solution, then again and
-again from the best local optimum so far after `strength` random changes of its encoding
-(Encoding.perturb: swaps, bit flips, new values, coordinates drawn again); a local optimum at least as
-good as the best replaces it (so the walk can cross plateaus).
-
-"Better" is the weighted score of tabu search (search/tabu.py): one objective is compared as it is; with
-several, --weights (default equal) normalised by the spread over the first start's neighborhood. The
-evaluator picks the best neighbor (on the GPU on the device, and only that neighbor comes back: the
-paper's reduction, Table 9). Each climb costs the neighborhood evaluations it makes, the last one
-proving the local optimum.
-"""
+"""Hill climbing (best improvement, restarted from random solutions at local optima) and iterated local search over
+it (climbs from the best local optimum after `strength` random changes), on tabu search's weighted score."""
 
 from __future__ import annotations
 

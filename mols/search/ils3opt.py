@@ -1,12 +1,6 @@
-"""ILS-3opt for the TSP (Delévacq et al. 2012): a population of iterated local searches run on CPU cores
-(Numba, the reference) or on the GPU by one of three strategies, until a budget is spent.
-
-Budgets: `iterations`, the paper's it_total, split over the population (each solution makes
-ceil(it_total / P) ILS iterations after its first descent); `time` (seconds of search); `target` (a tour
-length: the run ends at the first chunk of iterations after which some solution is that short). The
-iterations run in chunks (doubling while a chunk takes under CHUNK_SECONDS), and budgets are checked between
-chunks; a run's tours depend only on the seed and the iterations made, never on the chunks or the strategy.
-"""
+"""ILS-3opt for the TSP (Delévacq et al. 2012): a population of iterated local searches run on CPU cores (Numba, the
+reference) or on the GPU by one of three strategies, in chunks of iterations between which the budgets (it_total
+split over the population, time, target) are checked; the tours never depend on the chunks or the strategy."""
 
 from __future__ import annotations
 

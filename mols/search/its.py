@@ -1,16 +1,6 @@
-"""Iterated tabu search: tabu runs of a fixed length, each from the best solution of the run before
-perturbed by random changes (Encoding.perturb: swaps for a permutation), a random walk over the runs'
-results, until the budget is spent. The archive keeps the best solution visited (with several
-objectives, the non-dominated ones).
-
-Each run is AggregatedTabu's run (tenure, aspiration and device-side selection) on one weight
-vector: the --weights given, or equal weights (with one objective, the objective itself). A run
-costs its length in neighborhood evaluations, so the budget is met exactly; the last run is
-shorter when the budget is not a multiple of the length. "Best" compares the weighted sum w . f.
-Defaults: tenure n / 2, n / 5 random changes, runs of 10 n iterations; a problem may give its own tenure
-and a range the number of changes is drawn from at each perturbation (Problem.tabu_tenure, perturbation:
-the Q3AP's m / 4 and [2, n]).
-"""
+"""Iterated tabu search: AggregatedTabu runs of a fixed length on one weight vector, each from the best solution of
+the run before perturbed by random changes (Encoding.perturb), until the budget is spent; the archive keeps the
+best solutions visited. Defaults: tenure n / 2, n / 5 changes, runs of 10 n (a problem may give its own)."""
 
 from __future__ import annotations
 
@@ -20,12 +10,8 @@ from mols.errors import MolsError
 from mols.search.tabu import AggregatedTabu, check_weights
 
 RUN_LENGTH_PER_SIZE = 10  # default run length: 10 n iterations
-# Defaults from a small sweep on tai50a (100,000 and 500,000 iterations, CPU, a few seeds): tenure
-# n / 2, n / 5 swaps and runs of 10 n came out best, ahead of tenure n, n / 10 swaps or runs of 20 n.
-# Perturbing the run's own best rather than the best of all runs matters more: at 1,000,000
-# iterations (3 seeds, H100) the gaps to the best known fell from 0.73-1.14 % to 0.29-0.78 % on
-# tai50a and from 0.93-1.01 % to 0.52-0.65 % on tai100a (reports/qap/NOTES.md); restarting from
-# the best of all runs kept returning to the same solutions.
+# Defaults from a small sweep on tai50a; perturbing the run's own best, not the best of all runs, matters
+# more: restarting from the best of all kept returning to the same solutions (docs/internals.md, reports/qap/).
 
 
 def default_strength(n: int) -> int:

@@ -1,34 +1,6 @@
-"""Pareto local search, PLS-1 (Paquete et al.), in two variants.
-
-Each iteration picks an unvisited archive member at random (a counter-based draw of the iteration's
-number: archive/local.py's pick_rank, the same on the device), evaluates its whole neighborhood,
-offers neighbors to the archive and marks the member visited. When every member is visited the
-search restarts from a new random solution, while the budget lasts; with `restarts` R, it stops instead
-at the natural end of its (R + 1)-th start (R = 0: ParadisEO's moeoPLS1, which ends when its archive is
-fully explored). Given an `initial` population (e.g. a genetic algorithm's last one), the first start's
-archive is its non-dominated solutions instead (all of the population is offered to the run's archive),
-all unvisited.
-
-Each start has its own archive, which steers it and decides when it is exhausted; the run's archive
-spans the restarts and is the result. (With one archive for both roles, a random restart is almost
-always dominated by the front found so far, so it would stop at once: on 50x10, 74% of the budget
-went to such dead restarts.) When a start ends, or the run stops, its archive's members are offered
-to the run's archive. That gives the same run archive as offering it every neighbor the start
-accepts, as it accepts it: a neighbor that the start's archive drops later is dominated by a member
-that stays, which dominates everything the neighbor would have removed.
-
-- dominating (the flowshop paper's PLS-√): only neighbors that dominate the current solution
-  are offered.
-- nondominated (PLS-≠): every neighbor is offered; the archive keeps those it does not dominate.
-
-Where the start's archive lives (the spec's `archive`: host, or the device, mirrored or resident) is
-archive/local.py's business: the search sees one protocol (start, unvisited, pick, explore, members),
-and the same seed gives the same front wherever it is. Where the archive is resident and the problem can
-make a member's state on the device (the flowshop), batches of iterations run there without the host
-(archive/pls_device.py; the spec's `device_walk` turns it off), with the same front again, the same
-iterations and the same natural end (an iteration that finds no member there is not counted); with a target,
-the device runs one iteration per batch, so that the run stops at the iteration that reaches it, as on the host.
-"""
+"""Pareto local search, PLS-1 (Paquete et al.), in two variants, dominating (PLS-√) and nondominated (PLS-≠); each
+start has its own archive (archive/local.py), the run's archive spans the restarts. Why two archives, and PLS on
+the device: docs/internals.md."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Where a search's wall time goes: evaluation, archiving, and the rest (the LS process).
-
-Evaluation is the neighborhood kernel with its transfers (and, on the GPU, the device-side
-selection fused with it; for tabu search, the walk's steps: selection and move, on the device in
-batches where the problem allows); archiving is the non-dominated archive's updates. Every evaluator call
-returns only after its device work has finished (it synchronises its stream), so wall-clock
-sections charge GPU time to the right part.
-"""
+"""Where a search's wall time goes: evaluation (the kernels with their transfers, device-side selection and walk
+steps included), archiving, and the rest. Evaluator calls synchronise their stream, so GPU time lands in its part."""
 
 from __future__ import annotations
 
@@ -40,7 +34,7 @@ class Profiler:
 
 
 class Section:
-    """A timed block (a plain class: a generator-based context manager costs about 1 us a step)."""
+    """A timed block (a plain class: a generator-based context manager costs microseconds a step)."""
 
     __slots__ = ("name", "seconds", "start")
 

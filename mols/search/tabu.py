@@ -1,31 +1,6 @@
-"""Aggregated tabu search: tabu search on a weighted sum of normalised objectives, once per weight vector.
-
-Normalisation rule: at the start of each weight vector's run, the whole neighborhood of the random
-starting solution x0 is evaluated, and objective o is divided by its range r_o there (max - min
-over x0 and its neighbors; 1 where that range is 0). The score of a vector f is
-sum_o (w_o / r_o) f_o, fixed for the run. So a step across the typical spread of any objective
-weighs the same, and tardiness (thousands) cannot drown makespan (tens). With one objective there is
-nothing to balance: the score is the objective itself and no neighborhood is evaluated for a range
-(so F never has to come to the host, however large the neighborhood).
-
-Tabu memory: applying move m makes its inverse (the move that undoes it) tabu for `tenure`
-iterations. A tabu move is still admissible (aspiration) when its score beats the best score of
-the run so far. Each iteration moves to the best admissible neighbor, improving or not; on the
-GPU that choice is a masked reduction on the device (backends/select.cu), and only the chosen
-move comes back; where the problem can move its state on the device, whole batches of steps run
-there and only their trail comes back (backends/gpu_walk.py). A sampled neighborhood draws step t's
-neighbors with the t-th of the run's draw keys (Search.draw_keys), on the device as on the host. Every
-solution visited is offered to the archive, so a run yields a Pareto approximation. With a target
-(search/budget.py), a batch of steps is cut at the first step that reaches it: the run stops there, as the host
-loop does.
-
-The weight vectors' runs are independent. Their random starts and coefficients are made first, in the order
-of the vectors (which draws from the RNG and the draw keys exactly as running them one after another
-would), then they are walked: side by side, one launch per kernel for all of them, where the GPU evaluator
-has lanes for them (Evaluator.lane_walk), else one after another. Each run offers its solutions to an
-archive of its own, and these are merged into the search's in the order of the vectors: either way the
-search's archive is the one the runs give one after another.
-"""
+"""Aggregated tabu search: tabu search on a weighted sum of normalised objectives, once per weight vector, the
+vectors' runs walked side by side where the GPU evaluator has lanes; normalisation, tabu memory and the walks:
+docs/internals.md."""
 
 from __future__ import annotations
 
@@ -364,7 +339,7 @@ class AggregatedTabu(Search):
             yield batch
 
     def _coefficients(self, w: np.ndarray, x: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, int]:
-        """The score's coefficients (module docstring), and the neighborhood evaluations they cost."""
+        """The score's coefficients (docs/internals.md), and the neighborhood evaluations they cost."""
         if self.problem.n_obj == 1:
             return w, 0
         key = self._counted_key()

@@ -1,9 +1,6 @@
-// The whole change neighborhood of a graph coloring, one thread per move: the CUDA twin of cpu.py
-// (the formula is in its docstring). Prepended by the host: the change neighborhood's header (Move,
-// nbh_decode, nbh_new_value, NBH_K = the colors) and #define N_VERTICES and BLOCK.
-//
-// Arguments: the state, x (N_VERTICES,), conf (N_VERTICES, NBH_K): the neighbors of each vertex with
-// each color, and cost (1,): the conflicting edges; then F (n_moves, 1).
+// The whole change neighborhood of a graph coloring, one thread per move: the CUDA twin of cpu.py. Prepended: the
+// change header (Move, nbh_decode, nbh_new_value, NBH_K = the colors) and #define N_VERTICES and BLOCK. Arguments:
+// the state x (N_VERTICES,), conf (N_VERTICES, NBH_K) and cost (1,) (cpu.py), then F (n_moves, 1).
 extern "C" __global__ void __launch_bounds__(BLOCK) coloring_change(
     const int* __restrict__ x, const int* __restrict__ conf, const int* __restrict__ cost,
     int* __restrict__ F, long long n_moves)

@@ -1,11 +1,5 @@
-"""Numba kernels of graph coloring under the change neighborhood: the state of a coloring, and every
-move's conflicts in O(1).
-
-State of a coloring x (the same arrays for both backends): x (n,), conf (n, k) with conf[v, c] the
-neighbors of v colored c, and cost (1,), the edges whose ends share a color. Recoloring v from
-a = x[v] to b removes its conf[v, a] conflicts and adds conf[v, b]: the neighbor's cost is
-cost + conf[v, b] - conf[v, a].
-"""
+"""Numba kernels of graph coloring under the change neighborhood: the state of a coloring (conf[v, c], the
+neighbors of v colored c) and every move's conflicts in O(1): cost + conf[v, b] - conf[v, a] to recolor v a -> b."""
 
 from __future__ import annotations
 

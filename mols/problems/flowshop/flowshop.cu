@@ -1,16 +1,7 @@
-// A whole flowshop neighborhood, one thread per move, generated from the thread id.
-// Prepended by the host: the neighborhood header (Move, Segments, NBH_SEGMENTS, nbh_decode,
-// nbh_first_changed, nbh_segments) and #define N_JOBS, N_MACH, VAL (int or long long), BLOCK,
-// STAGE_SHARED (1 when the tables fit in shared memory), N_OBJ (F's columns) and COL_MAKESPAN,
-// COL_TARDINESS, COL_TARDY: each objective's column of F, -1 where it is not optimised (model.py's
-// output_columns).
-//
-// The recursion runs in the offset form of state.py: per cell, e[i] = max(e[i-1], e[i] + d[i]),
-// one DPX instruction on Hopper. Each thread keeps its row e in registers, starts from the current
-// permutation's offsets eext[s] (s = first position the move changes) and walks positions s..n-1
-// run by run: inside a run, consecutive jobs are consecutive in the current permutation and d is
-// the tabulated row dpi; at a run's first position d is rebuilt from the prefix sums q.
-//
+// A whole flowshop neighborhood, one thread per move, generated from the thread id, in state.py's offset form
+// (a DPX instruction a cell on Hopper). Prepended: the neighborhood header and #define N_JOBS, N_MACH, VAL, BLOCK,
+// STAGE_SHARED, N_OBJ and COL_MAKESPAN, COL_TARDINESS, COL_TARDY; how a thread walks a move: docs/internals.md.
+
 // --memory plain or readonly (MEMORY 0 or 1, backends/techniques.cuh) read q and dpi from global memory
 // instead of staging them (STAGE_SHARED off); --memory shared is STAGE_SHARED, which model.py requires.
 #if defined(MEMORY) && MEMORY != 2

@@ -19,9 +19,7 @@ from mols.problems.flowshop.state import cumulative_times, fill_state
 OBJECTIVES = ("makespan", "total_tardiness", "n_tardy")
 SHARED_BUDGET = 44 * 1024  # bytes of shared memory per block for the tables the kernel stages
 # Jobs from which one search's neighborhood interleaves 16 positions per thread instead of 4 (flowshop.cu's
-# flowshop_neighborhood_alone): on the H200, 200x20 insertion took 37.5 us instead of 39.3 and 100x20 17.0 instead
-# of 19.5, but 50x20 12.1 instead of 11.7 and 20x10 7.6 instead of 6.9; ten searches sharing 200x20's launches
-# were 13 % slower with it (reports/issue17/NOTES.md).
+# flowshop_neighborhood_alone): faster from 100 jobs, slower below and where searches share the launches.
 ALONE_FROM = 100
 
 

@@ -1,16 +1,5 @@
-"""The completion-time recursion in offset form: per-run tables and per-solution state of the kernels.
-
-With b the job at position k, a the job before it, p[b][i] its time on machine i and the prefix
-sums Q[b][i] = p[b][0] + ... + p[b][i], the recursion C[k][i] = max(C[k-1][i], C[k][i-1]) + p[b][i]
-becomes, for the offset values E[k][i] = C[k][i] - Q[b][i],
-
-    E[k][i] = max(E[k][i-1], E[k-1][i] + D[a, b][i]),    D[a, b][i] = Q[a][i] - Q[b][i-1]
-
-(Q[b][-1] = 0; E[k][0] = E[k-1][0] + D[a, b][0]). Each cell is one add and one max, which Hopper
-does in one DPX instruction, and D for consecutive jobs of the current permutation is a table made
-once per solution. Moves rebuild only the rows whose job pair is not consecutive in the current
-permutation from Q. Row n of Q is zero: the job "before position 0".
-"""
+"""The completion-time recursion in offset form (one add and one max a cell, a DPX instruction on Hopper): per-run
+tables and per-solution state of the kernels (docs/internals.md has the recursion)."""
 
 from __future__ import annotations
 

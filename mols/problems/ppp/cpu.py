@@ -1,13 +1,5 @@
-"""Numba kernels of the PPP: a solution's state (Y = A V and its histogram window), and the cost of every
-Hamming-k neighbor from it in O(m + window bins); ppp.cu is the CUDA twin (the same integers).
-
-Cost (Knudsen and Meier): f(V) = G1 sum_i (|Y_i| - Y_i) + G2 sum_{j=1..n} |H(Y)_j - H(S)_j|, Y = A V,
-H(.)_j the number of entries equal to j. Flipping bit j turns V_j into -V_j: Y changes by -2 V_j A[:, j].
-After k flips every Y'_i lies within 2k of [min Y, max Y], so H(Y') is zero outside the window
-[lo, hi] = [min Y - 2k, max Y + 2k] clipped to [1, n], and the bins of 1..n outside it add their H(S)
-(`outside`); state window = (lo, hi, outside). The window is made for k = MAX_FLIPS, which serves
-every supported neighborhood (fill_state does not know which one runs).
-"""
+"""Numba kernels of the PPP: a solution's state (Y = A V and its histogram window), and the cost of every Hamming-k
+neighbor from it in O(m + window bins); ppp.cu is the CUDA twin (the same integers; docs/internals.md)."""
 
 from __future__ import annotations
 

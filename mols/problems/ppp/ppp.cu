@@ -1,15 +1,7 @@
-// The cost of every Hamming-k neighbor of a PPP solution: the CUDA twin of cpu.py (the formula, the state
-// and the window are in its docstrings), the same integers. Prepended by the host: the Hamming header
-// (NBH_ARITY, Move, nbh_decode, nbh_index) and #define N, M (A is M x N), G1, G2, VAL (int or long long)
-// and BLOCK (a multiple of 32).
-//
-// Arguments of every kernel: the data AT (N, M) int8, the columns of A (the CPU kernel's); HS (N + 1,) the
-// histogram of S; ATB (N, W) uint32, W = ceil(M / 32), the columns of A as bits: bit l of word w of column
-// j is A[32 w + l, j] < 0 (0 past M); A (M, N) int8, the rows; SORTED (W, N) uint32, written by ppp_pack
-// for Hamming 2; then the state (cpu.fill_state): bits (N,), Y (M,) = A V, window (lo, hi, outside,
-// filled), order (M,), levels (T, v0, outside2), ends and residual (N + 8,), NEG (1,); then, for the
-// neighborhood kernel, F (n_moves - first,) receiving the costs of moves first .. n_moves - 1.
-//
+// The cost of every Hamming-k neighbor of a PPP solution: the CUDA twin of cpu.py, the same integers. Prepended: the
+// Hamming header and #define N, M (A is M x N), G1, G2, VAL and BLOCK (a multiple of 32). The kernels' arguments
+// (the data, the state of cpu.fill_state, then F): docs/internals.md.
+
 // A bit of a column j, xor (V_j < 0), is u = [V_j A_ij < 0]: flipping bit j adds -2 V_j A_ij = 4 u - 2 to Y_i.
 #define W ((M + 31) / 32)
 #define ROW_ARGS const signed char* __restrict__ AT, const int* __restrict__ HS, const unsigned* __restrict__ ATB, \

@@ -1,23 +1,5 @@
-"""Numba kernels of the Q3AP in product form: the O(n) delta of any move of a pair of permutations that
-swaps (k, l) in p and (r, s) in q (-1: no swap), which serves both neighborhoods (pair_swaps.py).
-
-State of a solution x = (p, q) (the same arrays for both backends): x (2n,), cost (1,),
-Bp (n, n) with Bp[i, t] = B[p(i), p(t)] and Eq (n, n) with Eq[i, t] = E[q(i), q(t)], so that the term
-of the pair of positions (i, t) is M[i, t] = A[i, t] Bp[i, t] Eq[i, t] and f = sum M.
-
-A move changes the positions S = {k, l} U {r, s} (2 to 4 of them): position i of S takes p's value
-from position sp(i) (l for k, k for l, else i) and q's from sq(i) (likewise with r, s). Only the terms
-with i or t in S change, and the new ones read the current state:
-
-    delta = sum_{i in S} sum_{t not in S} A[i, t] (Bp[sp(i), t] Eq[sq(i), t] - Bp[i, t] Eq[i, t])
-                                        + A[t, i] (Bp[t, sp(i)] Eq[t, sq(i)] - Bp[t, i] Eq[t, i])
-          + sum_{i, j in S} A[i, j] (Bp[sp(i), sp(j)] Eq[sq(i), sq(j)] - Bp[i, j] Eq[i, j]).
-
-With A, B and E symmetric the two terms of the first line are equal: it is computed once and
-doubled. Cost terms (products A Bp Eq) per move, |S| = 4 (the advanced neighborhood's usual move):
-2 |S| (n - |S|) + 2 |S|^2 = 8n symmetric, 4 |S| (n - |S|) + 2 |S|^2 = 16n - 32 otherwise; the basic
-neighborhood (|S| = 2): 4n symmetric, 8n - 8 otherwise. Luong et al. (2010) count 16(n - 1) and 8(n + 1).
-"""
+"""Numba kernels of the Q3AP in product form: the O(n) delta of any move of a pair of permutations that swaps (k, l)
+in p and (r, s) in q (-1: no swap), which serves both neighborhoods (pair_swaps.py; the formula: docs/internals.md)."""
 
 from __future__ import annotations
 
@@ -48,7 +30,7 @@ def changed(u, k, l, r, s):
 
 @njit(cache=True)
 def move_delta(A, Bp, Eq, k, l, r, s, symmetric):
-    """The change of f when positions (k, l) swap in p and (r, s) in q (module docstring): O(n)."""
+    """The change of f when positions (k, l) swap in p and (r, s) in q (docs/internals.md): O(n)."""
     n = A.shape[0]
     outside = 0
     inside = 0

@@ -1,8 +1,6 @@
-// The Q3AP's neighborhoods (basic, advanced), one thread per move generated from its id: the CUDA twin of
-// cpu.py (the formula is in its docstring). Prepended by the host: lane.cuh, the neighborhood's header
-// (pairs.cuh, pair_swaps.cuh: Move, nbh_decode, Swaps, nbh_swaps) and #define N_POS (n), VAL (int or long
-// long), SYMMETRIC (1 when A, B and E are all symmetric), BLOCK and STATE_BYTES. Sums run in 64 bits: every
-// partial sum is bounded by the objective's bound (model.py), so the neighbor's cost comes out exact.
+// The Q3AP's neighborhoods (basic, advanced), one thread per move: the CUDA twin of cpu.py (docs/internals.md).
+// Prepended: lane.cuh, pairs.cuh, pair_swaps.cuh and #define N_POS (n), VAL, SYMMETRIC, BLOCK and STATE_BYTES. Sums
+// run in 64 bits: every partial sum is bounded by the objective's bound (model.py), so the cost comes out exact.
 
 typedef long long ACC;
 

@@ -1,26 +1,5 @@
-"""Numba kernels of the QAP swap neighborhood: the O(n) delta of every move, and Taillard's update.
-
-State of a solution p (the same arrays for both backends): perm, cost (k,), Bp (n, n) with
-Bp[i, j] = b[p(i), p(j)], and BpT = Bp transposed (empty when every matrix is symmetric).
-Swapping the facilities at positions r < s changes objective o by
-
-    delta = sum_t T(t) - T(r) - T(s) + E,
-    T(t) = (a_tr - a_ts)(Bp_ts - Bp_tr) + (a_rt - a_st)(Bp_st - Bp_rt)      (a = a[o]),
-    E    = (a_rr - a_ss)(Bp_ss - Bp_rr) + (a_rs - a_sr)(Bp_sr - Bp_rs),
-
-summing T over all t, then taking out the two terms t = r, s (the formula holds for t not in
-{r, s}) and adding the exact change E of the four entries inside {r, s}. With symmetric matrices
-T(t) = 2 (a_rt - a_st)(Bp_st - Bp_rt).
-
-Taillard's update: after the swap (r, s) is applied, the delta of a move (u, v) disjoint from
-{r, s} changes only through its terms t = r and t = s, so, with Bp the new state,
-
-    delta'(u, v) = delta(u, v) + (a_ru - a_rv - a_su + a_sv)(Bp_rv - Bp_ru - Bp_sv + Bp_su)
-                               + (a_ur - a_vr - a_us + a_vs)(Bp_vr - Bp_ur - Bp_vs + Bp_us),
-
-in O(1); the 2n - 3 moves touching r or s are recomputed in O(n). Ids are the swap
-neighborhood's: row r starts at r n - r (r + 1) / 2.
-"""
+"""Numba kernels of the QAP swap neighborhood: the O(n) delta of every move, and Taillard's O(1) update after a swap
+(the formulas: docs/internals.md)."""
 
 from __future__ import annotations
 

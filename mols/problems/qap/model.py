@@ -15,10 +15,10 @@ from mols.problems.qap.instance import QapInstance
 
 MATRIX = np.dtype(np.int32)
 # Threads the evaluation kernels aim at: lanes per move = this / moves, a power of two up to 32 and
-# n. Whole tabu steps on the H100 were fastest there (scripts/qap_lanes.py, reports/qap/lanes.txt).
+# n, where whole tabu steps were fastest (reports/qap/).
 TARGET_THREADS = 1 << 17
-# Facilities from which a whole tabu step keeps the moves' deltas (walk_kernel): on the H200, 10,000 steps took
-# 0.126 -> 0.096 s on tai100a and 0.096 -> 0.088 s on tai50a, but 0.081 -> 0.103 s on tai25a (reports/issue17/).
+# Facilities from which a whole tabu step keeps the moves' deltas (walk_kernel): Taillard's update pays on
+# tai50a and tai100a, not on tai25a (reports/qap/).
 TAILLARD_FROM = 40
 
 

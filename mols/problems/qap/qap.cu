@@ -1,14 +1,5 @@
-// The whole QAP swap neighborhood, generated from the thread id; the CUDA twin of cpu.py (the
-// formula is in its docstring). Prepended by the host: the swap neighborhood header (Move,
-// nbh_decode) and #define N_FAC, N_OBJ (flow matrices: 1 for QAPLIB, k for mQAP), VAL (int or
-// long long), SYMMETRIC (1 when every matrix is symmetric), LANES and BLOCK; for the fused
-// selection kernel, backends/select.cu too (SEL_BLOCK, FVAL = VAL, score_of_row, write_part).
-//
-// LANES consecutive threads of a warp (a power of two up to 32) share a move: lane l sums the
-// terms t = l, l + LANES, ..., and shuffles add the lanes' sums, so a neighborhood of a few
-// thousand moves still fills the GPU (Problem.threads_per_move). The loop reads column entries
-// [t][r] and [t][s] of A and Bp; the row entries [r][t], [s][t] of the asymmetric case are read as
-// the same columns of the transposes AT and BpT. Sums run in the unsigned twin of VAL: they wrap
+// The whole QAP swap neighborhood, generated from the thread id: the CUDA twin of cpu.py (docs/internals.md has
+// the formula, the defines and how LANES threads share a move). Sums run in the unsigned twin of VAL: they wrap
 // (defined behaviour), and the neighbor's cost comes out exact whenever it fits VAL.
 
 typedef unsigned VAL UVAL;

@@ -1,8 +1,5 @@
-"""Candidate lists: each city's k nearest cities from a uniform grid (Numba), in O(n k) memory, never O(n^2).
-
-Order: squared Euclidean distance, ties by city index, which is also the order of the TSPLIB distance
-(rounding is monotone), so a fixed-radius search over a list may stop at its first candidate too far.
-"""
+"""Candidate lists: each city's k nearest cities from a uniform grid (Numba), in O(n k) memory, never O(n^2), ordered
+by squared distance then city index, the TSPLIB distance's order too, so a fixed-radius scan may stop early."""
 
 from __future__ import annotations
 

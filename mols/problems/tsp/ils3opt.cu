@@ -1,19 +1,6 @@
-// Iterated local search with 3-opt, the CUDA twin of three_opt.py and ils3opt.py: the same moves, the same
-// first-improvement order and the same draws, so a population's tours equal the Numba reference's.
-// Prepended by the host: draws.cuh, distance.cuh and #define N_CITIES, K (candidates per city), SEG (longest
-// double-bridge segment), ATT, PAIRS (below), MERGED (1: the population runs merged rounds, ils_merge.py) and
-// FI_BOUNDS (the fi kernels' __launch_bounds__, or nothing: ils3opt_gpu.fi_block_shape and launch_bounds).
-//
-// One search, three ways to run it (Delévacq et al. 2012): a Team is the threads that share one solution.
-// - ils_fi_thread: a team of one thread (Solo) per solution;
-// - ils_fi_block: a block per solution, its threads over every candidate move of a direction at once (PAIRS 1:
-//   the triples t3, t4, t5 of t2's and t4's candidate lists, search_direction(Block)), reduced to the first
-//   improving move the sequential scan reaches (its stops computed exactly), or (PAIRS 0, the paper's) each over
-//   one candidate t3 of t2's list; and over the reversals and copies; data in global memory;
-// - ils_fi_block_shared: the same with the tour, positions and queue in shared memory.
-// Their keep or restore copies only the positions the iteration's reversals wrote (Scratch::dirty, as ils3opt.py);
-// rkbi's (ils_rkbi_accept) copies whole rows, which leaves the same arrays.
-// Arrays of the population are (P, N_CITIES) row-major, solution s at row s.
+// Iterated local search with 3-opt, the CUDA twin of three_opt.py and ils3opt.py: the same moves, first-improvement
+// order and draws, so a population's tours equal the Numba reference's. Prepended: draws.cuh, distance.cuh and
+// #define N_CITIES, K, SEG, ATT, PAIRS, MERGED, FI_BOUNDS; the three ways to run it: docs/internals.md.
 
 #define N N_CITIES
 
@@ -418,7 +405,7 @@ template <class T> __device__ void ils_solution(const double* xy, const int* can
         }
         T::sync();
         const long long current = *length + delta - local_search<T>(xy, cand, tour, pos, queue, queued, sh);
-        const bool better = current <= *length;  // not longer: ils3opt.py says why
+        const bool better = current <= *length;  // not longer: docs/internals.md says why
         int lo = sh->dirty[0], hi = sh->dirty[1];  // tour == best and pos == best_pos outside lo .. hi
         T::sync();  // every thread has compared and read the range before the length changes
         if (better && window) {

@@ -1,22 +1,6 @@
-"""Iterated local search with 3-opt for the TSP, a population of independent solutions (Numba; the CPU
-reference that ils3opt.cu's strategies repeat exactly).
-
-Solution s of the population: a nearest-neighbor tour from a random city, brought to a 3-opt local
-optimum (three_opt.local_search, every city queued), then iterations 1, 2, ...: a double bridge on the
-best tour (segments B, C, D after a random position, each of 1..max_segment cities, reconnected A D C B:
-a non-sequential 4-opt move that 3-opt does not undo), 3-opt from its 8 end cities (don't-look bits
-off for them only), and the result kept if not longer, else the best tour restored; either copy takes only the
-positions the iteration's reversals wrote (three_opt's `dirty` range: lo .. hi, the whole tour where one wraps),
-as the other positions and their cities' entries in pos are unchanged. (The paper keeps only
-a shorter tour; accepting equal ones lets the walk cross plateaus: on lin318, one solution on 1 core reached
-the optimum in 3.8 s this way, and stayed 0.27 % above it after 30 s with strict acceptance.)
-
-With `samples` > 0 the local search is the paper's random-k best improvement (rkbi) instead: each step
-evaluates `samples` random triples of edges with their 7 reconnections and takes the best improving one.
-
-Every random number is drawn from a counter (draws.uniform, key (seed, s), id = the iteration; rkbi's
-samples: ids from RKBI_TAG), so a run repeats exactly on every backend and in any chunking of its iterations.
-"""
+"""Iterated local search with 3-opt for the TSP, a population of independent solutions (Numba; the CPU reference that
+ils3opt.cu's strategies repeat exactly), first improvement or the paper's random-k best improvement (rkbi); the
+iteration and its draws: docs/internals.md."""
 
 from __future__ import annotations
 
@@ -73,8 +57,8 @@ def start_tours(xy, cand, seed, tours):
 
 @njit(cache=True, parallel=True)
 def start_lengths(xy, tours, att):
-    """The lengths (P,) of tours (P, n): model.tour_lengths' in Numba, over the cores (NumPy's indexing took
-    2.2 s for 4,096 tours of pcb3038 on this machine's core)."""
+    """The lengths (P,) of tours (P, n): model.tour_lengths' in Numba, over the cores (NumPy's fancy indexing
+    was slow for thousands of large tours)."""
     P, n = tours.shape
     lengths = np.empty(P, np.int64)
     for s in prange(P):

@@ -1,13 +1,5 @@
-"""The ILS-3opt population on the GPU (ils3opt.cu): source, compilation and the three strategies' launches.
-fi-block's threads evaluate every candidate move (t3, t4, t5 and its closes) of a direction at once and keep the
-one the sequential first-improvement scan would take (PAIRS, PAIR_THREADS a block) where the population leaves
-the multiprocessors a few blocks each (at most PAIRS_PER_SM); with more, each thread takes one candidate t3 and
-searches its moves alone (the paper's way, a warp a block: BLOCK_THREADS). On the H200 the first was 1.36x faster
-for 256 solutions of pcb3038, the second 1.22-1.27x faster for 2,048 of rat783 and kroA100 (reports/issue20/).
-The fi-block kernels are compiled for the blocks a multiprocessor is to hold (fi_block_shape, __launch_bounds__):
-the compiler then caps their registers (158 uncapped: 6 blocks of 64 threads a multiprocessor), the blocks run in
-fewer waves, and the dependent loads of a block's search hide behind the other blocks' (reports/issue20/NOTES.md,
-round 4)."""
+"""The ILS-3opt population on the GPU (ils3opt.cu): source, compilation and the strategies' launches, fi-block's
+shape chosen from the population and the multiprocessors (docs/internals.md; figures: reports/ils3opt/)."""
 
 from __future__ import annotations
 
@@ -35,7 +27,7 @@ RKBI_PER_THREAD = 8  # rkbi: samples per thread and step, which sets the blocks 
 RKBI_CHECK = 8  # rkbi: LS steps launched between two looks at whether any solution is still descending
 BLOCK_RESERVE = 1024 + 256  # shared memory a block takes besides its dynamic share: the system's, then Scratch
 MERGE_THREADS = 256  # merged rounds' copies
-SHARED_LIMIT = 227 * 1024  # bytes of shared memory a block may take on the H100/H200 (opt-in above 48 KiB)
+SHARED_LIMIT = 227 * 1024  # bytes of shared memory a block may take on compute capability 9.0 (opt-in above 48 KiB)
 
 
 def ils3opt_source(n: int, k: int, seg: int, att: bool, pairs: bool = True, merged: bool = False,
@@ -60,11 +52,8 @@ def fi_block_shape(P: int, pairs: bool, shared: int, props: dict) -> tuple[int, 
     device's block limit, the blocks' shared memory and MIN_REGISTERS a thread allow, each multiprocessor holding as
     few as that takes (the most registers). Over the triples: PAIR_THREADS, at most PAIRS_PER_SM blocks. By
     candidate: a warp a block, or two (a t3 each of the 40 candidates at once) where that takes as few waves and at
-    most WIDE_BLOCKS blocks. On the H200, reports/issue20/occupancy/: 2,048 solutions of pcb3038 on fi-block,
-    1.04 M ILS iterations a second with 16 blocks of 32 threads (158 registers uncapped: 12 fit, two waves) against
-    0.99 M with 16 of 64; 4,096, 1.45 M with 32 of 32 against 1.13 M with 16 of 64; fl1577 (fi-block-shared, two
-    waves), 0.45 M with 10 blocks of 64 threads against 0.34 M with 10 of 32 (the rule takes 8 of 64: as many
-    waves, fewer registers spilled)."""
+    most WIDE_BLOCKS blocks. Capped registers cost less than another wave of blocks, and the dependent loads of a
+    block's search hide behind the other blocks' (docs/internals.md; figures: reports/ils3opt/)."""
     sms = props["multiProcessorCount"]
 
     def shape(threads: int, most: int) -> tuple[int, int, int]:

@@ -1,25 +1,5 @@
-"""Merged ILS-3opt rounds: the population's improvements combined on one tour per island (Numba; ils3opt.cu has
-the device's copies).
-
-The paper's solutions are independent chains, so a population buys speed (more chains) at the price of
-quality (shorter chains). Merged rounds share one incumbent tour instead. Every solution starts a round
-from it, makes `rounds` ILS iterations whose double bridges all start in a window of the tour drawn for the
-solution and the round (ils3opt.ils_solution's `window`), and reports how much shorter its tour got and the
-span of positions where it differs from the incumbent. A tour that differs only in positions lo .. hi holds the
-incumbent's cities there in another order, so its gain comes from the edges lo - 1 .. hi alone: the gains of
-solutions whose edge ranges do not overlap add up, and copying each one's positions into the incumbent gives a
-tour exactly that much shorter. `select_spans` takes the set of improving solutions with the largest total gain
-whose edge ranges are disjoint (weighted interval scheduling), the selected spans are copied into the
-incumbent, which is rotated by a random offset (so that the windows, kept clear of the array's ends, reach
-every part of the cycle over the rounds), and every solution restarts from it.
-
-The population is split into islands of consecutive solutions, each with its own incumbent: one merged search
-converges fast and can then stall (no window of its tour improves), and islands keep independent walks as the
-paper's population does (on pcb3038, one island of 2,048 stalled at 0.33 %; four of 512 reached 0.2 % in 2.2 s).
-
-The round's draws: the windows from each solution's key (ils3opt.window_start), the rotation from (seed,
-MERGE_STREAM) with id the round's first iteration, so the search repeats exactly on every backend.
-"""
+"""Merged ILS-3opt rounds: the population's improvements combined on one tour per island, the largest total gain of
+disjoint spans (Numba; ils3opt.cu has the device's copies; docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""TSPLIB distances and O(1) tour-length deltas of swap and 2-opt moves (Numba; tsp.cu is their twin).
-
-Positions are taken around the cycle: p - 1 of position 0 is n - 1. `txy` (n, 2) holds the
-coordinates of the tour's cities in tour order, `edge[p]` the length of the edge from position p to
-position p + 1 (mod n). Distances are computed from coordinates, in float64 without fused
-multiply-adds, so that the CPU and the GPU agree bit for bit.
-"""
+"""TSPLIB distances and O(1) tour-length deltas of swap and 2-opt moves (Numba; tsp.cu is their twin), from the
+tour-ordered coordinates `txy` and edge lengths `edge`, in float64 without fused multiply-adds (bit for bit)."""
 
 from __future__ import annotations
 

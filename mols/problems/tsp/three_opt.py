@@ -1,19 +1,6 @@
-"""3-opt for the TSP (Numba; ils3opt.cu is its CUDA twin): the tour as an array with position lookup.
-
-Two views of one move set:
-- `case_delta` / `apply_case`: the reconnection cases of three removed edges (a,b), (c,d), (e,f) at
-  positions i < j < k, O(1) delta, the reference the tests check against full tour lengths;
-- `improve_city`: the sequential search from one city t1 (Johnson & McGeoch's neighbor-list 3-opt):
-  remove (t1,t2), add (t2,t3) for t3 in t2's candidate list, remove (t3,t4), then either close with
-  (t4,t1) (2-opt) or add (t4,t5) for t5 in t4's list, remove (t5,t6) and close with (t6,t1).
-  Fixed radius: a candidate list is scanned only while the partial gain stays positive (the lists are
-  sorted, so the scan stops there). t4 = succ(t3), t6 = succ(t5) is the pure reconnection (a segment
-  moved elsewhere, orientation kept: Or-opt when the segment is short); the others reverse segments.
-
-Every move is carried out as at most three `flip`s (a 2-opt reconnection, reversing the shorter side), so
-positions stay valid and the first-improvement choice is the same on every backend. The moves take an optional
-`dirty` range (int64 (2,): lo, hi) that each `reverse` widens to the positions it writes (ILS copies only those).
-"""
+"""3-opt for the TSP (Numba; ils3opt.cu is its CUDA twin): the tour as an array with position lookup; the
+reconnection cases (`case_delta`, the tests' reference) and the sequential search from a city (`improve_city`),
+each move at most three `flip`s (docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-// TSP neighborhoods (swap, 2-opt), the CUDA twin of moves.py and cpu.py: one thread per move, O(1).
-// Prepended by the host: the neighborhood header (Move, nbh_decode) and #define N_CITIES, N_OBJ,
-// ATT (1: TSPLIB ATT distances, 0: EUC_2D), VAL (int or long long) and BLOCK.
-// Distances are computed from the tour-ordered coordinates in float64 with explicit round-to-nearest
-// operations (no fused multiply-add), so that they equal the Numba ones bit for bit (distance.cuh,
-// prepended by Tsp.cuda_source).
+// TSP neighborhoods (swap, 2-opt), the CUDA twin of moves.py and cpu.py: one thread per move, O(1). Prepended: the
+// neighborhood header, distance.cuh (bit for bit the Numba distances) and #define N_CITIES, N_OBJ, ATT (1: TSPLIB
+// ATT distances, 0: EUC_2D), VAL (int or long long) and BLOCK.
 
 // --memory shared (MEMORY 2, backends/techniques.cuh): each block first stages the tour-ordered coordinates
 // and edge lengths in shared memory and reads them there; every thread runs it before any returns.

@@ -1,13 +1,5 @@
-"""The Weierstrass function on [-1, 1]^n, minimised: the continuous problem of Luong, Melab and Talbi
-(IEEE TC 2013, section 6.3), with the crowns neighborhood.
-
-Our reading of the paper: f(x) = sum_k W(x_k), the separable sum over the coordinates of
-W(y) = sum_{i=1..100} 2^(-i h) sin(2^i y), h = 0.25 (b = 2), minimised (instances/weierstrass/SOURCE.md).
-In float32 arithmetic (instance `D:float32`, as the paper's Table 5) x is rounded to float32 and every
-term and sum is float32 (sin of the float32 argument); F stays float64. Order of the sums, in the
-reference evaluation and the Numba kernel alike: each coordinate's terms i = 1..100 in turn, then the
-coordinates' sums k = 0..n-1 in turn (weierstrass.cu adds them in another order: its tests say by how much).
-"""
+"""The Weierstrass function on [-1, 1]^n, minimised: the continuous problem of Luong, Melab and Talbi (IEEE TC 2013,
+section 6.3), with the crowns neighborhood; the order of its sums: docs/internals.md."""
 
 from __future__ import annotations
 
@@ -75,8 +67,8 @@ class Weierstrass(Problem):
     """Several lanes per neighbor on the GPU (weierstrass.cu): 10,000 neighbors would leave most of the
     device idle with one thread each, and each thread would compute n x 100 sines in turn. Tabu walks run
     on the device (apply_kernel). No selection kernel: a fused one (evaluation and select_partial in one
-    pass), tried on the H200 at n = 10, was no faster than the two kernels (its blocks of 256 threads need
-    more registers, so fewer of them fit on a multiprocessor)."""
+    pass) was no faster than the two kernels (its blocks of 256 threads need more registers, so fewer of
+    them fit on a multiprocessor)."""
 
     name = "weierstrass"
     objectives = ("f",)
@@ -119,8 +111,8 @@ class Weierstrass(Problem):
     def threads_per_move(self) -> int:
         """Lanes per neighbor (weierstrass.cu's LANES): 16 up to dimension 16, a warp beyond. A neighbor's
         lanes draw its n Gaussians at once, one each, and the rest of the warp waits: with 16 lanes a warp
-        draws two neighbors in that time (on the H200 at n = 10, tabu steps 3 % faster than with 32 in
-        float32, the same within 1 % in float64)."""
+        draws two neighbors in that time (tabu steps slightly faster than with 32 in float32, the same in
+        float64)."""
         return self.lanes or (16 if self.n <= 16 else WARP)
 
     def cuda_defines(self) -> dict[str, int | str]:

@@ -1,15 +1,6 @@
-// The Weierstrass function of every neighbor, LANES threads per neighbor: the CUDA twin of cpu.py; and
-// the apply kernel of a tabu walk on the device. Prepended by the host: the crowns header (crowns_point),
-// #define D (the dimension), TERMS (100), F32 (1: float32 arithmetic, else float64), LANES (the problem's
-// threads_per_move: a power of two up to a warp's 32), REDUCTION_SMIN and REDUCTION_ROWS (the reduction
-// table's first s and its rows) and BLOCK.
-//
-// A neighbor's lanes draw its point once, together, into shared memory (crowns_point), then share its
-// D x TERMS terms: term j is (i, k) = (j / D + 1, j % D), at lane j % LANES, so that the lanes of one
-// step take neighbouring i, which mostly take the same path through sin's argument reduction. Each
-// lane adds its terms and a shuffle reduction adds the lanes' sums. The order of the sums differs from
-// the CPU's (coordinate by coordinate), and CUDA's sin may differ from the host's in the last bit:
-// tests/problems/test_weierstrass_gpu.py states the tolerances.
+// The Weierstrass function of every neighbor, LANES threads per neighbor sharing its terms: the CUDA twin of cpu.py;
+// and the apply kernel of a tabu walk on the device. Prepended: the crowns header and #define D, TERMS, F32, LANES,
+// REDUCTION_SMIN, REDUCTION_ROWS and BLOCK (docs/internals.md; tolerances: tests/problems/test_weierstrass_gpu.py).
 
 // sin(2^i y) for |2^i y| >= 2^8 (b = 2), with an exact argument reduction in place of sin's slow path
 // (Payne-Hanek for the huge arguments, up to 2^100): |y| = M 2^e, M the integer mantissa, so
