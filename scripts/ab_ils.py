@@ -29,7 +29,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trees", nargs=2)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("case", nargs=4, metavar=("INSTANCE", "STRATEGY", "POPULATION", "PER_SOLUTION"))
+    parser.add_argument("case", nargs=4, metavar="CASE", help="INSTANCE STRATEGY POPULATION PER_SOLUTION")
     args = parser.parse_args()
     times = {tree: [] for tree in args.trees}
     bests = set()

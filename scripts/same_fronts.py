@@ -4,7 +4,9 @@ compares the archives (objective vectors and solutions, sorted).
 
     python scripts/same_fronts.py BASE_TREE [--backend cpu|gpu]
 
-Prints one line per configuration and exits with 1 if any front differs.
+Prints one line per configuration and exits with 1 if any front differs. CASES cover every problem (flowshop
+PLS-≠, PLS-√, tabu and swap; QAP tabu and ITS; mQAP; TSP 2-opt and swap; biTSP; PPP Hamming 2; Weierstrass; Q3AP
+advanced; coloring); GPU_CASES, run with --backend gpu only, ILS-3opt on fi-block, plain and in merged rounds.
 """
 
 from __future__ import annotations
@@ -26,17 +28,32 @@ CASES = [  # RunConfig fields, small budgets
     {"instance": "kroA100", "problem": "tsp", "algorithm": "tabu", "iterations": 1000},
     {"instance": "kroA100", "problem": "tsp", "algorithm": "tabu", "neighborhood": "swap", "iterations": 500},
     {"instance": "kroAB100", "problem": "bitsp", "algorithm": "pls", "iterations": 200},
+    {"instance": "73-73", "problem": "ppp", "algorithm": "tabu", "neighborhood": "hamming2", "iterations": 300},
+    {"instance": "2", "problem": "weierstrass", "algorithm": "tabu", "iterations": 20},
+    {"instance": "nug12", "problem": "q3ap", "algorithm": "its", "neighborhood": "advanced", "iterations": 1000},
+    {"instance": "queen6_6", "problem": "coloring", "algorithm": "tabu", "iterations": 300},
+]
+GPU_CASES = [  # --backend gpu only: ILS-3opt's fi-block, its solutions independent and in merged rounds
+    {"instance": "lin318", "problem": "tsp", "algorithm": "ils", "strategy": "fi-block", "population": 64,
+     "iterations": 64 * 50},
+    {"instance": "lin318", "problem": "tsp", "algorithm": "ils", "strategy": "fi-block", "population": 128,
+     "merge": 64, "iterations": 128 * 64},
 ]
 CHILD = """
 import hashlib, json, sys
 sys.path.insert(0, sys.argv[1])
 import numpy as np
 from mols.search import RunConfig, solve
-result = solve(RunConfig(**json.loads(sys.argv[2])))
+fields = json.loads(sys.argv[2])
+if "strategy" in fields:  # ILS-3opt runs as `mols run -p tsp -a ils --strategy S` runs it
+    from mols.search.ils3opt import config_result
+    result = config_result(RunConfig(**fields))[0]
+else:
+    result = solve(RunConfig(**fields))
 F, X = result.archive.F, result.archive.X
 order = np.lexsort(np.hstack([F, X]).T[::-1])
-print(len(F), hashlib.sha256(np.ascontiguousarray(F[order], dtype=np.int64).tobytes()
-                             + np.ascontiguousarray(X[order], dtype=np.int64).tobytes()).hexdigest()[:16])
+same = lambda a: np.ascontiguousarray(a[order], dtype=np.float64 if a.dtype.kind == "f" else np.int64).tobytes()
+print(len(F), hashlib.sha256(same(F) + same(X)).hexdigest()[:16])
 """
 
 
@@ -53,7 +70,7 @@ def main() -> int:
     args = parser.parse_args()
     here = Path(__file__).resolve().parents[1]
     differ = 0
-    for case in CASES:
+    for case in CASES + (GPU_CASES if args.backend == "gpu" else []):
         case = {**case, "backend": args.backend, "seed": 1}
         before, after = front(args.base.resolve(), case), front(here, case)
         same = before == after and not before.startswith("failed")

@@ -1,8 +1,13 @@
 """Before and after, side by side in one run: the figures a change must keep, measured with an earlier
 source tree (BASE, e.g. `git worktree add /tmp/base <commit>`) and the current one, in fresh processes
-that alternate (base, current, base, current, ...), medians of the repeats.
+that alternate (base, current, current, base, ...), medians of the repeats.
 
-    python scripts/speed_compare.py BASE --repeats 3 --out reports/refactor
+    python scripts/speed_compare.py BASE --repeats 3 --out reports/headline
+
+The GPU figures start with issue 36's "must not regress" list, in seconds of search as it states them:
+flowshop 200_20_01 and 020_10_01 tabu, 200_20_01 PLS-√ and PLS-≠ (10,000 iterations), QAP tai100a and
+tai256c tabu (10,000), TSP rl5915 swap (2,000), PPP 1301-1317 Hamming 2 (200), Weierstrass d10 (float64,
+10,000). `scripts/device.sh headline` runs it on a device.
 
 This parent imports nothing of mols (mols sets GOMP_SPINCOUNT for its processes, and each tree must
 run with its own settings). With a GPU it measures the GPU figures and the CPU ones; without, the CPU
@@ -39,16 +44,21 @@ def run(key, **fields):
     out[key] = result.wall_seconds
     return result
 
-if gpu:
-    for name, fields in (("tabu", {"algorithm": "tabu"}), ("PLS-√", {"variant": "dominating"}),
-                         ("PLS-≠", {"variant": "nondominated"})):
-        run(f"flowshop 200_20_01 {name}, 10,000 it. (s)", instance="200_20_01", backend="gpu", iterations=10000, **fields)
+if gpu:  # issue 36's "must not regress" figures first, as it states them: seconds of search
+    for name, fields in (("200_20_01 tabu", {"instance": "200_20_01", "algorithm": "tabu"}),
+                         ("020_10_01 tabu", {"instance": "020_10_01", "algorithm": "tabu"}),
+                         ("200_20_01 PLS-√", {"instance": "200_20_01", "variant": "dominating"}),
+                         ("200_20_01 PLS-≠", {"instance": "200_20_01", "variant": "nondominated"})):
+        run(f"flowshop {name}, 10,000 it. (s)", backend="gpu", iterations=10000, **fields)
     for name in ("tai100a", "tai256c"):
         run(f"QAP {name} tabu, 10,000 it. (s)", instance=name, problem="qap", algorithm="tabu", backend="gpu",
             iterations=10000)
-    r = run("TSP rl5915 swap tabu (ms per it.)", instance="rl5915", problem="tsp", algorithm="tabu",
-            neighborhood="swap", backend="gpu", iterations=2000)
-    out["TSP rl5915 swap tabu (ms per it.)"] = 1e3 * r.wall_seconds / r.iterations
+    run("TSP rl5915 swap tabu, 2,000 it. (s)", instance="rl5915", problem="tsp", algorithm="tabu",
+        neighborhood="swap", backend="gpu", iterations=2000)
+    run("PPP 1301-1317 Hamming 2 tabu, 200 it. (s)", instance="1301-1317", problem="ppp", algorithm="tabu",
+        neighborhood="hamming2", backend="gpu", iterations=200)
+    run("Weierstrass d10 tabu, 10,000 it. (s)", instance="10", problem="weierstrass", algorithm="tabu", backend="gpu",
+        iterations=10000)
     r = run("TSP 2-opt random:15000:1 tabu (G moves/s)", instance="random:15000:1", problem="tsp", algorithm="tabu",
             backend="gpu", iterations=60)
     out["TSP 2-opt random:15000:1 tabu (G moves/s)"] = r.iterations * r.n_neighbors / r.wall_seconds / 1e9
@@ -60,16 +70,12 @@ if gpu:
     A = plane_archive(rng, 3, 2000)
     call = _gpu_call(around(rng, A, 40000), A)
     out["filter 40,000 x 2,000, 3 objectives (ms)"] = 1e3 * median_seconds(call, 200, warmup=5)
-    for nbh, its in (("hamming1", 4000), ("hamming2", 1000)):
-        key = f"PPP 1301-1317 {nbh} tabu (ms per it.)"
-        r = run(key, instance="1301-1317", problem="ppp", algorithm="tabu", neighborhood=nbh, backend="gpu",
-                iterations=its)
-        out[key] = 1e3 * r.wall_seconds / r.iterations
-    for precision in ("float32", "float64"):
-        key = f"Weierstrass 10:{precision} tabu (us per it.)"
-        r = run(key, instance=f"10:{precision}", problem="weierstrass", algorithm="tabu", backend="gpu",
-                iterations=10000)
-        out[key] = 1e6 * r.wall_seconds / r.iterations
+    key = "PPP 1301-1317 Hamming 1 tabu (ms per it.)"
+    r = run(key, instance="1301-1317", problem="ppp", algorithm="tabu", neighborhood="hamming1", backend="gpu",
+            iterations=4000)
+    out[key] = 1e3 * r.wall_seconds / r.iterations
+    run("Weierstrass d10-f32 tabu, 10,000 it. (s)", instance="10:float32", problem="weierstrass", algorithm="tabu",
+        backend="gpu", iterations=10000)
 for size in ("20x10", "50x10", "100x20", "200x20"):
     row = bench_row(size, get_neighborhood("insertion"), 5, 2)
     out[f"insertion {size}, CPU all cores (ms)"] = 1e3 * row["cpu_all_cores_s"]
@@ -93,7 +99,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("base", type=Path)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=Path("bench-out/refactor"))
+    parser.add_argument("--out", type=Path, default=Path("bench-out/headline"))
     args = parser.parse_args()
     trees = {"before": args.base.resolve(), "after": Path(__file__).resolve().parents[1]}
     runs = {name: [] for name in trees}

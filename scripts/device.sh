@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The device runner: `bash scripts/device.sh SUITE [SUITE...]` from the repository root on a GPU machine. Each
+# suite writes into $OUT (default /tmp/out); reports/README.md says which report each one refreshes.
+#
+#   tests        every gpu test, the log in $OUT/gpu_tests.log
+#   headline     before and after against $BASE (default .base: an earlier tree, e.g. `git worktree add .base
+#                COMMIT`): scripts/speed_compare.py, then scripts/same_fronts.py --backend gpu, into $OUT/headline
+#   ils          mols bench ils3opt: the three runs of reports/ils3opt (kroA100 and lin318, rat783 and fl1577,
+#                pcb3038), into $OUT/ils3opt
+#   multistart   mols bench multistart on every GPU: tai100a on one GPU and all, then Table 5
+#   batch        mols bench batch: searches sharing each launch, and weight vectors side by side
+#   techniques   mols bench gpu-techniques (Tables 7-9, memory) and mols bench neighborhood
+#   qap, tsp, ppp, weierstrass, q3ap   the papers' tables (mols bench NAME), into $OUT/NAME
+#   fsp          mols bench fsp at 1,000 iterations (FSP_BACKENDS, default cpu1,cpu,gpu: hours on one core) and
+#                at 10,000 on the GPU
+#   archive      mols bench archive (the filter), and whole PLS runs with the archive on the device and the host
+#   pls          mols bench natural-end on the GPU
+#   peers        mols bench pymoo --seeds 2
+#   startup      mols bench startup
+#
+# First, as every device call needs: the wheels carried in .whl/ installed into /tmp/site (.whl/extra/ too where
+# scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
+# call lasts at most 10 minutes: name one or two suites per call.
+set -uo pipefail
+[ $# -gt 0 ] || { sed -n '2,23p' "$0"; exit 2; }
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
+compgen -G ".whl/*.whl" >/dev/null && wheels .whl/*.whl && export PYTHONPATH=$PWD:/tmp/site
+compgen -G ".whl/extra/*.whl" >/dev/null && ! python3 -c "import scipy" 2>/dev/null && wheels .whl/extra/*.whl
+nvidia-smi --query-gpu=name,driver_version --format=csv | tee "$OUT/nvidia-smi.txt"
+
+mols() { python3 -m mols "$@"; }
+fsp() {  # mols bench fsp ARGS: the runs, then the tables where pymoo imports (the same command resumes the runs)
+  mols bench fsp "$@" --runs-only && if python3 -c "import pymoo" 2>/dev/null; then mols bench fsp "$@"; fi
+}
+ils() {  # NAME INSTANCES SOLVERS POPULATION ISLAND CPU_TIME [OPTIONS]: one bench of reports/ils3opt
+  mols bench ils3opt --instances "$2" --solvers "$3" --populations "$4" --island "$5" --cpu-time "$6" "${@:7}" \
+    --cpu-populations 1 --runs 3 --iterations 2000000000 --time 60 --twin 8 -o "$OUT/ils3opt/$1"
+}
+
+suite() {
+  case $1 in
+    tests) python3 -m pytest -q -m gpu -p no:cacheprovider -rf 2>&1 | tee "$OUT/gpu_tests.log" | tail -15 ;;
+    headline)
+      local base=${BASE:-.base}
+      [ -d "$base" ] || { echo "headline: BASE=$base is not a source tree (git worktree add .base COMMIT)"; return 1; }
+      mkdir -p "$OUT/headline"
+      python3 scripts/speed_compare.py "$base" --repeats "${REPEATS:-3}" --out "$OUT/headline"; local speed=$?
+      python3 scripts/same_fronts.py "$base" --backend gpu | tee "$OUT/headline/same_fronts_gpu.txt" && return $speed ;;
+    ils)
+      ils kroA100_lin318 kroA100,lin318 cpu1,fi-block-shared 2048 128 10 \
+        && ils rat783_fl1577 rat783,fl1577 cpu1,fi-block-shared,fi-block-shared-merged 2048 128 10 \
+        && ils pcb3038 pcb3038 cpu1,fi-block-merged 4096 512 30 --cpu-runs 1 ;;
+    multistart)
+      mols bench multistart --instances tai100a -k 20 -i 100000 --columns gpu1,gpu --no-flowshop --repeats 3 \
+        -o "$OUT/multistart/tai100a" \
+        && mols bench multistart -k 20 -i 10000 --repeats 1 --cpu-moves 2e5 --pls-iterations 1000 -o "$OUT/multistart/table5" ;;
+    batch) mols bench batch --instances 020_10_01,tai12a,kroA100 --sizes 1,8,64,1024 -i 10000 -o "$OUT/batch" ;;
+    techniques) mols bench gpu-techniques --repeats 30 -o "$OUT/gpu-techniques" && mols bench neighborhood -o "$OUT/neighborhood" ;;
+    qap) mols bench qap --seeds 3 --plain-iterations 1000 --its-seeds 3 --its-backends gpu -o "$OUT/qap" ;;
+    tsp) mols bench tsp -o "$OUT/tsp" ;;
+    ppp) mols bench ppp --cpu-moves 2000000 -i 1000 --runs 30 --run-iterations 10000 -o "$OUT/ppp" ;;
+    weierstrass) mols bench weierstrass -i 10000 -o "$OUT/weierstrass" ;;
+    q3ap) mols bench q3ap --runs 10 --ils 30 --ts 2000 --cpu-iterations 20 --compare nug15 --compare-iterations 11025 \
+            --compare-runs 5 -o "$OUT/q3ap" ;;
+    fsp) fsp -i 1000 --backends "${FSP_BACKENDS:-cpu1,cpu,gpu}" -o "$OUT/fsp" && fsp --backends gpu -o "$OUT/fsp-gpu-10000" ;;
+    archive)
+      mols bench archive -o "$OUT/archive" \
+        && fsp --sizes 100x20,200x20 --algorithms pls-nondominated,pls-dominating \
+             --backends gpu-devicearchive,gpu-hostarchive --seeds 3 -i 1000 -o "$OUT/archive/pls-runs" ;;
+    pls) mols bench natural-end --backends gpu -o "$OUT/natural-end" ;;
+    peers) mols bench pymoo --seeds 2 -o "$OUT/pymoo" ;;
+    startup) mols bench startup -o "$OUT/startup" ;;
+    *) echo "unknown suite $1; the suites are listed at the top of $0"; return 2 ;;
+  esac
+}
+
+failed=()
+for name in "$@"; do
+  echo "== $name"
+  suite "$name" || failed+=("$name")
+done
+[ ${#failed[@]} -eq 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
