@@ -1,16 +1,6 @@
-"""`mols run --batch B`: B searches of one configuration, seeds seed .. seed + B - 1, each the `mols run` of
-its seed in a child process that writes its own results folder (OUT/seed-S), then the merged front of those
-folders (OUT/merged_front.csv: the non-dominated union; with one objective, the rows of the best value)
-and OUT/batch.json (each search's seed, folder, status, iterations, seconds and archive size).
-
-On the GPU, tabu searches (-a tabu, -a its) of a problem with lane kernels run in this process, together: each
-kernel launch serves every search (`run_together`, search/batch.py), and each search's folder is written when
-the batch ends. Otherwise each search is the `mols run` of its seed in a child process: on the CPU side by
-side with one core each (--threads 1), `parallel` at a time (by default the machine's cores), elsewhere one
-after another. Either way each search finds exactly what the run of its seed alone finds. A stop (SIGINT,
-SIGTERM, SIGHUP) ends the searches together, or is passed on to the running children; each writes its
-archive so far, no child starts after it, and the merged front is made from the folders written.
-"""
+"""`mols run --batch B`: B searches of one configuration (seeds seed .. seed + B - 1), in this process sharing
+each launch where they can, else one `mols run` child each; then OUT/merged_front.csv and OUT/batch.json
+(docs/internals.md)."""
 
 from __future__ import annotations
 

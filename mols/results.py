@@ -1,16 +1,5 @@
-"""Results folders: every run writes front.csv (objective values and solutions) and run.json
-(configuration, versions, device, timings, profile split, counts). Reports read only these. front.csv
-lists every objective of the problem; run.json's "objectives" those the run optimised (--objectives).
-
-A folder is either complete or clearly incomplete, and two runs never write one folder:
-
-- `ResultsFolder` makes the folder and takes its lock (.mols.lock, an OS file lock that a killed
-  process releases) before any work, so a bad path or a folder in use is found at once;
-- a folder that holds a run already is refused unless the caller allows overwriting it;
-- files are written under temporary names in the folder and renamed into place, run.json last: run.json
-  is the commit mark, removed first when a run replaces another, and it records front.csv's row count
-  and SHA-256 so that a reader can tell that the two belong together.
-"""
+"""Results folders: front.csv (every objective of the problem, and the solutions) and run.json (configuration,
+versions, device, timings, counts), written under a lock and atomically, run.json last; reports read only these."""
 
 from __future__ import annotations
 

@@ -1,16 +1,5 @@
-"""Stopping a run cleanly on SIGINT (Ctrl-C), SIGTERM (`kill`, `timeout`, batch schedulers) and SIGHUP.
-
-While a `StopSignals` is active, these signals no longer kill the process. What they do depends on the
-phase of the run:
-
-- "setup" (loading the instance, compiling): the first signal raises KeyboardInterrupt at once; there
-  is nothing to save yet.
-- "search": the signal is noted and the search stops at its next iteration (it checks `requested`), so
-  that the archive is never left half-updated.
-- "write": the signal is only noted; the results are short to write and the write finishes.
-
-The first signal decides the exit code: 128 + its number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
-"""
+"""Stopping a run cleanly on SIGINT, SIGTERM and SIGHUP: while setting up a signal interrupts at once, in the search
+it stops at the next iteration, while writing it is only noted; the exit code is 128 + the first signal's number."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Write instances/q3ap/nugNN.dat: the Q3AP of each QAPLIB Nugent instance by from_nugent's construction
+"""Write mols/instances/q3ap/nugNN.dat: the Q3AP of each QAPLIB Nugent instance by from_nugent's construction
 (A = flows, B = E = distances; mols/problems/q3ap/instance.py, instances/q3ap/SOURCE.md).
 
     python scripts/q3ap_instances.py
@@ -11,7 +11,7 @@ from pathlib import Path
 from mols.problems.q3ap import from_nugent, write_q3ap
 from mols.problems.qap.instance import read_qaplib
 
-ROOT = Path(__file__).resolve().parents[1] / "instances"
+ROOT = Path(__file__).resolve().parents[1] / "mols" / "instances"
 NUGENT = ("nug12", "nug15", "nug18", "nug22")  # the paper's sizes that QAPLIB has (no nug13)
 
 

@@ -1,23 +1,5 @@
-"""`mols bench gpu-techniques`: the GPU techniques of Luong, Melab & Talbi (IEEE TC 2013, sections 3.3, 4.1,
-5 and 6.5-6.7) measured on this machine, for PPP Hamming-2, TSP swap, QAP swap and flowshop insertion.
-
-An iteration is one `best_weighted` call, the step of tabu search and hill climbing: the state up, the whole
-neighborhood evaluated, the best admissible neighbor chosen, the choice back. Each time below is the median
-over `repeats` iterations on rotating random solutions, every column measured side by side in one run.
-
-- generation (Table 8): moves decoded on the device from the thread id (the default) against moves built on
-  the host and copied up each iteration (--generation host); each iteration split into host process (the
-  state and, host, the moves made; perf_counter), transfers (copies up and down) and kernels (CUDA events
-  around each part, timed apart).
-- reduction (Table 9): the GPU's acceleration over the CPU backend (all cores) with the selection reduced on
-  the device against F copied back and chosen on the host (--selection copy).
-- tuning (Table 7): every fixed block size of the study (the --block launches), the kernels' default launch,
-  fixed 256-thread blocks and the tuned launch (backends/tuning.py), measured in ROUNDS rounds, the launches in
-  turn; tuned / best fixed by wall time and by device time, and the tuning pass (tuning_pass: what it adds to a
-  run's start; first in this process, with compilation, then the median of PASSES - 1 more, the kernels
-  compiled) against a 10,000-iteration run at the tuned speed.
-- memory: the kernels' memory variants (--memory), where the problem has them.
-"""
+"""`mols bench gpu-techniques`: the GPU techniques of Luong, Melab & Talbi (IEEE TC 2013, Tables 7-9) on this
+machine; MEASURED, printed in the report, says what each table is."""
 
 from __future__ import annotations
 
@@ -48,6 +30,27 @@ from mols.bench.common import median_seconds, stream_seconds, write_tables
 from mols.errors import BackendError, MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.problems import load_problem
+
+MEASURED = """`mols bench gpu-techniques`: the GPU techniques of Luong, Melab & Talbi (IEEE TC 2013, sections 3.3, 4.1,
+5 and 6.5-6.7) measured on this machine, for PPP Hamming-2, TSP swap, QAP swap and flowshop insertion.
+
+An iteration is one `best_weighted` call, the step of tabu search and hill climbing: the state up, the whole
+neighborhood evaluated, the best admissible neighbor chosen, the choice back. Each time below is the median
+over `repeats` iterations on rotating random solutions, every column measured side by side in one run.
+
+- generation (Table 8): moves decoded on the device from the thread id (the default) against moves built on
+  the host and copied up each iteration (--generation host); each iteration split into host process (the
+  state and, host, the moves made; perf_counter), transfers (copies up and down) and kernels (CUDA events
+  around each part, timed apart).
+- reduction (Table 9): the GPU's acceleration over the CPU backend (all cores) with the selection reduced on
+  the device against F copied back and chosen on the host (--selection copy).
+- tuning (Table 7): every fixed block size of the study (the --block launches), the kernels' default launch,
+  fixed 256-thread blocks and the tuned launch (backends/tuning.py), measured in ROUNDS rounds, the launches in
+  turn; tuned / best fixed by wall time and by device time, and the tuning pass (tuning_pass: what it adds to a
+  run's start; first in this process, with compilation, then the median of PASSES - 1 more, the kernels
+  compiled) against a 10,000-iteration run at the tuned speed.
+- memory: the kernels' memory variants (--memory), where the problem has them.
+"""
 
 CASES = {  # name -> (problem, instance, neighborhood)
     "ppp": ("ppp", "201-217", "hamming2"),
@@ -279,7 +282,7 @@ def render_markdown(tables: dict[str, list[dict]], env: dict) -> str:
                "tuned / default": f"{r['tuned_device_s'] / r['default_device_s']:.3f}"} for r in tables["tuning"]]
     memory = [{"case": r["case"], **{m: _us(r[f"{m}_s"]) for m in MEMORIES}} for r in tables["memory"]]
     return (f"# GPU techniques (IEEE TC 2013, Tables 7-9) on this machine\n\nMade by `mols bench gpu-techniques`."
-            f"\n\n```\n{__doc__.strip()}\n```\n\n{markdown_list(env)}\n\n"
+            f"\n\n```\n{MEASURED.strip()}\n```\n\n{markdown_list(env)}\n\n"
             f"## Generation on the device or on the host (Table 8)\n\n{markdown_table(generation)}\n\n"
             f"## Reduction on the device or F copied back (Table 9)\n\n{markdown_table(reduction)}\n\n"
             f"## Launch: fixed blocks, default, tuned (Table 7); % of a {RUN_ITERATIONS:,}-iteration run\n\n"

@@ -267,7 +267,7 @@ def render_markdown(rows: list[dict], clusters: list[dict], notes: list[str], en
         line["paper CPU / MultiCPU / GPU / MultiGPU s"] = " / ".join(f"{s:g}" for s in paper) if paper else ""
         table.append(line)
     text = ("# Multistart: Table 5 of Luong et al. (2009) on this machine\n\n"
-            "Made by `mols bench multistart` (mols/bench/multistart.py says exactly what is measured). K "
+            "Made by `mols bench multistart`. K "
             "independent searches, seeds 0 .. K - 1, on a local Dask cluster: QAP iterated tabu search (runs of "
             "1,000 tabu iterations), flowshop PLS-≠. cpu1: one CPU worker, the searches one after another; "
             "cpu (W): W CPU workers, one per core; gpu1: one GPU worker; gpu (G): one worker per GPU. `one`: one "

@@ -1,13 +1,6 @@
-"""The Dask cluster a multistart runs on: an existing one (its scheduler's address), or one made here, on this
-machine: a distributed.LocalCluster with one worker process per visible GPU (worker gpu-I sees GPU I alone,
-through CUDA_VISIBLE_DEVICES), or one per CPU core where the run is on the CPU. Every worker runs one task at a
-time (one thread).
-
-The local workers are pinned to cores of their own (LocalWorkers): a GPU worker to an even share of this
-process's cores, a CPU worker to one core. Unpinned, two GPU workers slowed each other's searches by 25-40 %
-on the two-H200 device (a tai100a ITS search of 100,000 iterations: 1.02 s alone, 1.26-1.40 s beside another
-on the other GPU, 1.00 s with each process pinned; reports/multistart/NOTES.md). They also leave Ctrl-C to the
-command, which stops the searches cleanly."""
+"""The Dask cluster a multistart runs on: an existing one (its scheduler's address), or a LocalCluster made here with
+one worker per visible GPU (or per core on the CPU), each worker pinned to cores of its own and running one task
+at a time (docs/internals.md)."""
 
 from __future__ import annotations
 

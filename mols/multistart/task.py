@@ -1,13 +1,5 @@
-"""What a Dask worker runs for `mols multistart`: one task is a few searches of one configuration (their seeds),
-run in the worker's process on the worker's device (the GPU its CUDA_VISIBLE_DEVICES shows, else its CPU).
-Tabu and ITS searches on a GPU share each kernel launch (search/batch.py); the others run one after another.
-
-The task returns each search's results files (front.csv and run.json, as bytes) and the client writes them, so
-workers on other machines need no shared file system. An instance file of the client travels with the task and
-is written once per worker machine into its temporary folder. The configuration is resolved on the worker (its
-`auto` backend is the worker's GPU if it has one). A search on a CPU worker uses one core unless --threads says
-otherwise: a CPU cluster has one worker per core.
-"""
+"""What a Dask worker runs for `mols multistart`: a few searches of one configuration on the worker's device,
+returned as their results files so that no shared file system is needed (docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Empirical attainment functions (EAF) of bi-objective runs over seeds, from moocore.
-
-A run's front attains a point z when one of its points weakly dominates z (every objective minimised).
-Over k runs, the t-th attainment surface is the set of minimal points attained by at least t of the
-k fronts: the best surface is t = 1, the median t = ceil(k / 2) (attained by at least half the runs)
-and the worst t = k. The EAF difference of two groups of k runs each is, at each point, the fraction
-of the first group's runs that attain it minus the fraction of the second's.
-"""
+"""Empirical attainment functions (EAF) of bi-objective runs over seeds, from moocore: the best, median and worst
+attainment surfaces of k fronts, and the difference of two groups' EAFs (docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Quality indicators of a front against a reference set, in the reference set's normalised space.
-
-Every objective is minimised. Normalisation maps the reference set's ideal point to 0 and its nadir
-point to 1 on each objective (an objective on which the reference set is flat keeps its scale), so
-that objectives of different ranges weigh alike. Hypervolume is measured up to the point
-(HV_POINT, ..., HV_POINT) in that space; points beyond it add nothing.
-"""
+"""Quality indicators of a front against a reference set, in the reference set's normalised space (ideal 0, nadir
+1; hypervolume up to HV_POINT on each objective)."""
 
 from __future__ import annotations
 

@@ -1,14 +1,5 @@
-"""Pairwise rank tests over seeds on the hypervolume: is one algorithm and backend better than another?
-
-The test is the two-sided Mann-Whitney U test (scipy.stats.mannwhitneyu; exact for small groups without
-ties), not the Wilcoxon signed-rank test: a seed seeds each algorithm's own sequence of draws (PLS, for
-one, draws its pick seed before its start solution), so runs of two algorithms with the same seed share
-no start and seeds do not pair them up as matched samples; the groups may also hold different seeds.
-Its effect size is A12 = U / (n_A n_B), the probability that a run of A has a higher hypervolume than a
-run of B (ties count half): 0.5 is no difference. A pair differs significantly at p < ALPHA; p-values
-are per pair, not corrected for the number of pairs. The hypervolume is the runs table's `hv`, measured
-against each instance's common reference point (mols.reporting.indicators).
-"""
+"""Pairwise rank tests over seeds on the hypervolume (two-sided Mann-Whitney U with the effect size A12): is one
+algorithm and backend better than another? docs/internals.md says why not Wilcoxon's signed-rank test."""
 
 from __future__ import annotations
 

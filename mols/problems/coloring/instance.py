@@ -1,10 +1,5 @@
-"""Graph coloring instances: a strict reader of DIMACS .col files, and the names `NAME`, `NAME:K`, `PATH:K`.
-
-A .col file (Trick's COLOR02/03/04 benchmark, instances/coloring/SOURCE.md) has comment lines `c ...`,
-one `p edge N M` line (`p col N M` in some files), then M lines `e u v`, 1 <= u, v <= N. Some files
-list each edge twice (u v and v u; the queen graphs do): M counts the lines, and the graph keeps each
-edge once. A self-loop `e v v` is refused: no coloring could be proper.
-"""
+"""Graph coloring instances: a strict reader of DIMACS .col files (format: mols/instances/coloring/SOURCE.md),
+and the names `NAME`, `NAME:K`, `PATH:K`."""
 
 from __future__ import annotations
 

@@ -1,16 +1,5 @@
-"""PPP instances: the seeded generator (a planted secret), the text format's writer and strict reader, names.
-
-An instance is an epsilon-matrix A (m x n, entries +1 or -1) and a multiset S of m integers; a solution
-is an epsilon-vector V with A V >= 0 whose entries are S in some order. Names: `M-N` (73-73) is
-`generate(M, N, seed=1)`, made in memory, and `M-N-sSEED` that of another seed; anything else is a
-path. The file format (instances/ppp/SOURCE.md):
-
-    # comment lines start with '#'
-    m n
-    m lines of n signs, '+' for +1 and '-' for -1: the rows of A
-    one line of m integers: S (in any order: it is a multiset)
-    optionally, one line of n signs: a solution V (the planted secret), checked when read
-"""
+"""PPP instances: the seeded generator (a planted secret), the text format's writer and strict reader (format:
+mols/instances/ppp/SOURCE.md), and names: `M-N` is generate(M, N, seed=1), `M-N-sSEED` another seed, else a path."""
 
 from __future__ import annotations
 

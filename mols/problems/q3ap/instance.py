@@ -1,18 +1,5 @@
-"""Q3AP instances in product form, their file format, and the construction from QAPLIB's Nugent data.
-
-A Q3AP instance of size n is three n x n integer matrices A, B and E, with the 6-index costs
-c_{i p(i) q(i), t p(t) q(t)} = A[i, t] B[p(i), p(t)] E[q(i), q(t)], so that a pair of permutations (p, q) costs
-
-    f(p, q) = sum_{i, t} A[i, t] B[p(i), p(t)] E[q(i), q(t)]      (no linear term).
-
-File format (`.dat` under instances/q3ap/): a stream of integers, as QAPLIB's: n, then A, B and E, row by
-row (rows may wrap over lines).
-
-Construction from a QAPLIB Nugent instance (flows F, Manhattan distances D; QAPLIB's nug files give D
-first): A = F, B = E = D, i.e. c_{ijp,tkq} = F_it D_jk D_pq: the flow between facilities i and t times
-their distance in each of two layouts (instances/q3ap/SOURCE.md: construction (b), which does not
-reproduce the values quoted by Luong et al. 2010).
-"""
+"""Q3AP instances in product form, f(p, q) = sum_{i, t} A[i, t] B[p(i), p(t)] E[q(i), q(t)]: their file format
+and the construction from QAPLIB's Nugent data, A = F, B = E = D (mols/instances/q3ap/SOURCE.md)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""QAP instances: strict readers for QAPLIB (.dat, .sln) and Knowles-Corne mQAP (.dat, .PO) files.
-
-QAPLIB `.dat`: a stream of integers n, A (n x n), B (n x n); rows may wrap over lines.
-mQAP `.dat`: a free-text header line naming the facilities n and the objectives k, then k + 1
-matrices: the distance matrix D, then the flow matrices F^1 .. F^k (instances/mqap/SOURCE.md).
-Both become one form: k flow matrices `a` (k, n, n) and one matrix `b` (n, n), with cost
-f_k(p) = sum_ij a[k, i, j] b[p(i), p(j)].
-"""
+"""QAP instances: strict readers for QAPLIB (.dat, .sln) and Knowles-Corne mQAP (.dat, .PO) files, both read into
+k flow matrices `a` (k, n, n) and one matrix `b` (n, n): f_k(p) = sum_ij a[k, i, j] b[p(i), p(j)]."""
 
 from __future__ import annotations
 
