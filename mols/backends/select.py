@@ -5,7 +5,9 @@ threshold; ties to the lowest id (docs/internals.md)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import njit, prange
+
+from mols.jit import THREADS, cached_njit
 
 C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long", np.dtype(np.float64): "double"}
 # Tabu memory (forbidden_until, one entry per neighbor): the step from which a neighbor is admissible again,
@@ -47,11 +49,11 @@ def best_pairs(F, c, forbidden_until, step, threshold):
     return best_id, best, any_id, any_best
 
 
-@njit(parallel=True)
+@cached_njit(parallel=True)
 def best_pairs_parallel(F, c, forbidden_until, step, threshold):
     """best_pairs over equal shares of the rows on the threads, combined in row order (so ties still go
     to the lowest id)."""
-    n_threads, rows = get_num_threads(), F.shape[0]
+    n_threads, rows = THREADS, F.shape[0]
     share = (rows + n_threads - 1) // n_threads
     part_i = np.full((n_threads, 2), -1, dtype=np.int64)
     part_s = np.full((n_threads, 2), np.inf)

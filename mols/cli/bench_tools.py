@@ -1,4 +1,4 @@
-"""`mols bench` for mols' own pieces: neighborhoods, the archive filter, the GPU techniques."""
+"""`mols bench` for mols' own pieces: neighborhoods, the archive filter, the GPU techniques, start-up."""
 
 from __future__ import annotations
 
@@ -73,4 +73,22 @@ def bench_gpu_techniques(
     show_report(bench.write_report(tables, output, settings))
 
 
-COMMANDS = {"neighborhood": bench_neighborhood, "archive": bench_archive, "gpu-techniques": bench_gpu_techniques}
+def bench_startup(
+    backends: Annotated[str | None, typer.Option(help="Comma-separated backends of the short run: cpu, gpu (default: "
+                                                 "both where there is a GPU).")] = None,
+    repeats: Annotated[int, typer.Option(min=1, help="Fresh processes per command; the median is reported.")] = 5,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "startup",
+):
+    """How long a fresh mols process takes: mols --help, import mols, and a 10-iteration
+    `mols run 020_10_01 -a tabu` on each backend (warm caches); medians, ranges and the largest imports."""
+    from mols.backends import gpu_available
+    from mols.bench import startup as bench
+
+    chosen = choose(backends or ("cpu,gpu" if gpu_available() else "cpu"), ("cpu", "gpu"), "--backends")
+    with advancing(None, "fresh processes") as advance:
+        rows, imports = bench.run(chosen, repeats, on_row=advance)
+    show_report(bench.write_report(rows, imports, output, repeats))
+
+
+COMMANDS = {"neighborhood": bench_neighborhood, "archive": bench_archive, "gpu-techniques": bench_gpu_techniques,
+            "startup": bench_startup}

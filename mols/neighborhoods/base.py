@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit, prange
 
 from mols.errors import MolsError
+from mols.jit import cached_njit
 
 HERE = Path(__file__).parent
 NO_KEYS = np.zeros((1, 2), dtype=np.uint64)  # the key of a neighborhood that draws nothing
@@ -108,13 +109,13 @@ def position_moves(name: str, size: Callable, decode: Callable, encode: Callable
                    source: Callable, cuda_header: str | Path, cuda_segments: bool = True) -> Neighborhood:
     """A neighborhood of moves on permutations given by two positions (i, j), whose neighbor puts at
     position k the element at source(i, j, k) of x; its inverse is the move (j, i), or itself."""
-    @njit
+    @cached_njit
     def apply_into(x, idx, n, key, out):
         i, j = decode(idx, n)
         for k in range(n):
             out[k] = x[source(i, j, k)]
 
-    @njit
+    @cached_njit
     def inverse_of(idx, n):
         i, j = decode(idx, n)
         back = encode(j, i, n)
@@ -132,7 +133,7 @@ def first_of_pair(i, j):
 
 @cache
 def _decoded(decode, arity: int):
-    @njit
+    @cached_njit
     def decoded(ids, n):
         out = np.empty((ids.shape[0], arity), dtype=np.int64)
         for r in range(ids.shape[0]):
@@ -146,7 +147,7 @@ def _decoded(decode, arity: int):
 
 @cache
 def _moved(apply_into):
-    @njit
+    @cached_njit
     def moved(x, ids, keys, n, chained):
         """Row r: move ids[r] applied to x, or (chained) to row r - 1, with key keys[r] (or keys[0])."""
         out = np.empty((ids.shape[0], x.shape[0]), dtype=x.dtype)
@@ -160,7 +161,7 @@ def _moved(apply_into):
 
 @cache
 def _lane_paths(apply_into):
-    @njit(parallel=True)
+    @cached_njit(parallel=True)
     def lane_paths(starts, ids, taken, keys, n):
         """out[b, t]: move ids[b, t] applied to out[b, t - 1] (to starts[b] at t = 0), with key keys[b, t]
         (or keys[0, 0]), for t < taken[b]. The walks in parallel."""

@@ -9,6 +9,7 @@ from functools import cache
 from numba import njit
 
 from mols.errors import MolsError
+from mols.jit import cached_njit
 from mols.neighborhoods.base import HERE, Neighborhood
 
 
@@ -31,25 +32,25 @@ def value_changes(k: int) -> Neighborhood:
         raise MolsError(f"the change neighborhood needs at least 2 values per variable, got {k}")
     m = k - 1  # moves per position
 
-    @njit
+    @cached_njit
     def size(n):
         return m * n
 
-    @njit
+    @cached_njit
     def decode(idx, n):
         return change_decode(idx, k)
 
-    @njit
+    @cached_njit
     def encode(i, r, n):
         return i * m + r if 0 <= i < n and 0 <= r < m else -1
 
-    @njit
+    @cached_njit
     def apply_into(x, idx, n, key, out):
         i, r = change_decode(idx, k)
         out[:] = x
         out[i] = new_value(x[i], r, k)
 
-    @njit
+    @cached_njit
     def inverse_of(idx, n):
         """The move that undoes move idx from the solution it leads to: the opposite shift."""
         i, r = change_decode(idx, k)

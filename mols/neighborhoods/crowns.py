@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from mols.errors import MolsError
+from mols.jit import cached_njit
 from mols.neighborhoods.base import HERE, Neighborhood
 from mols.neighborhoods.draws import DRAWS_CUH, uniform
 
@@ -64,11 +65,11 @@ def crowns(count: int) -> Neighborhood:
     if count < 1:
         raise MolsError(f"the crowns neighborhood needs at least 1 crown, got {count}")
 
-    @njit
+    @cached_njit
     def size(n):
         return count
 
-    @njit
+    @cached_njit
     def apply_into(x, idx, n, key, out):
         crown_point(x, idx, n, count, key, out)
 

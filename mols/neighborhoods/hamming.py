@@ -8,6 +8,7 @@ import math
 import numpy as np
 from numba import njit
 
+from mols.jit import cached_njit
 from mols.neighborhoods.base import HERE, Neighborhood
 
 
@@ -100,7 +101,7 @@ def itself(idx, n):
 
 
 def flips(decode, k: int):
-    @njit
+    @cached_njit
     def apply_into(x, idx, n, key, out):
         move = decode(idx, n)
         out[:] = x

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from mols.jit import cached_njit
 from mols.neighborhoods.base import HERE, Neighborhood
 from mols.neighborhoods.swap import PAIRS_CUDA
 from mols.neighborhoods.swap import decode as pair
@@ -69,7 +70,7 @@ def itself(idx, n):
 
 def swapping(swaps):
     """apply_into for a neighborhood whose move `swaps` gives as (k, l, r, s)."""
-    @njit
+    @cached_njit
     def apply_into(x, idx, n, key, out):
         k, l, r, s = swaps(idx, n)
         out[:] = x

@@ -5,8 +5,9 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import prange
 
+from mols.jit import THREADS, cached_njit
 from mols.neighborhoods import Neighborhood
 from mols.problems.flowshop.state import add_max_row, pair_row
 
@@ -25,13 +26,13 @@ def make_cpu_kernel(nbh: Neighborhood, columns: tuple[int, int, int] = (0, 1, 2)
     decode, first_changed, source = nbh.decode, nbh.first_changed, nbh.source
     col_makespan, col_tardiness, col_tardy = columns
 
-    @njit(parallel=True)
+    @cached_njit(parallel=True)
     def evaluate_neighborhood(q, due, perm, eext, pref_t, pref_u, dpi, F):
         # A move changes the permutation from position s = first_changed on: start from the
         # current permutation's offset values eext[s] and recompute positions s..n-1 only (state.py).
         n, m = q.shape[0] - 1, q.shape[1]
         n_moves = F.shape[0]
-        n_threads = get_num_threads()
+        n_threads = THREADS
         for t in prange(n_threads):
             scratch = np.empty(2 * m + PAD, dtype=eext.dtype)
             e, d = scratch[:m], scratch[m : 2 * m]

@@ -8,6 +8,8 @@ from functools import cache
 import numpy as np
 from numba import njit, prange
 
+from mols.jit import cached_njit
+
 
 @njit(cache=True, inline="always")
 def source(i, a, b):
@@ -56,7 +58,7 @@ def move_delta(A, Bp, Eq, k, l, r, s, symmetric):
 @cache
 def neighborhood_kernel(swaps, symmetric: bool):
     """The kernel of a neighborhood whose move id `swaps` maps to (k, l, r, s): F[t, 0] = cost + delta(t)."""
-    @njit(parallel=True)
+    @cached_njit(parallel=True)
     def kernel(A, x, cost, Bp, Eq, F):
         n = Bp.shape[0]
         for t in prange(F.shape[0]):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from numba import get_num_threads, njit, prange
+from numba import prange
 
+from mols.jit import THREADS, cached_njit
 from mols.neighborhoods.swap import decode
 from mols.problems.tsp.moves import next_pair, swap_delta, two_opt_delta
 
@@ -17,12 +18,12 @@ DELTAS = {"swap": swap_delta, "2opt": two_opt_delta}
 def make_cpu_kernel(neighborhood: str, att: bool):
     delta = DELTAS[neighborhood]
 
-    @njit(parallel=True)
+    @cached_njit(parallel=True)
     def evaluate_chunk(perm, txy, edge, length, F, first):
         # F row r is move id first + r; swap and 2-opt share the triangular id order, so a work
         # item decodes its first id and steps through the next ones.
         n, k, rows = perm.shape[0], length.shape[0], F.shape[0]
-        n_threads = get_num_threads()
+        n_threads = THREADS
         for t in prange(n_threads):
             for item in range(t, (rows + CHUNK - 1) // CHUNK, n_threads):
                 i, j = decode(first + item * CHUNK, n)

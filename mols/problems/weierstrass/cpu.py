@@ -8,7 +8,9 @@ from collections.abc import Callable
 from functools import cache
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from mols.jit import cached_njit
 
 REAL = {"float64": np.float64, "float32": np.float32}
 
@@ -20,14 +22,14 @@ def neighborhood_kernel(apply_into: Callable, precision: str) -> Callable:
     table (model.reduction_table) is the CUDA kernel's: this one leaves it, libm's sin reduces exactly."""
     real = REAL[precision]
 
-    @njit
+    @cached_njit
     def coordinate_value(weights, y):
         s = real(0.0)
         for i in range(weights.shape[0]):
             s += weights[i] * math.sin(math.ldexp(y, i + 1))  # 2^i y exactly
         return s
 
-    @njit(parallel=True)
+    @cached_njit(parallel=True)
     def kernel(weights, table, x, key, F):
         n = x.shape[0]
         for t in prange(F.shape[0]):
