@@ -14,18 +14,24 @@ ALIGN = 16  # bytes; every array in a packed buffer starts on this boundary
 
 
 def import_cupy():
-    """CuPy, or BackendError if it is missing or finds no CUDA device."""
+    """CuPy, or BackendError if it is missing or finds no CUDA device (asked once per process)."""
+    cupy, missing = _cupy_or_why_not()
+    if missing is not None:
+        raise BackendError(missing)
+    return cupy
+
+
+@cache
+def _cupy_or_why_not() -> tuple[object, str | None]:
     try:
         import cupy
     except ImportError:
-        raise BackendError("backend 'gpu' needs CuPy: pip install 'mols[gpu]'") from None
+        return None, "backend 'gpu' needs CuPy: pip install 'mols[gpu]'"
     try:
         count = cupy.cuda.runtime.getDeviceCount()
     except cupy.cuda.runtime.CUDARuntimeError as err:
-        raise BackendError(f"backend 'gpu': CuPy finds no CUDA device ({err})") from None
-    if count == 0:
-        raise BackendError("backend 'gpu': CuPy finds no CUDA device")
-    return cupy
+        return None, f"backend 'gpu': CuPy finds no CUDA device ({err})"
+    return (cupy, None) if count else (None, "backend 'gpu': CuPy finds no CUDA device")
 
 
 def gpu_available() -> bool:
