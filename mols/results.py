@@ -41,12 +41,25 @@ class RunContext:
     encoding: Encoding | None = None  # how solutions are written (None: values separated by spaces)
     backend: str | None = None  # the evaluator's label: cpu x16, gpu, gpu+host archive, ...
     full: Problem | None = None  # where the run optimised some of its problem's objectives: the problem with all
+    instance_sha256: str | None = None  # the instance's content (instance_digest): two files of one name differ
 
     @classmethod
     def of(cls, search: Search) -> RunContext:
         evaluator, problem = search.evaluator, search.problem
         return cls(problem.instance_name, problem.objectives, evaluator.device, getattr(evaluator, "threads", None),
-                   problem.encoding, evaluator.label, problem.full if problem.full is not problem else None)
+                   problem.encoding, evaluator.label, problem.full if problem.full is not problem else None,
+                   instance_digest(problem))
+
+
+def instance_digest(problem: Problem) -> str:
+    """SHA-256 of the instance as the kernels see it (the problem's name and its constant arrays, all objectives):
+    reports tell runs of one instance by it, whatever the file was called."""
+    digest = hashlib.sha256(problem.name.encode())
+    for array in problem.full.data():
+        array = np.ascontiguousarray(array)
+        digest.update(f"{array.dtype.str}{array.shape}".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
 
 
 def safe_name(text: str) -> str:
@@ -107,6 +120,7 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
         "mols": mols.__version__,
         "config": dataclasses.asdict(config),
         "instance": context.instance,
+        "instance_sha256": context.instance_sha256,
         "algorithm": config.label,
         "objectives": list(context.objectives),
         "encoding": context.encoding.name if context.encoding else None,

@@ -228,7 +228,7 @@ def config_result(config, stop=None):
     from mols.backends.cuda import gpu_name
     from mols.problems.tsp import load_tsp
     from mols.problems.tsp.instance import optimal_lengths
-    from mols.results import RunContext
+    from mols.results import RunContext, instance_digest
     from mols.search.base import Reached, SearchResult
 
     problem = load_tsp(config.instance)
@@ -257,6 +257,7 @@ def config_result(config, stop=None):
     device = "gpu" if result.strategy in GPU_STRATEGIES else "cpu"
     label = f"{device} x{config.threads}" if device == "cpu" and config.threads else device
     context = RunContext(problem.instance_name, problem.objectives, cpu_name() if device == "cpu" else gpu_name(),
-                         config.threads if device == "cpu" else None, problem.encoding, label)
+                         config.threads if device == "cpu" else None, problem.encoding, label,
+                         instance_sha256=instance_digest(problem))
     return search_result, context
 
