@@ -14,11 +14,12 @@ import pandas as pd
 
 from mols.archive import nondominated
 from mols.errors import MolsError
-from mols.results import MANIFEST, ResultsFolder, RunContext, write_atomic
+from mols.results import MANIFEST, ResultsFolder, RunContext, write_atomic, write_run
+from mols.results_folder import KINDS
 from mols.search import RunConfig
 from mols.search.batch import seed_configs, sharing_batch
 
-MERGED, BATCH = "merged_front.csv", "batch.json"
+MERGED, BATCH = "merged_front.csv", KINDS["batch"]
 EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's number
 FLAGS = {"problem": "--problem", "algorithm": "--algorithm", "variant": "--variant", "neighborhood": "--neighborhood",
          "backend": "--backend", "iterations": "--iterations", "partitions": "--partitions", "tenure": "--tenure",
@@ -100,7 +101,7 @@ def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, st
     codes = {}
     for one, search, result in zip(configs, batch.searches, results):
         with ResultsFolder(seed_folder(folder, one.seed), overwrite) as out:
-            out.write(one, result, RunContext.of(search))
+            write_run(out, one, result, RunContext.of(search))
         codes[one.seed] = EXIT_CODES.get(result.status, stop.exit_code or 130)
     return write_merged(folder, [one.seed for one in configs], codes, "one launch")
 

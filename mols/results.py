@@ -8,25 +8,21 @@ import dataclasses
 import hashlib
 import io
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
 
 import numpy as np
-from filelock import FileLock, Timeout
 
 import mols
 from mols.backends import BackendSpec
 from mols.encodings import Encoding
 from mols.environment import environment
-from mols.errors import MolsError, reason
 from mols.problems import Problem
+from mols.results_folder import FRONT, MANIFEST, ResultsFolder, write_atomic
 from mols.search import DEFAULT_PARTITIONS, RunConfig, SearchResult
 from mols.search.base import Search
 
-FRONT, MANIFEST, LOCK = "front.csv", "run.json", ".mols.lock"
 RESULTS = Path("results")
 
 
@@ -164,105 +160,16 @@ def target_record(result: SearchResult) -> dict | None:
             "iteration": reached.iteration if reached else None, "seconds": reached.seconds if reached else None}
 
 
-class ResultsFolder:
-    """`with ResultsFolder(path) as folder: ... folder.write(...)`: the folder made (with its parents) and
-    locked on entry, unless it is a file, cannot be made or written, is in use by another run, or holds
-    a run already and `overwrite` is false (MolsError, before any work). On exit the lock is released,
-    and a folder that this made and nothing was written to is removed again."""
-
-    def __init__(self, path: Path, overwrite: bool = False):
-        self.path, self.overwrite = Path(path), overwrite
-        self.written = self.made = False
-        self._lock: FileLock | None = None
-
-    def __enter__(self) -> Self:
-        try:
-            self._take()
-        except BaseException:  # a refusal, or a signal (KeyboardInterrupt) on the way: nothing left behind
-            self.__exit__()
-            raise
-        return self
-
-    def _take(self) -> None:
-        """The folder made and locked, or MolsError (the class docstring)."""
-        path = self.path
-        if path.exists() and not path.is_dir():
-            raise MolsError(f"results folder {path}: a file of that name exists; choose another --output")
-        self.made = not path.exists()
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise MolsError(f"results folder {path}: cannot be made ({reason(err)})") from None
-        try:
-            self._lock = FileLock(path / LOCK, timeout=0)
-            self._lock.acquire()
-        except Timeout:
-            raise MolsError(f"results folder {path} is in use by another mols run (it holds {LOCK}); wait for "
-                            "it to end, or choose another --output") from None
-        except OSError as err:
-            raise MolsError(f"results folder {path}: cannot be written ({reason(err)})") from None
-        if not self.overwrite and ((path / MANIFEST).exists() or (path / FRONT).exists()):
-            raise MolsError(f"results folder {path} holds a run already; give --overwrite to replace it, or "
-                            "choose another --output")
-
-    def __exit__(self, *exc) -> None:
-        """The folder removed if this made it and nothing was written, then the lock released."""
-        if not self.written:
-            self._remove_if_made()
-        if self._lock is not None:
-            self._lock.release()
-            self._lock = None
-
-    def write(self, config: RunConfig, result: SearchResult, context: RunContext) -> None:
-        """front.csv, then run.json, each renamed into place; an old run.json is removed first."""
-        self.write_files(results_files(config, result, context))
-
-    def write_files(self, files: dict[str, bytes]) -> None:
-        """A run's files as results_files makes them (perhaps on another machine), written as `write` does."""
-        try:
-            (self.path / MANIFEST).unlink(missing_ok=True)
-            write_atomic(self.path / FRONT, files[FRONT])
-            write_atomic(self.path / MANIFEST, files[MANIFEST])
-        except OSError as err:
-            raise MolsError(f"results folder {self.path}: cannot be written ({reason(err)})") from None
-        self.written = True
-
-    def _remove_if_made(self) -> None:
-        """The folder again as it was: gone, where this made it and it holds only the lock."""
-        if self.made:
-            try:
-                (self.path / LOCK).unlink(missing_ok=True)
-                self.path.rmdir()
-            except OSError:
-                pass  # something else is in it now: leave it
-
-
-def next_free(path: Path, overwrite: bool = False) -> Path:
-    """A default results folder: `path` unless it holds a run already (and no `overwrite`), else the first of
-    path-2, path-3, ... that holds none. A folder holds a run from the moment it is taken (its lock)."""
-    if overwrite:
-        return path
-    number, candidate = 1, path
-    while candidate.exists() and (not candidate.is_dir() or any(candidate.iterdir())):
-        number += 1
-        candidate = path.with_name(f"{path.name}-{number}")
-    return candidate
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """data in path, through a temporary file of the same folder renamed over it: never half written."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+def write_run(out: ResultsFolder, config: RunConfig, result: SearchResult, context: RunContext) -> None:
+    """The run's front.csv and run.json into the folder `out` holds (ResultsFolder.write_files)."""
+    out.write_files(results_files(config, result, context))
 
 
 def write_results(folder: Path, config: RunConfig, result: SearchResult, context: RunContext) -> None:
     """Write front.csv and run.json into folder (made if missing; a run there is replaced)."""
     with ResultsFolder(folder, overwrite=True) as out:
-        out.write(config, result, context)
+        write_run(out, config, result, context)
+
+
+__all__ = ["FRONT", "MANIFEST", "RESULTS", "ResultsFolder", "RunContext", "folder_name", "front_csv", "instance_digest",
+           "manifest", "results_files", "safe_name", "target_record", "write_atomic", "write_results", "write_run"]

@@ -3,6 +3,7 @@ it stops at the next iteration, while writing it is only noted; the exit code is
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from typing import Self
@@ -40,6 +41,7 @@ class StopSignals(Stop):
     def __init__(self, phase: str = "setup", signals=SIGNALS, ignore_after: bool = False):
         self.phase, self.signals, self.ignore_after = phase, signals, ignore_after
         self.signum: int | None = None  # the first signal received
+        self.undo: list = []  # what a signal in the setup phase of a whole process undoes before it leaves
         self._previous = {}
 
     def __enter__(self) -> Self:
@@ -58,4 +60,23 @@ class StopSignals(Stop):
         if first:
             self.signum = signum
         if first and self.phase == "setup":
+            if self.ignore_after:  # the whole process: leave at once, not by an exception that may land in C code
+                for undo in reversed(self.undo):
+                    undo()
+                leave(signum, "interrupted by {} before the search started: nothing written")
             raise KeyboardInterrupt
+
+
+def leave(signum: int, message: str = "mols: stopped by {}") -> None:
+    """End the process now: one line on stderr, exit code 128 + signum."""
+    os.write(2, (message.format(signal.Signals(signum).name) + "\n").encode())
+    os._exit(128 + signum)
+
+
+def exit_on_signals() -> None:
+    """From a command's first line until a StopSignals takes over (and wherever none does): SIGINT, SIGTERM and
+    SIGHUP end the process at once with one line and 128 + the signal's number, not a traceback. Nothing a run
+    writes is open then: a run's own handlers (StopSignals) cover its folder from the moment it is taken."""
+
+    for signum in SIGNALS:
+        signal.signal(signum, lambda number, frame: leave(number))

@@ -44,7 +44,7 @@ def test_budgets_and_restarts_name_the_default_folder(tmp_path, monkeypatch):
     for extra in (["--time", "0.01"], ["--evaluations", "800", "--restarts", "2"], ["--target", "1400,30000,20"]):
         result = runner.invoke(app, ["run", "020_05_01", "-b", "cpu", *extra])
         assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "results").iterdir() if p.is_dir()) == [
         "020_05_01-pls-nondominated-insertion-T0.01-cpu-s0", "020_05_01-pls-nondominated-insertion-e800-R2-cpu-s0",
         "020_05_01-pls-nondominated-insertion-i10000-goal1400_30000_20-cpu-s0"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -14,7 +15,7 @@ import pytest
 from mols.archive import Archive
 from mols.errors import MolsError
 from mols.problems.flowshop.model import OBJECTIVES
-from mols.results import FRONT, MANIFEST, ResultsFolder, RunContext, front_csv, write_results
+from mols.results import FRONT, MANIFEST, ResultsFolder, RunContext, front_csv, write_results, write_run
 from mols.search import RunConfig, build_search
 from mols.search.base import SearchResult
 
@@ -114,7 +115,7 @@ def test_a_folder_in_use_is_refused(tmp_path, finished):
     with ResultsFolder(tmp_path / "run") as held:
         with pytest.raises(MolsError, match="in use by another mols run"):
             ResultsFolder(tmp_path / "run", overwrite=True).__enter__()
-        held.write(config, result, RunContext.of(search))
+        write_run(held, config, result, RunContext.of(search))
     with ResultsFolder(tmp_path / "run", overwrite=True):  # free again once released
         pass
 
@@ -133,24 +134,33 @@ def test_run_json_records_the_front_it_belongs_to(tmp_path, finished):
     run = json.loads((tmp_path / MANIFEST).read_text())
     data = (tmp_path / FRONT).read_bytes()
     assert run["front"] == {"file": FRONT, "rows": len(result.archive), "sha256": hashlib.sha256(data).hexdigest()}
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".mols.lock", FRONT, MANIFEST]  # no temporary file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FRONT, MANIFEST]  # no temporary file left
+    assert (tmp_path.parent / f".{tmp_path.name}.mols.lock").is_file()  # the lock is beside the folder
 
 
-def test_a_replacing_run_removes_the_old_commit_mark_first(tmp_path, finished, monkeypatch):
-    """If writing the new front fails, the folder no longer reads as the old complete run."""
+def test_a_replacing_run_that_cannot_be_written_keeps_the_old_run_whole_and_a_rescue_copy(tmp_path, finished,
+                                                                                          monkeypatch):
+    """A full disk (ENOSPC on the rename, after both files were staged): the old run's files are untouched and
+    consistent, the new run's files are in a rescue folder that the error names, and no temporary file is left."""
     config, search, result = finished
-    write_results(tmp_path, config, result, RunContext.of(search))
+    folder = tmp_path / "run"
+    write_results(folder, config, result, RunContext.of(search))
+    before = {name: (folder / name).read_bytes() for name in (FRONT, MANIFEST)}
 
-    def broken(*args):
+    def full(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("mols.results.write_atomic", broken)
-    with pytest.raises(MolsError, match="No space left on device"):
-        write_results(tmp_path, config, result, RunContext.of(search))
-    assert not (tmp_path / MANIFEST).exists()
+    monkeypatch.setattr("os.replace", full)
+    with pytest.raises(MolsError, match="No space left on device") as caught:
+        write_results(folder, config, result, RunContext.of(search))
+    monkeypatch.undo()
+    assert {name: (folder / name).read_bytes() for name in (FRONT, MANIFEST)} == before
+    assert sorted(p.name for p in folder.iterdir()) == [FRONT, MANIFEST]
+    rescued = Path(str(caught.value).split(" are in ")[1])
+    assert (rescued / FRONT).read_bytes() == before[FRONT] and json.loads((rescued / MANIFEST).read_text())["front"]
 
 
 def test_a_folder_made_for_nothing_is_taken_away(tmp_path):
     with ResultsFolder(tmp_path / "a" / "b"):
-        assert (tmp_path / "a" / "b" / ".mols.lock").exists()
+        assert (tmp_path / "a" / "b").is_dir() and (tmp_path / "a" / ".b.mols.lock").exists()
     assert not (tmp_path / "a" / "b").exists()

@@ -11,7 +11,7 @@ from pathlib import Path
 from mols.backends.cuda import gpu_available
 from mols.bench.common import FSP_SIZES
 from mols.errors import MolsError
-from mols.results import MANIFEST, ResultsFolder, RunContext
+from mols.results import MANIFEST, ResultsFolder, RunContext, write_run
 from mols.search import RunConfig, build_search
 from mols.search.base import OnIteration
 from mols.signals import StopSignals
@@ -70,7 +70,7 @@ def run_cell(cell: Cell, on_iteration: OnIteration | None = None, stop: StopSign
     with ResultsFolder(cell.folder, overwrite=True) as out:
         search = build_search(cell.config, on_iteration)
         result = search.run(stop)
-        out.write(cell.config, result, RunContext.of(search))
+        write_run(out, cell.config, result, RunContext.of(search))
     if result.status == "failed":
         raise MolsError(f"run {cell.folder} failed: {result.error}")
     return result.status

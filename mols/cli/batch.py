@@ -21,7 +21,9 @@ def run_batch_command(config, size: int, folder: Path, overwrite: bool) -> None:
     """The searches (sharing each launch on the GPU where they can, else one process each: mols/batch.py)."""
     from mols.backends import BackendSpec
     from mols.batch import BATCH, MERGED, batch_error, run_batch, run_together
+    from mols.results_folder import refuse_other_kind
 
+    refuse_other_kind(folder, "batch")
     if (folder / BATCH).exists() and not overwrite:
         raise MolsError(f"{folder} holds a batch already (its {BATCH}); choose another --output, or --overwrite")
     try:

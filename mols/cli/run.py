@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
@@ -106,52 +107,84 @@ def run(
 
     The folder is made and locked before the instance is read; SIGINT, SIGTERM and SIGHUP stop the search
     at its next iteration and write the archive found so far (exit code 128 + the signal's number)."""
-    from mols.results import RESULTS, folder_name, next_free
+    from mols.results import RESULTS, folder_name
+    from mols.results_folder import checked_output, next_free
     from mols.search import RunConfig
 
+    if output is not None:
+        checked_output(output)
     config = RunConfig(**config_fields(locals()))
     if batch > 1:
         if config.strategy is not None:
             raise MolsError("ILS-3opt (--strategy) runs one population per run; --batch does not apply")
         from mols.cli.batch import run_batch_command
 
-        default = RESULTS / f"{folder_name(config)}-batch{batch}"
-        return run_batch_command(config, batch, output or next_free(default, overwrite), overwrite)
-    folder = output or next_free(RESULTS / folder_name(config), overwrite)
-    if folder != (output or RESULTS / folder_name(config)):
-        err_console.print(f"mols: {RESULTS / folder_name(config)} holds a run already: this one goes to {folder}",
-                          highlight=False)
+        return run_batch_command(config, batch, output or next_free(RESULTS / f"{folder_name(config)}-batch{batch}"),
+                                 overwrite)
+    folder = output or RESULTS / folder_name(config)
     if config.strategy is not None:
-        return run_ils3opt_command(config, folder, overwrite)
-    run_one(config, folder, overwrite)
+        return run_ils3opt_command(config, folder, overwrite, numbered=output is None)
+    run_one(config, folder, overwrite, numbered=output is None)
 
 
-def run_one(config, folder: Path, overwrite: bool) -> None:
+@contextmanager
+def results_folder(stop: StopSignals, folder: Path, overwrite: bool, numbered: bool):
+    """The run's results folder, claimed (a default one may take the next free name, and says so), with a signal
+    before the search (StopSignals' "setup" phase) ending the command as interrupted_before_search says."""
+    from mols.results_folder import ResultsFolder
+
+    with interrupted_before_search(stop), ResultsFolder(folder, overwrite, numbered) as out:
+        stop.undo.append(out.abandon)
+        if out.path != folder:
+            err_console.print(f"mols: {folder} holds a run already: this one goes to {out.path}", highlight=False)
+        yield out
+
+
+class Watch:
+    """What the progress shows after each iteration: the iterations, and the run's archive, asked of the search at
+    most twice a second (for PLS it merges the current start's archive with the run's)."""
+
+    def __init__(self, show):
+        self.show, self.search, self.size, self.last = show, None, 0, -1.0
+
+    def __call__(self, done: int, reported: int) -> None:
+        now = time.monotonic()
+        search = self.search
+        if search is not None and (now - self.last >= 0.5 or (search.total is not None and done >= search.total)):
+            self.size, self.last = search.archive_size(reported), now
+        self.show(done, self.size)
+
+
+def run_one(config, folder: Path, overwrite: bool, numbered: bool = False) -> None:
     """One search into its results folder, with a progress bar on a terminal (log lines elsewhere)."""
-    from mols.results import ResultsFolder, RunContext
+    from mols.results import RunContext, write_run
     from mols.search import build_search
 
-    with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, interrupted_before_search(stop), \
-            ResultsFolder(folder, overwrite) as out:
+    with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, results_folder(stop, folder, overwrite, numbered) \
+            as out:
         with progress_bar("archive {task.fields[archive]}") as progress:
             task = progress.add_task(f"{config.label} on {config.backend}", total=None, archive=0)
             log = LogProgress(None)
-            show = (lambda done, size: progress.update(task, completed=done, archive=size)) if console.is_terminal \
-                else log
-            search = build_search(config, show)
+            watch = Watch((lambda done, size: progress.update(task, completed=done, archive=size))
+                          if console.is_terminal else log)
+            search = build_search(config, watch)
+            watch.search = search
             progress.update(task, total=search.total)
             log.total = search.total
             err_console.print(f"mols: {config.label} on {config.backend}, {budget_text(config)}; results go to "
-                              f"{folder}", highlight=False)
+                              f"{out.path}", highlight=False)
             stop.phase = "search"
             result = search.run(stop)
         stop.phase = "write"  # a signal now is only noted: the write finishes
-        out.write(config, result, RunContext.of(search))
-    show_run(result, folder)
+        if result.status == "interrupted" and result.iterations == 0:
+            err_console.print(f"interrupted by {stop.name} before the first iteration: nothing written")
+            raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)
+        write_run(out, config, result, RunContext.of(search))
+    show_run(result, out.path)
     if result.status == "interrupted":
         raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)
     if result.status == "failed":
-        raise MolsError(f"the run failed; the archive found until then is in {folder}\n{result.error}")
+        raise MolsError(f"the run failed; the archive found until then is in {out.path}\n{result.error}")
 
 
 @contextmanager
@@ -165,25 +198,30 @@ def interrupted_before_search(stop: StopSignals):
         raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
 
 
-def run_ils3opt_command(config, folder: Path, overwrite: bool) -> None:
+def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = False) -> None:
     """mols run -p tsp -a ils --strategy S: one ILS-3opt population, its best tour in the results folder."""
-    from mols.results import FRONT, MANIFEST, ResultsFolder
+    from mols.results import FRONT, MANIFEST, write_run
     from mols.search.ils3opt import config_result
 
-    with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, interrupted_before_search(stop), \
-            ResultsFolder(folder, overwrite) as out:
+    with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, results_folder(stop, folder, overwrite, numbered) \
+            as out:
+        folder = out.path
         merged = f", merged in islands of {config.merge}" if config.merge else ""
         err_console.print(f"mols: ILS-3opt {config.strategy}{merged}, population {config.population or 64}, "
                           f"{budget_text(config)}; results go to {folder}", highlight=False)
         stop.phase = "search"
         result, context = config_result(config, stop)
         stop.phase = "write"
-        out.write(config, result, context)
+        write_run(out, config, result, context)
     d = result.details
     gap = "" if d["optimum"] is None else f", {d['gap_percent']:.3f} % above the optimum {d['optimum']}"
     console.print(f"{result.status}, ended by {result.ended_by}: best tour {d['best_length']}{gap}; "
                   f"{result.iterations} ILS iterations in {result.wall_seconds:.2f} s on {context.backend}",
                   highlight=False)
+    if result.ended_by == "iterations" and config.iterations is not None and result.iterations != config.iterations:
+        err_console.print(f"note: -i {config.iterations} ran as {result.iterations} ILS iterations: each of the "
+                          f"{d['population']} solutions makes whole iterations"
+                          f"{' in whole merged rounds' if config.merge else ''} (run.json: details)", highlight=False)
     console.print(f"wrote {folder / FRONT} and {folder / MANIFEST}", highlight=False)
     if result.status == "interrupted":
         raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)

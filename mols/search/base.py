@@ -216,6 +216,11 @@ class Search(ABC):
             (self.archive if archive is None else archive).add(f[None], x[None])
         return x, f
 
+    def archive_size(self, reported: int) -> int:
+        """The run's archive now, for a progress display (`reported`: the size on_iteration last saw). Not meant for
+        every iteration: a search whose run's archive is merged later (PLS's starts) merges a copy here."""
+        return reported
+
     def _count_iteration(self, archive_size: int | None = None, steps: int = 1, check: bool = True) -> None:
         """`steps` more neighborhood evaluations; on_iteration sees the archive size (by default the run's). A stop
         or the target ends the search here, unless `check` is false (the caller checks later)."""

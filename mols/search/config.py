@@ -80,6 +80,8 @@ class RunConfig:
             raise MolsError(f"--seed must be a non-negative integer, got {self.seed}")
         object.__setattr__(self, "iterations", default_iterations(self.iterations, self.time, self.evaluations))
         check_budget(self.iterations, self.time, self.evaluations)
+        if self.weights is not None and self.partitions != DEFAULT_PARTITIONS:
+            raise MolsError("--partitions makes a lattice of weight vectors; --weights gives one: give either")
         misplaced = [f"{option} (only -a {' or -a '.join(algorithms)})"
                      for option, (field, default, algorithms) in ALGORITHM_OPTIONS.items()
                      if getattr(self, field) != default and self.algorithm not in algorithms]

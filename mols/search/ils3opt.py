@@ -240,7 +240,7 @@ def config_result(config, stop=None):
     archive.add(np.array([[result.best]], dtype=problem.dtype), result.tour[None])
     optimum = optimal_lengths().get(problem.instance_name)
     details = {"strategy": result.strategy, "population": population, "merge_island": config.merge or None,
-               "iterations_per_solution": result.iterations,
+               "iterations_requested": config.iterations, "iterations_per_solution": result.iterations,
                "candidates": DEFAULT_K, "rkbi_samples": default_samples(problem) if config.strategy in RKBI_STRATEGIES
                else None, "max_segment": max_segment(problem.n), "best_length": result.best,
                "optimum": optimum, "gap_percent": None if optimum is None else 100.0 * (result.best / optimum - 1),

@@ -78,6 +78,12 @@ class ParetoLocalSearch(Search):
                                        self.variant == "dominating") - self.iterations
             self._count_iteration(len(local), steps)
 
+    def archive_size(self, reported: int) -> int:
+        """The run's archive with the current start's members merged in: what it will hold if the run ends now."""
+        F, _ = self.local.members()
+        accepted, removed = self.archive.verdict(F)
+        return len(self.archive) - int(removed.sum()) + int(accepted.sum())
+
     def _holds_target(self) -> bool:
         """The run's archive, or the start's (whose members reach the run's when the start ends)."""
         return super()._holds_target() or self.local.holds(self.goal)

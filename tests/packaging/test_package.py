@@ -112,7 +112,7 @@ def test_without_output_a_second_run_takes_the_next_free_folder_and_says_so(tmp_
     runs = [CliRunner().invoke(app, ["run", "020_05_01", "-b", "cpu", "-i", "3"]) for _ in range(3)]
     assert [r.exit_code for r in runs] == [0, 0, 0]
     name = "020_05_01-pls-nondominated-insertion-i3-cpu-s0"
-    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == [name, f"{name}-2", f"{name}-3"]
-    assert f"this one goes to results/{name}-2" in " ".join(runs[1].output.split())
+    assert sorted(p.name for p in (tmp_path / "results").iterdir() if p.is_dir()) == [name, f"{name}-2", f"{name}-3"]
+    assert f"this one goes to results/{name}-2" in "".join(runs[1].output.split("\n"))
     explicit = CliRunner().invoke(app, ["run", "020_05_01", "-b", "cpu", "-i", "3", "-o", f"results/{name}"])
     assert explicit.exit_code == 1 and "--overwrite" in explicit.output  # an explicit -o is never redirected
