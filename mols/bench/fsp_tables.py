@@ -31,12 +31,12 @@ def paper_frame(report: Report) -> pd.DataFrame:
     over 1 core, the number of solutions and the hypervolume (of the GPU run, else the all-core one)."""
     df = report.runs.copy()
     df["size"] = df["instance"].map({v: k for k, v in FSP_SIZES.items()})
-    med = df.groupby(["size", "instance", "algorithm", "backend"]).agg(
+    med = df.groupby(["size", "group", "algorithm", "backend"]).agg(
         wall_s=("wall_s", "median"), neighbors=("neighbors", "first"), iterations=("iterations", "median"),
         solutions=("n_solutions", "median"), hv=("hv", "median"),
         **{part: (f"{part} %", "median") for part in PARTS}).reset_index()
-    return med.merge(report.speedups[["instance", "algorithm", "backend", "speedup"]],
-                     on=["instance", "algorithm", "backend"], how="left")
+    return med.merge(report.speedups[["group", "algorithm", "backend", "speedup"]],
+                     on=["group", "algorithm", "backend"], how="left")
 
 
 def render_markdown(report: Report) -> str:

@@ -123,16 +123,17 @@ def report(
 ):
     """Indicators (pymoo), tables and plots over results folders; prints the summary.
 
-    Each instance's reference set is the non-dominated union of all its runs' fronts. Hypervolumes are
-    compared pairwise over seeds (Mann-Whitney U); bi-objective instances get attainment surfaces and
-    EAF differences (moocore). A folder that cannot be read is named on stderr and left out; the others are
-    still reported (exit code 1)."""
+    Runs are grouped by problem, instance (its content), objectives and budget; each group's reference set
+    is the non-dominated union of its runs' fronts. Hypervolumes are compared pairwise over seeds within a
+    group (Mann-Whitney U); bi-objective groups get attainment surfaces and EAF differences (moocore). Groups
+    that could not be compared are named on stderr. A folder that cannot be read is named on stderr and left
+    out; the others are still reported (exit code 1)."""
     from mols.reporting import write_report
 
     result = write_report(folders, output)
-    for note in result.skipped:
+    for note in result.skipped + result.notes:
         err_console.print(f"note: {note}", highlight=False)
-    show_frame(result.compact(), f"{len(result.runs)} run(s) over {len(result.references)} instance(s)")
+    show_frame(result.compact(), f"{len(result.runs)} run(s) in {len(result.groups)} group(s)")
     console.print(f"wrote {len(result.files)} files to {output}: report.md, runs.csv, summary.csv, plots",
                   highlight=False)
     if result.errors:

@@ -53,7 +53,7 @@ def _sorted(points: np.ndarray) -> np.ndarray:
 
 @dataclass
 class InstanceEAF:
-    """The EAF of one bi-objective instance: its surfaces per algorithm and backend (Run.label), and the
+    """The EAF of one bi-objective report group: its surfaces per algorithm and backend (Run.label), and the
     EAF difference of each pair of them (None where their numbers of runs differ)."""
 
     objectives: tuple[str, ...]
@@ -73,7 +73,7 @@ def is_bi_objective(runs: list[Run]) -> bool:
 
 
 def instance_eaf(runs: list[Run]) -> InstanceEAF:
-    """The EAF of the runs of one bi-objective instance, grouped by algorithm and backend over seeds."""
+    """The EAF of the runs of one bi-objective report group, by algorithm and backend over seeds."""
     groups: dict[str, list[np.ndarray]] = {}
     for run in sorted(runs, key=lambda r: (r.label, r.seed)):
         groups.setdefault(run.label, []).append(run.F)

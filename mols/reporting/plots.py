@@ -31,9 +31,9 @@ def _save(fig, path: Path) -> Path:
     return path
 
 
-def plot_fronts(runs: list[Run], reference: np.ndarray, path: Path) -> Path:
-    """Every run of one instance overlaid, one panel per pair of objectives; one colour and marker
-    per algorithm and backend (seeds share them), the reference set in grey below."""
+def plot_fronts(name: str, runs: list[Run], reference: np.ndarray, path: Path) -> Path:
+    """Every run of one report group (`name`: its label) overlaid, one panel per pair of objectives; one
+    colour and marker per algorithm and backend (seeds share them), the reference set in grey below."""
     objectives = runs[0].objectives
     pairs = list(combinations(range(len(objectives)), 2))
     fig, axes = plt.subplots(1, len(pairs), figsize=(5 * len(pairs), 4.4), squeeze=False)
@@ -50,13 +50,13 @@ def plot_fronts(runs: list[Run], reference: np.ndarray, path: Path) -> Path:
         ax.set_xlabel(objectives[a])
         ax.set_ylabel(objectives[b])
     axes[0][0].legend(fontsize=8, loc="best")
-    fig.suptitle(f"{runs[0].instance}: fronts of {len(runs)} run(s), all objectives minimised")
+    fig.suptitle(f"{name}: fronts of {len(runs)} run(s), all objectives minimised")
     return _save(fig, path)
 
 
 def plot_profile(df: pd.DataFrame, path: Path) -> Path:
-    """Stacked bars of the time split (median over seeds) per instance, algorithm and backend."""
-    split = df.groupby(["instance", "algorithm", "backend"], sort=True)[[f"{p} %" for p in PARTS]].median()
+    """Stacked bars of the time split (median over seeds) per group, algorithm and backend."""
+    split = df.groupby(["group", "algorithm", "backend"], sort=True)[[f"{p} %" for p in PARTS]].median()
     labels = [" · ".join(key) for key in split.index]
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(labels) + 1.5))
     left = np.zeros(len(labels))
@@ -73,20 +73,20 @@ def plot_profile(df: pd.DataFrame, path: Path) -> Path:
 
 
 def plot_speedup(speedups: pd.DataFrame, path: Path) -> Path:
-    """Speed-up over the 1-core CPU run per instance (ordered by neighbors per iteration), one line
+    """Speed-up over the 1-core CPU run per report group (ordered by neighbors per iteration), one line
     per algorithm and backend."""
     shown = speedups[speedups["backend"] != "cpu x1"]
-    order = shown.groupby("instance")["neighbors"].first().sort_values(kind="stable")
+    order = shown.groupby("group")["neighbors"].first().sort_values(kind="stable")
     position = {name: i for i, name in enumerate(order.index)}
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(order)), 4.5))
     for i, ((algorithm, backend), rows) in enumerate(shown.groupby(["algorithm", "backend"], sort=True)):
-        rows = rows.assign(x=rows["instance"].map(position)).sort_values("x")
+        rows = rows.assign(x=rows["group"].map(position)).sort_values("x")
         ax.plot(rows["x"], rows["speedup"], marker=MARKERS[i % len(MARKERS)],
                 label=group_label(algorithm, backend))
     ax.set_xticks(range(len(order)), [f"{name}\n{int(n):,}" for name, n in order.items()], fontsize=8)
     ax.set_yscale("log")
     ax.axhline(1.0, color="0.6", lw=0.8)
-    ax.set_xlabel("instance (neighbors per iteration)")
+    ax.set_xlabel("report group (neighbors per iteration)")
     ax.set_ylabel("speed-up over 1 CPU core (wall time)")
     ax.legend(fontsize=8)
     ax.set_title("acceleration against instance size")
@@ -118,7 +118,7 @@ def _grid(n: int, width: float = 4.6, height: float = 4.2):
     return fig, axes.flat
 
 
-def plot_attainment(instance: str, eaf: InstanceEAF, path: Path) -> Path:
+def plot_attainment(name: str, eaf: InstanceEAF, path: Path) -> Path:
     """One panel per algorithm and backend: its best, median and worst attainment surfaces over seeds."""
     lower, upper = _extent(eaf.points)
     fig, axes = _grid(len(eaf.surfaces))
@@ -131,11 +131,11 @@ def plot_attainment(instance: str, eaf: InstanceEAF, path: Path) -> Path:
                ylabel=eaf.objectives[1])
         ax.set_title(label, fontsize=9)
         ax.legend(fontsize=7, loc="upper right")
-    fig.suptitle(f"{instance}: attainment surfaces over seeds, all objectives minimised")
+    fig.suptitle(f"{name}: attainment surfaces over seeds, all objectives minimised")
     return _save(fig, path)
 
 
-def plot_eaf_difference(instance: str, eaf: InstanceEAF, pair: tuple[str, str], path: Path) -> Path:
+def plot_eaf_difference(name: str, eaf: InstanceEAF, pair: tuple[str, str], path: Path) -> Path:
     """Two panels: where the runs of the pair's first group attain points more often than those of the
     second (left), and the reverse (right), shaded by the difference in the fraction of runs; both
     groups' median attainment surfaces drawn over them."""
@@ -156,5 +156,5 @@ def plot_eaf_difference(instance: str, eaf: InstanceEAF, pair: tuple[str, str], 
         ax.legend(fontsize=7, loc="upper right")
     axes[0].set_ylabel(eaf.objectives[1])
     fig.colorbar(shading, ax=axes, label="difference in the fraction of runs attaining")
-    fig.suptitle(f"{instance}: EAF differences over {eaf.runs[pair[0]]} runs each, all objectives minimised")
+    fig.suptitle(f"{name}: EAF differences over {eaf.runs[pair[0]]} runs each, all objectives minimised")
     return _save(fig, path)

@@ -13,7 +13,7 @@ from mols.reporting.runs import group_label
 
 ALPHA = 0.05
 NO_DIFFERENCE = "no significant difference"
-COLUMNS = ["instance", "A", "B", "runs A", "runs B", "hv median A", "hv median B", "A12", "p", "better"]
+COLUMNS = ["group", "instance", "A", "B", "runs A", "runs B", "hv median A", "hv median B", "A12", "p", "better"]
 
 
 def compare(a: np.ndarray, b: np.ndarray, names: tuple[str, str] = ("A", "B")) -> dict:
@@ -26,15 +26,15 @@ def compare(a: np.ndarray, b: np.ndarray, names: tuple[str, str] = ("A", "B")) -
 
 
 def hv_rank_tests(runs: pd.DataFrame) -> pd.DataFrame:
-    """One row per instance and pair of algorithm-and-backend groups of runs (the report's runs table,
-    with its `hv` column): the groups' sizes and median hypervolumes, A12, the p-value, and the better
-    group by name (or NO_DIFFERENCE)."""
+    """One row per report group (mols.reporting.groups) and pair of algorithms and backends in it (the report's
+    runs table, with its `group`, `instance` and `hv` columns): the two sides' sizes and median hypervolumes,
+    A12, the p-value, and the better side by name (or NO_DIFFERENCE). Runs of two groups are never compared."""
     rows = []
-    for instance, of_instance in runs.groupby("instance", sort=True):
-        hv = {group_label(*key): group["hv"].to_numpy()
-              for key, group in of_instance.groupby(["algorithm", "backend"], sort=True)}
+    for (group, instance), of_group in runs.groupby(["group", "instance"], sort=True):
+        hv = {group_label(*key): side["hv"].to_numpy()
+              for key, side in of_group.groupby(["algorithm", "backend"], sort=True)}
         for a, b in combinations(hv, 2):
-            rows.append({"instance": instance, "A": a, "B": b, "runs A": len(hv[a]), "runs B": len(hv[b]),
-                         "hv median A": float(np.median(hv[a])), "hv median B": float(np.median(hv[b])),
-                         **compare(hv[a], hv[b], (a, b))})
+            rows.append({"group": group, "instance": instance, "A": a, "B": b, "runs A": len(hv[a]),
+                         "runs B": len(hv[b]), "hv median A": float(np.median(hv[a])),
+                         "hv median B": float(np.median(hv[b])), **compare(hv[a], hv[b], (a, b))})
     return pd.DataFrame(rows, columns=COLUMNS)

@@ -35,6 +35,10 @@ class Run:
         return self.manifest.get("instance") or Path(self.manifest["config"]["instance"]).stem
 
     @property
+    def problem(self) -> str:
+        return self.manifest["config"].get("problem", "flowshop")  # RunConfig's default, where a config lacks it
+
+    @property
     def objectives(self) -> tuple[str, ...]:
         return tuple(self.manifest["objectives"])
 
@@ -65,7 +69,11 @@ class Run:
 def find_folders(path: Path) -> tuple[list[Path], list[str]]:
     """The results folders at path (path itself if it holds a run.json, else every folder under it that
     does, sorted), and one message per incomplete folder (a front.csv without its run.json: a run cut
-    short while writing, or one being written now)."""
+    short while writing, or one being written now). MolsError where path is a file, is missing, or holds
+    neither."""
+    if path.is_file():
+        hint = f"; give its folder, {path.parent}" if path.name in (MANIFEST, FRONT) else ""
+        raise MolsError(f"{path} is a file, not a results folder{hint}")
     if not path.is_dir():
         raise MolsError(f"results folder {path}: no such folder")
     if (path / MANIFEST).is_file():

@@ -1,4 +1,4 @@
-"""pandas tables over runs: one row per run with its indicators, aggregates over seeds, speed-ups."""
+"""pandas tables over runs: one row per run with its indicators and group, aggregates over seeds, speed-ups."""
 
 from __future__ import annotations
 
@@ -6,18 +6,20 @@ import numpy as np
 import pandas as pd
 
 from mols.markdown import markdown_table
+from mols.reporting.groups import Group, budget
 from mols.reporting.indicators import INDICATORS, indicators
 from mols.reporting.runs import Run
 
 PARTS = ("evaluation", "archiving", "ls process")
-GROUP = ["instance", "algorithm", "backend"]
+GROUP = ["group", "instance", "algorithm", "backend"]
 METRICS = ["n_solutions", *INDICATORS, "wall_s", "ms_per_iteration", "evaluations", *(f"{p} %" for p in PARTS)]
 
 
-def run_row(run: Run, reference: np.ndarray) -> dict:
+def run_row(run: Run, group: Group, reference: np.ndarray) -> dict:
     m = run.manifest
     iterations = int(m["iterations"])
-    row = {"instance": run.instance, "algorithm": run.algorithm, "backend": run.backend, "seed": run.seed,
+    row = {"group": group.label, "instance": group.instance, "problem": run.problem,
+           "objectives": "+".join(run.objectives), "algorithm": run.algorithm, "backend": run.backend, "seed": run.seed,
            "device": m.get("device", ""), "status": m["status"], "budget": budget(m["config"]),
            "iterations": iterations, "neighbors": m.get("neighbors_per_iteration", np.nan),
            "evaluations": m.get("evaluated_neighbors", np.nan), "wall_s": float(m["wall_seconds"]),
@@ -27,21 +29,12 @@ def run_row(run: Run, reference: np.ndarray) -> dict:
     return row | {"folder": str(run.folder)}
 
 
-def budget(config: dict) -> int | str:
-    """A run's budget as its config states it: the iterations; with time or evaluations, all of them as text
-    (e.g. "i1000 e50000 T2.5")."""
-    given = {"i": config["iterations"], "e": config.get("evaluations"), "T": config.get("time")}
-    if given["e"] is None and given["T"] is None:
-        return int(given["i"])
-    return " ".join(f"{key}{value:g}" for key, value in given.items() if value is not None)
-
-
-def runs_table(runs: list[Run], references: dict[str, np.ndarray]) -> pd.DataFrame:
-    return pd.DataFrame([run_row(run, references[run.instance]) for run in runs])
+def runs_table(groups: list[Group], references: dict[str, np.ndarray]) -> pd.DataFrame:
+    return pd.DataFrame([run_row(run, group, references[group.label]) for group in groups for run in group.runs])
 
 
 def summary_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Mean, std and median over seeds of every metric, per instance, algorithm and backend."""
+    """Mean, std and median over seeds of every metric, per group, algorithm and backend."""
     grouped = df.groupby(GROUP, sort=True)
     out = grouped[METRICS].agg(["mean", "std", "median"])
     out.columns = [f"{metric} {stat}" for metric, stat in out.columns]
@@ -50,9 +43,9 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def speedup_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Each run's wall time against the 1-core CPU run of the same instance, algorithm, budget and
-    seed; medians over seeds. Empty without 1-core runs."""
-    key = ["instance", "algorithm", "budget", "seed"]
+    """Each run's wall time against the 1-core CPU run of the same group (problem, instance, objectives and
+    budget), algorithm and seed; medians over seeds. Empty without 1-core runs."""
+    key = ["group", "algorithm", "seed"]
     base = df[df["backend"] == "cpu x1"].set_index(key)["wall_s"].rename("cpu_1core_s")
     paired = df.join(base, on=key, how="inner")
     if paired.empty:

@@ -11,8 +11,8 @@ from mols.reporting.ranktest import NO_DIFFERENCE, hv_rank_tests
 
 def runs(groups: dict[tuple[str, str], list[float]], instance: str = "toy") -> pd.DataFrame:
     """A runs table as the report builds it: one row per run, with its hypervolume."""
-    return pd.DataFrame([{"instance": instance, "algorithm": algorithm, "backend": backend, "seed": seed, "hv": hv}
-                         for (algorithm, backend), values in groups.items() for seed, hv in enumerate(values)])
+    return pd.DataFrame([{"group": instance, "instance": instance, "algorithm": algorithm, "backend": backend,
+                          "seed": seed, "hv": hv} for (algorithm, backend), values in groups.items() for seed, hv in enumerate(values)])
 
 
 @pytest.mark.parametrize("better_first", [True, False])
@@ -35,7 +35,7 @@ def test_identical_groups_differ_in_nothing():
     assert row["p"] == pytest.approx(1.0) and row["A12"] == 0.5 and row["better"] == NO_DIFFERENCE
 
 
-def test_every_pair_on_each_instance_and_none_across_instances():
+def test_every_pair_in_each_group_and_none_across_groups():
     table = pd.concat([runs({("a", "gpu"): [0.1], ("b", "gpu"): [0.2], ("c", "gpu"): [0.3]}, "one"),
                        runs({("a", "gpu"): [0.1, 0.2]}, "two")])
     tests = hv_rank_tests(table)
