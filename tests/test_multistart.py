@@ -1,5 +1,6 @@
 """mols multistart on Dask distributed: a local cluster of two CPU workers (and, with the gpu marker, one worker
-per GPU), an external scheduler with two `dask worker` processes, faults, resuming and stopping."""
+per GPU), an external scheduler with two `dask worker` processes, faults, resuming and stopping; the command's
+one-line errors (a bad scheduler, one without workers, a bad instance) and worker tracebacks kept to the log."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from typer.testing import CliRunner
 
 from mols.batch import batch_error, merge_fronts
 from mols.cli import app
+from mols.errors import MolsError
 from mols.multistart import MULTISTART, Multistart
 from mols.multistart.cluster import open_client, visible_gpus
+from mols.multistart.logs import LOG
 from mols.multistart.task import run_task
 from mols.results import FRONT, MANIFEST, RunContext, results_files
 from mols.search import RunConfig, build_search
@@ -130,6 +133,13 @@ def test_a_task_whose_worker_dies_runs_again_on_a_worker(client, tmp_path):
     client.wait_for_workers(2, timeout=60)  # the nanny has started a new worker for the module's next tests
 
 
+def test_a_configuration_a_worker_cannot_run_is_refused_once_before_the_tasks(client, tmp_path):
+    if visible_gpus():
+        pytest.skip("the workers have a GPU")
+    with pytest.raises(MolsError, match="^(on a worker: |a worker could not check)"):  # no CuPy, or no device
+        Multistart(client, QAP | {"backend": "gpu"}, 2, tmp_path).check()
+
+
 def process_cores() -> list[list[int]]:
     """The cores of every thread of this process."""
     return sorted({tuple(sorted(os.sched_getaffinity(int(t)))) for t in os.listdir("/proc/self/task")})
@@ -181,6 +191,63 @@ def test_the_command_runs_the_searches_and_names_a_bad_option(tmp_path):
     assert batch.exit_code == 1 and "--searches" in batch.output
 
 
+TINY = ["tai12a", "-p", "qap", "-a", "tabu", "-i", "3", "-b", "cpu"]
+
+
+def flat(output: str) -> str:
+    return " ".join(output.split())  # rich wraps long lines at spaces
+
+
+@pytest.mark.parametrize("address, why", [
+    ("nonsense", "not a scheduler address"), ("foo://x", "not a scheduler address"),
+    ("tcp://127.0.0.1:1", "no Dask scheduler answered within 2 s"),  # nothing listens there
+    (None, "the scheduler has no worker (none joined within 2 s)")])  # a scheduler of no workers, made here
+def test_a_bad_scheduler_or_one_without_workers_is_one_line_within_the_timeout(address, why, tmp_path):
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster:
+        address, start = address or cluster.scheduler_address, time.monotonic()
+        result = CliRunner().invoke(app, ["multistart", "--scheduler", address, "--connect-timeout", "2", *TINY,
+                                          "-o", str(tmp_path / "out")])
+        assert time.monotonic() - start < 2 + 10
+    output = flat(result.output)
+    assert result.exit_code == 1 and "Traceback" not in output and output.count("error:") == 1
+    assert f"error: --scheduler {address}: {why}" in output and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("scheduler", [[], ["--scheduler", "tcp://127.0.0.1:1"]], ids=["local", "existing"])
+@pytest.mark.parametrize("content", [None, "12\n1 2 3\n"], ids=["missing", "malformed"])
+def test_a_bad_instance_is_read_here_and_named_as_the_user_gave_it(content, scheduler, tmp_path):
+    """Before any cluster is started or reached, with mols run's message (the reader's)."""
+    path = tmp_path / "my.dat"
+    if content is not None:
+        path.write_text(content)
+    result = CliRunner().invoke(app, ["multistart", *scheduler, str(path), *TINY[1:], "-o", str(tmp_path / "out")])
+    alone = CliRunner().invoke(app, ["run", str(path), *TINY[1:], "-o", str(tmp_path / "run")])
+    assert result.exit_code == alone.exit_code == 1
+    assert "Traceback" not in result.output and "mols: starting" not in result.output
+    assert str(path) in result.output.replace("\n", "") and "mols-instances" not in result.output
+    assert flat(result.output) == flat(alone.output) and not (tmp_path / "out").exists()
+
+
+def test_a_failing_tasks_traceback_goes_to_the_log_not_the_terminal(tmp_path, monkeypatch, capfd):
+    """The worker's report and the driver's traceback in the log; a line per attempt on the terminal (fd 2 too)."""
+    monkeypatch.setattr("mols.multistart.driver.run_task", failing_task)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["multistart", "-k", "2", "--seed", "3", "--workers", "1", "--per-task", "1",
+                                      *TINY, "-o", str(out)])
+    terminal = result.output + "".join(capfd.readouterr())
+    assert result.exit_code == 1, terminal
+    for then in ("trying it once more", "given up"):
+        assert f"mols: task 1 (seed 4) failed: RuntimeError: a fault in seed 4's task; {then}" in flat(result.output)
+    assert "Traceback" not in terminal and "Compute Failed" not in terminal
+    log = (out / LOG).read_text()
+    assert log.count("Compute Failed") == 2 and log.count("Traceback (most recent call last)") == 2
+    assert 'raise RuntimeError("a fault in seed 4\'s task")' in log
+    tasks = json.loads((out / MULTISTART).read_text())["tasks"]
+    assert [t["status"] for t in tasks] == ["finished", "failed"] and len(tasks[1]["attempts"]) == 2
+
+
 @pytest.fixture
 def dask_cluster(tmp_path):
     """A scheduler and two workers started as a user starts them: `dask scheduler`, `dask worker`."""
@@ -205,7 +272,7 @@ def dask_cluster(tmp_path):
 
 
 def test_an_existing_cluster_of_dask_workers_gives_the_same_results(dask_cluster, tmp_path):
-    with open_client(dask_cluster, "cpu", None) as client:
+    with open_client(dask_cluster, "cpu", None, connect_timeout=60) as client:  # the workers may start slowly
         client.wait_for_workers(2, timeout=60)
         record = run(client, QAP, 4, tmp_path, per_task=1)
     assert {t["attempts"][-1]["worker"] for t in record["tasks"]} <= {"w0", "w1"}

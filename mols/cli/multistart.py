@@ -11,6 +11,7 @@ from mols.cli.console import WHOLE_PROCESS, console, err_console, new_app, progr
 from mols.cli.options import EXIT_INTERRUPTED, config_fields
 from mols.cli.run import run
 from mols.errors import MolsError
+from mols.multistart.cluster import CONNECT_TIMEOUT
 from mols.signals import StopSignals
 
 
@@ -22,6 +23,9 @@ def multistart(
                                                 "or per core on the cpu backend).")] = None,
     scheduler: Annotated[str | None, typer.Option(help="Run on this existing Dask cluster, e.g. tcp://HOST:8786 "
                                                   "(default: a local cluster; see the README).")] = None,
+    connect_timeout: Annotated[float, typer.Option(min=0.1, metavar="SECONDS", help="--scheduler: seconds, in all, "
+                                                   "for the scheduler to answer and to show a worker; then an error."
+                                                   )] = CONNECT_TIMEOUT,
     per_task: Annotated[int | None, typer.Option(min=1, help="Searches per Dask task (default: tabu and ITS "
                                                  "spread evenly over the workers, sharing each kernel launch on a "
                                                  "GPU; other searches one per task).")] = None,
@@ -34,11 +38,11 @@ def multistart(
 
     Give the instance and any option of `mols run` too, e.g.
     `mols multistart -k 20 tai100a -p qap -a its -i 100000`. Each search writes OUTPUT/seed-S as its task ends; a
-    task that fails, or whose worker dies, is tried once more and then reported; Ctrl-C stops the running
-    searches at their next iteration (each writes its archive so far) and starts no other. Needs the Dask extra:
-    pip install 'mols[dask]'."""
+    task that fails, or whose worker dies, is tried once more and then reported (its traceback, with Dask's
+    warnings and errors, in OUTPUT/multistart.log); Ctrl-C stops the running searches at their next iteration
+    (each writes its archive so far) and starts no other. Needs the Dask extra: pip install 'mols[dask]'."""
     fields = config_fields(run_parameters(ctx.args))
-    run_multistart(fields, searches, workers, scheduler, per_task, output, overwrite)
+    run_multistart(fields, searches, workers, scheduler, per_task, output, overwrite, connect_timeout)
 
 
 def run_parameters(args: list[str]) -> dict:
@@ -67,25 +71,23 @@ def default_folder(fields: dict, searches: int) -> Path:
 
 
 def run_multistart(fields: dict, searches: int, workers: int | None, scheduler: str | None, per_task: int | None,
-                   output: Path | None, overwrite: bool) -> None:
+                   output: Path | None, overwrite: bool, connect_timeout: float = CONNECT_TIMEOUT) -> None:
     from mols.extras import need
 
     need("dask", "mols multistart")
     from mols.batch import batch_error
     from mols.multistart.cluster import open_client
     from mols.multistart.driver import MULTISTART, Multistart, previous_tasks
-    from mols.search import RunConfig
+    from mols.multistart.logs import LOG
 
-    device = None
-    if scheduler is None:  # a local cluster: the options are checked here, before it is made
-        device = RunConfig(**fields).backend
+    device = checked_here(fields, scheduler)
     folder = output or default_folder(fields, searches)
     previous_tasks(folder, fields, overwrite)  # other options into the folder: refused before a cluster is made
     where = scheduler or f"a local cluster, one worker per {'GPU' if device == 'gpu' else 'core'}"
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"], phase="setup") as stop:
         try:
             err_console.print(f"mols: starting {where}", highlight=False)
-            with open_client(scheduler, device, workers) as client:
+            with open_client(scheduler, device, workers, folder / LOG, connect_timeout) as client:
                 record = _run(Multistart(client, fields, searches, folder, per_task, overwrite), stop)
         except KeyboardInterrupt:
             err_console.print(f"interrupted by {stop.name} before the searches started: nothing written")
@@ -98,7 +100,24 @@ def run_multistart(fields: dict, searches: int, workers: int | None, scheduler: 
         raise MolsError(f"some searches did not run to their end ({error}); see {folder / MULTISTART}")
 
 
+def checked_here(fields: dict, scheduler: str | None) -> str | None:
+    """The instance read here, before any cluster, so that a bad file gets its reader's message with the user's
+    path; for a local cluster the whole configuration too, and its device returned (cpu or gpu). An existing
+    cluster's workers resolve the rest (`auto` among it) themselves: None."""
+    from mols.problems import load_problem
+    from mols.search import RunConfig, run_problem
+
+    if scheduler is not None:
+        load_problem(fields["problem"], fields["instance"])
+        return None
+    config = RunConfig(**fields)
+    run_problem(config)
+    return config.backend
+
+
 def _run(multistart, stop) -> dict:
+    from mols.multistart.logs import LOG
+
     checked = multistart.check()
     workers = multistart.client.scheduler_info()["workers"]
     err_console.print(f"mols: {len(multistart.seeds)} searches on {len(workers)} worker(s) "
@@ -109,9 +128,18 @@ def _run(multistart, stop) -> dict:
         total = len(multistart.seeds)
         stop.phase = "search"
         record = multistart.run(stop, lambda done: progress.update(task, completed=done) if console.is_terminal
-                                else err_console.print(f"mols: {done}/{total} searches done", highlight=False))
+                                else err_console.print(f"mols: {done}/{total} searches done", highlight=False),
+                                lambda failed, why, again: _failed(failed, why, again, multistart.folder / LOG))
         stop.phase = "write"
     return record
+
+
+def _failed(task, why: str, again: bool, log: Path) -> None:
+    """A failed attempt in one line (its traceback is in the log)."""
+    seeds = f"seed{'s' if len(task.seeds) > 1 else ''} {', '.join(map(str, task.seeds))}"
+    err_console.print(f"mols: task {task.index} ({seeds}) failed: {why}; "
+                      f"{'trying it once more' if again else 'given up'} (details in {log})", highlight=False,
+                      markup=False)
 
 
 def _show(record: dict, folder: Path) -> None:

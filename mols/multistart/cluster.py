@@ -8,10 +8,15 @@ import copy
 import logging
 import os
 import signal
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
 
-from mols.errors import MolsError, reason
+from mols.errors import MolsError
+from mols.multistart.logs import log_to, logged_to
+
+CONNECT_TIMEOUT = 10.0  # seconds for an existing cluster's scheduler to answer and show a worker, in all
 
 
 def visible_gpus() -> list[str]:
@@ -43,15 +48,18 @@ def _plugin_class():
 
     class LocalWorkers(WorkerPlugin):
         """Set up each worker of a local cluster, a new one that replaces a dead one too: Ctrl-C left to the
-        command (the workers are in its process group), and the process's threads pinned to its cores."""
+        command (the workers are in its process group), its Dask messages into the run's log (it shares the
+        command's stderr), and the process's threads pinned to its cores."""
 
         name = "mols-local-workers"
 
-        def __init__(self, shares: dict[str, list[int]]):
-            self.shares = shares
+        def __init__(self, shares: dict[str, list[int]], log: Path | None):
+            self.shares, self.log = shares, log
 
         def setup(self, worker) -> None:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            if self.log is not None:
+                log_to(self.log)
             cores = self.shares.get(str(worker.name))
             if cores:
                 for thread in os.listdir("/proc/self/task"):  # each thread: the later ones inherit from them
@@ -81,22 +89,30 @@ def _local_cluster_class():
 
 
 @contextmanager
-def open_client(scheduler: str | None, device: str, workers: int | None) -> Iterator:
-    """A distributed.Client: of the cluster at `scheduler`, or of a local one for `device` (gpu or cpu) with
-    `workers` workers (default: every visible GPU, or every core). Closed, with a local cluster, on exit."""
+def open_client(scheduler: str | None, device: str, workers: int | None, log: Path | None = None,
+                connect_timeout: float = CONNECT_TIMEOUT) -> Iterator:
+    """A distributed.Client: of the cluster at `scheduler` (MolsError unless it answers and has a worker within
+    `connect_timeout` seconds), or of a local one for `device` (gpu or cpu) with `workers` workers (default: every
+    visible GPU, or every core). Dask's messages go to the file `log` meanwhile, where given (logs.py). Closed,
+    with a local cluster, on exit."""
+    import distributed  # noqa: F401 - Dask's loggers made here, so that logged_to finds them
+
+    log = None if log is None else Path(log).absolute()  # a worker's working folder may differ
+    with logged_to(log) if log is not None else nullcontext():
+        if scheduler is not None:
+            with connect(scheduler, connect_timeout) as client:
+                yield client
+        else:
+            with _local_client(device, workers, log) as client:
+                yield client
+
+
+@contextmanager
+def _local_client(device: str, workers: int | None, log: Path | None) -> Iterator:
+    """A client of a LocalCluster made for the block (open_client), its workers logging into `log`."""
     import dask
     from distributed import Client
 
-    if scheduler is not None:
-        try:
-            client = Client(scheduler, timeout=20)
-        except (OSError, TimeoutError, ValueError) as err:
-            raise MolsError(f"--scheduler {scheduler}: cannot connect ({reason(err)})") from None
-        with client:
-            if not client.scheduler_info()["workers"]:
-                client.wait_for_workers(1, timeout=60)
-            yield client
-        return
     LocalCluster, GpuCluster = _local_cluster_class()
     options = {"threads_per_worker": 1, "processes": True, "dashboard_address": ":0", "memory_limit": 0,
                "silence_logs": logging.ERROR}
@@ -114,6 +130,34 @@ def open_client(scheduler: str | None, device: str, workers: int | None) -> Iter
             names = [str(i) for i in range(workers or os.cpu_count() or 1)]
             cluster = LocalCluster(n_workers=len(names), **options)
         with cluster, Client(cluster) as client:
-            client.register_plugin(_plugin_class()(core_shares(names)))
+            client.register_plugin(_plugin_class()(core_shares(names), log))
             client.wait_for_workers(len(names), timeout=120)
             yield client
+
+
+def connect(scheduler: str, timeout: float):
+    """A client of the scheduler at this address that has a worker, within `timeout` seconds in all; else a
+    MolsError that names the address and what was wrong."""
+    from distributed import Client
+
+    deadline = time.monotonic() + timeout
+    try:
+        client = Client(scheduler, timeout=timeout)
+    except ValueError as err:  # Dask's address parser: no port, an unknown scheme
+        raise MolsError(f"--scheduler {scheduler}: not a scheduler address ({err}); give one such as "
+                        "tcp://HOST:8786") from None
+    except OSError as err:  # Dask tries again until the timeout: nothing answered
+        detail = "" if str(err).startswith("Timed out") else f" ({err})"  # Dask's own would repeat the line
+        raise MolsError(f"--scheduler {scheduler}: no Dask scheduler answered within {timeout:g} s{detail}; check "
+                        "the address and that the scheduler runs, or give a longer --connect-timeout") from None
+    except Exception as err:  # noqa: BLE001 - e.g. tls:// without TLS settings: the user's to fix, not a crash
+        raise MolsError(f"--scheduler {scheduler}: cannot connect ({type(err).__name__}: {err})") from None
+    try:
+        client.wait_for_workers(1, timeout=max(0.01, deadline - time.monotonic()))  # 0 would wait for ever
+    except BaseException as err:  # a Ctrl-C too: the client closed before it goes on
+        client.close()
+        if not isinstance(err, TimeoutError):
+            raise
+        raise MolsError(f"--scheduler {scheduler}: the scheduler has no worker (none joined within {timeout:g} s); "
+                        f"start some with `dask worker {scheduler}`, or give a longer --connect-timeout") from None
+    return client

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mols.batch import EXIT_CODES, seed_folder, write_merged
 from mols.errors import MolsError
+from mols.multistart.logs import LOG, log
 from mols.multistart.task import Shipped, TaskReport, check_task, run_task
 from mols.results import MANIFEST, ResultsFolder
 
@@ -81,12 +82,13 @@ def default_per_task(fields: dict, searches: int, workers: int) -> int:
 
 class Multistart:
     """K searches of one configuration (RunConfig's keywords `fields`, seeds fields["seed"] ..) on a Dask
-    client's cluster, written under `folder`: OUT/seed-S per search, OUT/merged_front.csv and OUT/multistart.json.
-    `task`: what a worker runs (task.run_task; a test may wrap it)."""
+    client's cluster, written under `folder`: OUT/seed-S per search, OUT/merged_front.csv and OUT/multistart.json;
+    a failed attempt's traceback goes to the mols.multistart logger (logs.py: OUT/multistart.log). `task`: what a
+    worker runs (default: task.run_task, looked up when made, so that a test may replace it)."""
 
     def __init__(self, client, fields: dict, searches: int, folder: Path, per_task: int | None = None,
-                 overwrite: bool = False, task: Callable = run_task):
-        self.client, self.fields, self.folder, self.task = client, fields, Path(folder), task
+                 overwrite: bool = False, task: Callable | None = None):
+        self.client, self.fields, self.folder, self.task = client, fields, Path(folder), task or run_task
         self.seeds = list(range(fields.get("seed", 0), fields.get("seed", 0) + searches))
         self.overwrite, self.per_task = overwrite, per_task
         self.shipped = Shipped.of(fields["instance"])
@@ -94,15 +96,28 @@ class Multistart:
         self.tasks: list[Task] = []
         self.history: list[dict] = []  # the tasks of the runs into this folder before
         self.codes: dict[int, int] = {}
+        self.on_failed: Callable[[Task, str, bool], None] = _quiet
 
     def check(self) -> dict:
-        """The configuration as a worker resolves it (a MolsError from the worker is raised here)."""
-        return self.client.submit(check_task, self.fields, self.shipped, pure=False).result()
+        """The configuration as a worker resolves it: a MolsError from the worker is raised here, and any other
+        error as a MolsError in one line (its traceback logged)."""
+        future = self.client.submit(check_task, self.fields, self.shipped, pure=False)
+        try:
+            return future.result()
+        except MolsError as err:  # the worker's machine may differ from this one: say where it was found
+            raise MolsError(f"on a worker: {err}") from None
+        except Exception as err:  # noqa: BLE001 - e.g. mols missing on a worker: a line here, the rest in the log
+            log.error("checking the configuration on a worker failed:\n%s", _traceback(err, future))
+            raise MolsError(f"a worker could not check the configuration ({summary(err)}); its traceback is in "
+                            f"{self.folder / LOG}") from None
 
-    def run(self, stop, on_search: Callable[[int], None] = lambda done: None) -> dict:
+    def run(self, stop, on_search: Callable[[int], None] = lambda done: None,
+            on_failed: Callable[[Task, str, bool], None] | None = None) -> dict:
         """Every pending search to its end (or until `stop`, a mols.signals.StopSignals, is requested: the running
         searches then end at their next iteration and write their archive so far, no other starts); returns the
-        manifest's content."""
+        manifest's content. on_search(searches done) as each task ends; on_failed(task, why in a few words,
+        whether it is tried again) as an attempt fails."""
+        self.on_failed = on_failed or _quiet
         with ResultsFolder(self.folder, overwrite=True) as out:  # the folder's lock: one multistart at a time
             self.history = previous_tasks(self.folder, self.fields, self.overwrite)
             pending = pending_seeds(self.folder, self.seeds, self.overwrite)
@@ -155,7 +170,11 @@ class Multistart:
         error = future.exception()
         attempt |= {"status": "failed", "error": "".join(traceback.format_exception_only(type(error), error)).strip()}
         task.attempts.append(attempt)
-        return len(task.attempts) < ATTEMPTS
+        again = len(task.attempts) < ATTEMPTS
+        log.error("task %d (seeds %s), attempt %d of %d failed:\n%s", task.index, task.seeds, len(task.attempts),
+                  ATTEMPTS, _traceback(error, future))
+        self.on_failed(task, summary(error), again)
+        return again
 
     def write_manifest(self) -> dict:
         """OUT/merged_front.csv and OUT/multistart.json from the seeds' folders (batch.write_merged)."""
@@ -164,6 +183,25 @@ class Multistart:
                  "workers": sorted(str(w.get("name")) for w in info["workers"].values()),
                  "tasks": self.history + [task.record() for task in self.tasks]}
         return write_merged(self.folder, self.seeds, self.codes, "dask", MULTISTART, extra)
+
+
+def _quiet(task: Task, why: str, again: bool) -> None:
+    """A failed attempt where no one asked to hear of it: the log and multistart.json hold it."""
+
+
+def summary(error: BaseException) -> str:
+    """A failed attempt in a few words: that its worker died, or the error's type and first line."""
+    from distributed import KilledWorker
+
+    if isinstance(error, KilledWorker):
+        return "its worker died"
+    first = next(iter(str(error).splitlines()), "")
+    return f"{type(error).__name__}: {first}" if first else type(error).__name__
+
+
+def _traceback(error: BaseException, future) -> str:
+    """The error with the worker's traceback (Dask sends it along)."""
+    return "".join(traceback.format_exception(type(error), error, future.traceback())).rstrip()
 
 
 def _where(report: TaskReport) -> dict:

@@ -107,11 +107,13 @@ def worker_config(fields: dict, shipped: Shipped | None) -> RunConfig:
 
 
 def check_task(fields: dict, shipped: Shipped | None) -> dict:
-    """The configuration as a worker resolves it, its instance read: a MolsError here is the user's to see."""
+    """The configuration as a worker resolves it, its instance read and, on a GPU, its device found: a MolsError
+    here is the user's to see, once, rather than every task's on every attempt."""
     from mols.search import run_problem
 
     config = worker_config(fields, shipped)
     problem = run_problem(config)
+    _bus(config)
     return {"backend": config.backend, "instance": problem.instance_name, "objectives": list(problem.objectives)}
 
 
