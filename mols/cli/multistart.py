@@ -79,10 +79,12 @@ def run_multistart(fields: dict, searches: int, workers: int | None, scheduler: 
     from mols.multistart.cluster import open_client
     from mols.multistart.driver import MULTISTART, Multistart, previous_tasks
     from mols.multistart.logs import LOG
+    from mols.results_folder import checked_output, refuse_other_kind
 
     device = checked_here(fields, scheduler)
-    folder = output or default_folder(fields, searches)
-    previous_tasks(folder, fields, overwrite)  # other options into the folder: refused before a cluster is made
+    folder = checked_output(output) if output is not None else default_folder(fields, searches)
+    refuse_other_kind(folder, "multistart")  # before a cluster is made, as other options into the folder are:
+    previous_tasks(folder, fields, overwrite)
     where = scheduler or f"a local cluster, one worker per {'GPU' if device == 'gpu' else 'core'}"
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"], phase="setup") as stop:
         try:

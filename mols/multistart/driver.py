@@ -17,8 +17,9 @@ from mols.errors import MolsError
 from mols.multistart.logs import LOG, log
 from mols.multistart.task import Shipped, TaskReport, check_task, run_task
 from mols.results import MANIFEST, ResultsFolder
+from mols.results_folder import KINDS
 
-MULTISTART = "multistart.json"
+MULTISTART = KINDS["multistart"]
 ATTEMPTS = 2  # a task is tried again once
 POLL_SECONDS = 0.2
 
@@ -118,7 +119,7 @@ class Multistart:
         manifest's content. on_search(searches done) as each task ends; on_failed(task, why in a few words,
         whether it is tried again) as an attempt fails."""
         self.on_failed = on_failed or _quiet
-        with ResultsFolder(self.folder, overwrite=True) as out:  # the folder's lock: one multistart at a time
+        with ResultsFolder(self.folder, overwrite=True, kind="multistart") as out:  # one multistart at a time
             self.history = previous_tasks(self.folder, self.fields, self.overwrite)
             pending = pending_seeds(self.folder, self.seeds, self.overwrite)
             self.codes = {seed: 0 for seed in self.seeds if seed not in pending}
