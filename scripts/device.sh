@@ -2,7 +2,8 @@
 # The device runner: `bash scripts/device.sh SUITE [SUITE...]` from the repository root on a GPU machine. Each
 # suite writes into $OUT (default /tmp/out); reports/README.md says which report each one refreshes.
 #
-#   tests        every gpu test, the log in $OUT/gpu_tests.log
+#   tests        every gpu test (or those under $TESTS, e.g. TESTS="tests/search tests/archive"), into
+#                $OUT/gpu_tests.log
 #   headline     before and after against $BASE (default .base: an earlier tree, e.g. `git worktree add .base
 #                COMMIT`): scripts/speed_compare.py, then scripts/same_fronts.py --backend gpu, into $OUT/headline
 #   ils          mols bench ils3opt: the three runs of reports/ils3opt (kroA100 and lin318, rat783 and fl1577,
@@ -22,13 +23,15 @@
 # scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
 # call lasts at most 10 minutes: name one or two suites per call.
 set -uo pipefail
-[ $# -gt 0 ] || { sed -n '2,23p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,24p' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
 compgen -G ".whl/*.whl" >/dev/null && wheels .whl/*.whl && export PYTHONPATH=$PWD:/tmp/site
 compgen -G ".whl/extra/*.whl" >/dev/null && ! python3 -c "import scipy" 2>/dev/null && wheels .whl/extra/*.whl
 nvidia-smi --query-gpu=name,driver_version --format=csv | tee "$OUT/nvidia-smi.txt"
+# The device sets PYTHONDONTWRITEBYTECODE: compile once, as an install does, so that timings do not include it.
+python3 -m compileall -q -j 8 mols ${BASE:-.base}/mols /tmp/site > /dev/null 2>&1
 
 mols() { python3 -m mols "$@"; }
 fsp() {  # mols bench fsp ARGS: the runs, then the tables where pymoo imports (the same command resumes the runs)
@@ -41,7 +44,7 @@ ils() {  # NAME INSTANCES SOLVERS POPULATION ISLAND CPU_TIME [OPTIONS]: one benc
 
 suite() {
   case $1 in
-    tests) python3 -m pytest -q -m gpu -p no:cacheprovider -rf 2>&1 | tee "$OUT/gpu_tests.log" | tail -15 ;;
+    tests) python3 -m pytest -q -m gpu -p no:cacheprovider -rf ${TESTS:-} 2>&1 | tee "$OUT/gpu_tests.log" | tail -15 ;;
     headline)
       local base=${BASE:-.base}
       [ -d "$base" ] || { echo "headline: BASE=$base is not a source tree (git worktree add .base COMMIT)"; return 1; }
