@@ -1,25 +1,29 @@
-"""What every instance reader shares: text files read strictly, bad input quoted briefly, bundled names."""
+"""What every instance reader shares: text files read strictly, whole numbers read safely, bad input quoted
+briefly, bundled names, and what an error about an instance names."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from importlib import resources
 from pathlib import Path
 
 from mols.errors import InstanceError, reason
 
+_INTEGER = re.compile(r"([+-]?)0*([0-9]+)")  # ASCII only: str.isdigit() also takes '²', which int() refuses
+
 
 def read_text(path: str | Path) -> str:
     """The file's text (UTF-8, a byte-order mark allowed), or an InstanceError if it is missing, a folder,
     unreadable or not text."""
     path = Path(path)
-    if not path.exists():
-        raise InstanceError(path, "no such file")
-    if path.is_dir():
-        raise InstanceError(path, "no such file: this is a directory")
     try:
+        if path.is_dir():
+            raise InstanceError(path, "no such file: this is a directory")
         data = path.read_bytes()
-    except OSError as err:
+    except FileNotFoundError:
+        raise InstanceError(path, "no such file") from None
+    except OSError as err:  # is_dir() too: a name too long for the system (ENAMETOOLONG)
         raise InstanceError(path, f"cannot read the file: {reason(err)}") from None
     try:
         text = data.decode("utf-8-sig")
@@ -45,6 +49,39 @@ def token_lines(text: str, first: int = 1) -> Iterator[tuple[int, list[str]]]:
             yield number, tokens
 
 
+def integer(token: str, limit: int) -> int | None:
+    """token as an integer within +-limit (an optional sign, then digits), else None. Its length is checked
+    first: int() refuses more than 4300 digits, leading zeros included, with a ValueError."""
+    match = _INTEGER.fullmatch(token)
+    if not match or len(match.group(2)) > len(str(limit)) or int(match.group(2)) > limit:
+        return None
+    return -int(match.group(2)) if match.group(1) == "-" else int(match.group(2))
+
+
+def whole_number(token: str, limit: int) -> int | None:
+    """token as a whole number in 0..limit (digits, no sign), else None."""
+    return None if token.startswith(("+", "-")) else integer(token, limit)
+
+
+def is_file(path: str | Path) -> bool:
+    """Path.is_file(), False too where the name cannot be a file's (too long: is_file() raises ENAMETOOLONG)."""
+    return _asked(Path.is_file, path)
+
+
+def _asked(check, path: str | Path) -> bool:
+    try:
+        return check(Path(path))
+    except OSError:
+        return False
+
+
+def source(instance) -> str:
+    """What an error about an instance's data names: the file it was read from (as the user gave it), else
+    its name; never a name read from inside the file, which the user may not know."""
+    path = getattr(instance, "path", None)
+    return str(path) if path is not None else instance.name
+
+
 def bundled_instances_dir() -> Path:
     """The instances bundled with the package (mols/instances), wherever mols is installed."""
     return Path(str(resources.files("mols") / "instances"))
@@ -55,11 +92,11 @@ def find_bundled(name: str, folders: Iterable[str], suffixes: Iterable[str] = ("
     folders, else an existing directory (which the reader then refuses); None if there is none. A directory
     never shadows a bundled name: a results folder named after its instance must not hide it."""
     given = Path(name)
-    if given.is_file():
+    if is_file(given):
         return given
     root = bundled_instances_dir()
     for folder in folders:
         for suffix in suffixes:
-            if (root / folder / f"{name}{suffix}").is_file():
+            if is_file(root / folder / f"{name}{suffix}"):
                 return root / folder / f"{name}{suffix}"
-    return given if given.exists() else None
+    return given if _asked(Path.exists, given) else None

@@ -65,7 +65,7 @@ def test_duplicate_and_reversed_edges_are_one_edge(tmp_path):
     ("p edge 3 1\ne 1 x\n", "expected a whole number", 2),
     ("p edge 3 1\ne 1 2 3\n", "expected 'e u v'", 2),
     ("p edge 3 1\nn 1 5\n", "expected a 'c', 'p' or 'e' line", 2),
-    ("c\np edge 3 2\ne 1 2\n", "announces 2 edges, found 1 'e' lines", 2),
+    ("c\np edge 3 2\ne 1 2\n", "announces M = 2 'e' lines, found 1", 2),
 ])
 def test_reader_errors_name_the_file_and_line(tmp_path, text, message, line):
     path = write(tmp_path, text)

@@ -121,7 +121,7 @@ def write(tmp_path, name: str, text: str):
 
 @pytest.mark.parametrize("text, message", [
     ("3\n0 1 2\n1 0 3\n2 3 0\n\n0 1 2\n1 0 3\n", "expected 2 matrices of 3 x 3 = 18 integers"),  # short
-    ("2\n0 1 2\n1 0 3\n\n0 1 2\n1 0 3\n", "found 12 .more."),  # rows of 3 in a 2 x 2 problem
+    ("2\n0 1 2\n1 0 3\n\n0 1 2\n1 0 3\n", "found 12: the first extra one is on this line"),  # rows of 3: n = 2
     ("2\n0 1\n1 x\n0 1\n1 0\n", "expected integers, found 'x'"),
     ("1\n0\n0\n", "at least 2"),
     ("", "empty file"),
@@ -139,8 +139,8 @@ MQAP_HEADER = "facilities: 2 objectives: 2 max_distances: 9 max flows: 9 correla
 @pytest.mark.parametrize("text, message", [
     (MQAP_HEADER + "0 1\n1 0\n\n0 2\n2 0\n", "3 matrices of 2 x 2 = 12 integers .* found 8"),  # one flow missing
     (MQAP_HEADER.replace("objectives: 2", "objectives: 1") + "0 1\n1 0\n\n0 2\n2 0\n\n0 3\n3 0\n",
-     "facilities: 2 objectives: 1.*found 12"),
-    ("facilities = 2 max flows 9\n0 1\n1 0\n0 1\n1 0\n", "no objectives"),
+     "after the header.s .facilities: 2. and .objectives: 1. .*found 12: the first extra one"),
+    ("facilities = 2 max flows 9\n0 1\n1 0\n0 1\n1 0\n", "it has no .objectives."),
 ])
 def test_mqap_header_disagreeing_with_data_names_the_file(tmp_path, text, message):
     path = write(tmp_path, "bad-mqap.dat", text)

@@ -54,13 +54,13 @@ def test_distance_rules():
 
 
 @pytest.mark.parametrize("text, message, line", [
-    (GOOD.format(kind="GEO"), "EDGE_WEIGHT_TYPE 'GEO' is not supported", None),
-    (GOOD.format(kind="EUC_2D").replace("DIMENSION : 4", "DIMENSION : 5"), "4 coordinates, but DIMENSION is 5", None),
+    (GOOD.format(kind="GEO"), "EDGE_WEIGHT_TYPE 'GEO' is not supported", 5),
+    (GOOD.format(kind="EUC_2D").replace("DIMENSION : 4", "DIMENSION : 5"), "4 coordinates, but DIMENSION is 5", 4),
     (GOOD.format(kind="EUC_2D").replace("DIMENSION : 4", "DIMENSION : 3"), "more coordinates than DIMENSION 3", 10),
     (GOOD.format(kind="EUC_2D").replace("3 3 0", "3 3 zero"), "expected 'id x y'", 9),
     (GOOD.format(kind="EUC_2D").replace("3 3 0", "5 3 0"), "with id 3", 9),
-    (GOOD.format(kind="EUC_2D").replace("DIMENSION : 4", "DIMENSION : four"), "DIMENSION must be an integer", None),
-    (GOOD.format(kind="EUC_2D").replace("TYPE : TSP", "TYPE : ATSP"), "TYPE 'ATSP'", None),
+    (GOOD.format(kind="EUC_2D").replace("DIMENSION : 4", "DIMENSION : four"), "DIMENSION must be a whole number in 3", 4),
+    (GOOD.format(kind="EUC_2D").replace("TYPE : TSP", "TYPE : ATSP"), "TYPE 'ATSP'", 2),
     (GOOD.format(kind="EUC_2D").replace("COMMENT : four cities", "a comment"), "expected 'KEY : value'", 3),
     (GOOD.format(kind="EUC_2D").replace("NODE_COORD_SECTION", "EDGE_WEIGHT_SECTION"), "expected 'KEY : value'", 6),
 ])

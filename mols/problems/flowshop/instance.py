@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.errors import InstanceError, excerpt
-from mols.problems.io import bundled_instances_dir, find_bundled, read_text, token_lines
+from mols.problems.io import bundled_instances_dir, find_bundled, integer, read_text, token_lines
 
 PARK_MILLER_MODULUS = 2**31 - 1
 """Modulus of Taillard's Park-Miller generator; u = state / PARK_MILLER_MODULUS."""
@@ -40,6 +40,7 @@ class FlowshopInstance:
     due: np.ndarray  # (n,) due dates
     seed: int | None  # Taillard time seed from the file, if any
     due_dates: str  # "file" (Liefooghe format) or "derived" (Taillard format)
+    path: Path | None = None  # the file read, which errors name
 
     def __post_init__(self) -> None:
         p = np.array(self.p, dtype=np.int64, order="C")  # copies; C order for kernels
@@ -145,14 +146,16 @@ class _Lines:
         tokens = self.take(f"{k} {what}")
         if len(tokens) != k:
             raise self.error(f"expected {k} {what}, found {len(tokens)}: {excerpt(' '.join(tokens))}")
+        values = []
         for token in tokens:
             if not _INTEGER.fullmatch(token):
                 raise self.error(f"expected integer {what}, found {excerpt(token)}")
             if token.startswith("-") and token.strip("-0"):
-                raise self.error(f"expected non-negative {what}, found {token}")
-            if len(token.lstrip("+-0")) > len(str(_MAX_VALUE)) or int(token) > _MAX_VALUE:
+                raise self.error(f"expected non-negative {what}, found {excerpt(token)}")
+            values.append(integer(token, _MAX_VALUE))
+            if values[-1] is None:
                 raise self.error(f"expected at most {_MAX_VALUE} for {what}, found {excerpt(token)}")
-        return [int(token) for token in tokens]
+        return values
 
     def one(self, what: str) -> int:
         """The next line as one non-negative integer; `what` names it in the singular."""
@@ -188,13 +191,14 @@ def _parse_liefooghe(lines: _Lines) -> FlowshopInstance:
         due.append(lines.one(f"due date of job {j}"))
         times.append(lines.ints(m, f"processing times for job {j}"))
     lines.end(f"the last job ({n - 1})")
-    return FlowshopInstance(lines.path.stem, np.array(times, dtype=np.int64).T, np.array(due), seed, "file")
+    return FlowshopInstance(lines.path.stem, np.array(times, dtype=np.int64).T, np.array(due), seed, "file",
+                            lines.path)
 
 
 def _parse_taillard(lines: _Lines) -> FlowshopInstance:
     """Header words, "n m seed ub lb", "processing times :", then m rows of n times (machine-major)."""
     lines.take("the header line")
-    n, m, seed, _ub, _lb = lines.ints(5, "integers (jobs, machines, seed, upper bound, lower bound)")
+    n, m, seed, _ub, _lb = lines.ints(5, "values (jobs, machines, seed, upper bound, lower bound)")
     lines.at_least_one(n, "job")
     lines.at_least_one(m, "machine")
     if seed < 1 or seed >= PARK_MILLER_MODULUS:
@@ -204,7 +208,7 @@ def _parse_taillard(lines: _Lines) -> FlowshopInstance:
         raise lines.error(f"expected the line 'processing times :', found {excerpt(' '.join(words))}")
     p = np.array([lines.ints(n, f"processing times for machine {i}") for i in range(m)], dtype=np.int64)
     lines.end(f"the last machine ({m - 1})")
-    return FlowshopInstance(lines.path.stem, p, taillard_due_dates(seed, p), seed, "derived")
+    return FlowshopInstance(lines.path.stem, p, taillard_due_dates(seed, p), seed, "derived", lines.path)
 
 
 def instance_table() -> tuple[str, list[str], list[list[str]]]:

@@ -15,6 +15,7 @@ from mols.problems.base import Layout, Problem, integer_dtype
 from mols.problems.flowshop.cpu import make_cpu_kernel
 from mols.problems.flowshop.instance import FlowshopInstance
 from mols.problems.flowshop.state import cumulative_times, fill_state
+from mols.problems.io import source
 
 OBJECTIVES = ("makespan", "total_tardiness", "n_tardy")
 SHARED_BUDGET = 44 * 1024  # bytes of shared memory per block for the tables the kernel stages
@@ -28,7 +29,7 @@ def objective_dtype(instance: FlowshopInstance) -> np.dtype:
     where even that could overflow)."""
     horizon = int(instance.p.sum())  # no completion time exceeds it
     bound = max(instance.n * horizon, int(instance.due.max(initial=0)) + horizon)
-    return integer_dtype(bound, instance.name)
+    return integer_dtype(bound, source(instance))
 
 
 class Flowshop(Problem):

@@ -12,13 +12,14 @@ import numpy as np
 
 from mols.errors import InstanceError, MolsError, excerpt
 from mols.memory import check_fits, nbytes
-from mols.problems.io import find_bundled, read_text, token_lines
+from mols.problems.io import find_bundled, is_file, read_text, token_lines, whole_number
 
 DEFAULT_SEED = 1  # the seed of the bundled names (73-73 is generate(73, 73, 1))
 # The sizes m-n of the papers (Pointcheval 1995; Knudsen and Meier 1999; Luong et al. 2013, Tables 3 and 4).
 PAPER_SIZES = ("73-73", "81-81", "101-117", "201-217", "401-417", "601-617", "801-817", "1001-1017", "1301-1317")
 _NAME = re.compile(r"([0-9]+)-([0-9]+)(?:-s([0-9]+))?")
-_COUNT = re.compile(r"[0-9]+")
+_MAX_SIZE = 2**31 - 1  # m and n beyond any instance a run could search; int() never reads thousands of digits
+_MAX_SEED = 2**64 - 1
 _PLUS, _MINUS = ord("+"), ord("-")
 _NO_SIGNS = str.maketrans("", "", "+-")  # deletes the signs: what is left of a row is wrong
 
@@ -97,9 +98,13 @@ def generate(m: int, n: int, seed: int = DEFAULT_SEED) -> PppInstance:
 def load_instance(name: str) -> PppInstance:
     """An existing file as is, else a name M-N or M-N-sSEED (generated), else a file in instances/ppp."""
     match = _NAME.fullmatch(name)
-    if match and not Path(name).is_file():
-        m, n, seed = match.groups()
-        return generate(int(m), int(n), DEFAULT_SEED if seed is None else int(seed))
+    if match and not is_file(name):
+        m, n, seed = (whole_number(group or str(DEFAULT_SEED), limit)
+                      for group, limit in zip(match.groups(), (_MAX_SIZE, _MAX_SIZE, _MAX_SEED)))
+        if None in (m, n, seed):
+            raise MolsError(f"ppp {excerpt(name)}: M-N-sSEED takes M and N up to {_MAX_SIZE}, SEED up to "
+                            f"{_MAX_SEED}")
+        return generate(m, n, seed)
     path = find_bundled(name, ("ppp",), ("", ".ppp"))
     if path is None:
         raise InstanceError(name, "no such instance file; give a path or a size M-N such as 73-73 (generated "
@@ -156,10 +161,11 @@ def read_ppp(path: str | os.PathLike[str]) -> PppInstance:
 
 
 def _sizes(path: Path, number: int, tokens: list[str]) -> tuple[int, int]:
-    if len(tokens) != 2 or not all(_COUNT.fullmatch(t) and int(t) >= 1 for t in tokens):
-        raise InstanceError(path, f"expected 'm n' (two positive integers), found {excerpt(' '.join(tokens))}",
-                            number)
-    return int(tokens[0]), int(tokens[1])
+    sizes = [whole_number(token, _MAX_SIZE) for token in tokens]
+    if len(sizes) != 2 or None in sizes or 0 in sizes:
+        raise InstanceError(path, f"expected 'm n' (two whole numbers in 1..{_MAX_SIZE}), found "
+                            f"{excerpt(' '.join(tokens))}", number)
+    return sizes[0], sizes[1]
 
 
 def _sign_line(path: Path, number: int, tokens: list[str], n: int, what: str) -> np.ndarray:
@@ -176,8 +182,9 @@ def _values(path: Path, number: int, tokens: list[str], m: int, n: int) -> list[
     """The m values of S: integers in 0..n with the parity of n (every (A V)_i is a sum of n terms +-1)."""
     if len(tokens) != m:
         raise InstanceError(path, f"S: expected m = {m} integers on one line, found {len(tokens)}", number)
-    for token in tokens:
-        if not _COUNT.fullmatch(token) or int(token) > n or (int(token) - n) % 2:
+    values = [whole_number(token, n) for token in tokens]
+    for token, value in zip(tokens, values):
+        if value is None or (value - n) % 2:
             raise InstanceError(path, f"S: {excerpt(token)} is not a possible value of (A V)_i: an integer in "
                                 f"0..n = {n} with the parity of n", number)
-    return [int(token) for token in tokens]
+    return values

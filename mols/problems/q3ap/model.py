@@ -10,6 +10,7 @@ from mols.encodings import Permutations
 from mols.neighborhoods import Neighborhood
 from mols.neighborhoods.pair_swaps import SWAPS
 from mols.problems.base import Layout, Problem, integer_dtype
+from mols.problems.io import source
 from mols.problems.q3ap import cpu
 from mols.problems.q3ap.instance import Q3apInstance
 
@@ -37,7 +38,7 @@ class Q3ap(Problem):
         self.encoding = Permutations(2, self.n)
         self.symmetric = instance.symmetric
         bound = int(np.abs(instance.a).sum()) * int(np.abs(instance.b).max()) * int(np.abs(instance.e).max())
-        self.dtype = integer_dtype(bound, instance.name)
+        self.dtype = integer_dtype(bound, source(instance))
         self.A, self.B, self.E = (np.ascontiguousarray(m, dtype=MATRIX) for m in (instance.a, instance.b, instance.e))
 
     def _evaluate(self, X: np.ndarray) -> np.ndarray:

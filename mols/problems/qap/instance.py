@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 
 from mols.errors import InstanceError, excerpt
-from mols.problems.io import bundled_instances_dir, find_bundled, read_text, token_lines
+from mols.problems.io import bundled_instances_dir, find_bundled, integer, read_text, token_lines
 
 _MAX_VALUE = 2**30 - 1  # entries and their differences fit int32, the kernels' matrix type
 _INTEGER = re.compile(r"[+-]?[0-9]+")
-_HEADER = {"facilities": re.compile(r"facilities\s*[:=]\s*(\d+)"), "objectives": re.compile(r"objectives\s*[:=]\s*(\d+)")}
+_HEADER = {key: re.compile(rf"{key}\s*[:=]\s*([0-9]+)") for key in ("facilities", "objectives")}
 _BUNDLED = {"qap": ("qap", ".dat"), "mqap": ("mqap", ".dat")}
 
 
@@ -93,12 +93,15 @@ def read_mqap(path: str | os.PathLike[str]) -> QapInstance:
     found = {key: pattern.search(header) for key, pattern in _HEADER.items()}
     missing = [key for key, match in found.items() if match is None]
     if missing:
-        raise InstanceError(path, f"header must name 'facilities: N' and 'objectives: K'; no {' or '.join(missing)} "
-                            f"in {excerpt(header)}", 1)
-    n = _size(path, int(found["facilities"].group(1)), "facilities", 1)
-    k = _size(path, int(found["objectives"].group(1)), "objectives", 1, least=1)
+        raise InstanceError(path, "the header line must give 'facilities: N' and 'objectives: K'; it has no "
+                            f"{' and no '.join(map(repr, missing))}: {excerpt(header)}", 1)
+    # bounded as every value is (int() refuses more than 4300 digits)
+    n, k = _line_integers(path, [found[key].group(1) for key in ("facilities", "objectives")], 1)
+    n = _size(path, n, "the number of facilities", 1)
+    k = _size(path, k, "the number of objectives", 1, least=1)
     values, lines = _integers(path, rest, first_line=2)
-    d, *flows = _matrices(path, values, lines, n, k + 1, f"the header's facilities: {n} objectives: {k}")
+    d, *flows = _matrices(path, values, lines, n, k + 1, f"after the header's 'facilities: {n}' and 'objectives: "
+                          f"{k}' (the distance matrix, then a flow matrix per objective)")
     return QapInstance(path.stem, np.stack(flows), d, path)
 
 
@@ -145,9 +148,10 @@ def _line_integers(path: Path, tokens: list[str], number: int) -> list[int]:
     for token in tokens:
         if not _INTEGER.fullmatch(token):
             raise InstanceError(path, f"expected integers, found {excerpt(token)}", number)
-        if len(token.lstrip("+-0")) > len(str(_MAX_VALUE)) or abs(int(token)) > _MAX_VALUE:
+        value = integer(token, _MAX_VALUE)
+        if value is None:
             raise InstanceError(path, f"expected values within +-{_MAX_VALUE}, found {excerpt(token)}", number)
-        row.append(int(token))
+        row.append(value)
     return row
 
 
@@ -161,10 +165,10 @@ def _matrices(path: Path, values: list[int], lines: list[int], n: int, count: in
     """`count` n x n matrices from exactly count * n^2 values, or an error saying what is short or extra."""
     expected = count * n * n
     if len(values) != expected:
-        where = lines[expected] if len(values) > expected else (lines[-1] if lines else None)
-        found = "more" if len(values) > expected else "fewer"
+        more = len(values) > expected
+        why = "the first extra one is on this line" if more else "a matrix is short or missing"
         raise InstanceError(path, f"expected {count} matrices of {n} x {n} = {expected} integers {after}, found "
-                            f"{len(values)} ({found}): a matrix is short, not square, or missing", where)
+                            f"{len(values)}: {why}", lines[expected] if more else (lines[-1] if lines else None))
     return list(np.array(values, dtype=np.int64).reshape(count, n, n))
 
 

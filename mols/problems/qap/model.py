@@ -10,6 +10,7 @@ import numpy as np
 from mols.encodings import Permutation
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Layout, Problem, WalkKernel, integer_dtype, staging_refused
+from mols.problems.io import source
 from mols.problems.qap import cpu
 from mols.problems.qap.instance import QapInstance
 
@@ -27,7 +28,7 @@ def objective_dtype(instance: QapInstance) -> np.dtype:
     pass the bound on the way; the CUDA kernel sums in unsigned (wrapping) arithmetic, so the
     neighbor's cost is exact whenever it fits."""
     bound = int(np.abs(instance.a).sum(axis=(1, 2)).max()) * int(np.abs(instance.b).max())
-    return integer_dtype(bound, instance.name)
+    return integer_dtype(bound, source(instance))
 
 
 class Qap(Problem):

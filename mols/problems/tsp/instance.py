@@ -11,60 +11,75 @@ import numpy as np
 
 from mols.errors import InstanceError, excerpt, reason
 from mols.memory import check_fits, nbytes
-from mols.problems.io import bundled_instances_dir, find_bundled, read_text
+from mols.problems.io import bundled_instances_dir, find_bundled, read_text, whole_number
 
 EDGE_WEIGHT_TYPES = ("EUC_2D", "ATT")
 _HEADER = re.compile(r"^\s*([A-Z_]+)\s*:\s*(.*?)\s*$")
 _RANDOM = re.compile(r"^random:([0-9]+):([0-9]+)$")
 _KRO_PAIR = re.compile(r"^kro([A-E])([A-E])([0-9]+)$")
 RANDOM_SIDE = 10_000  # random instances: integer coordinates in [0, RANDOM_SIDE)
+MAX_CITIES = 2**31 - 1  # tours are int32 permutations
+MAX_SEED = 2**64 - 1
 
 
 @dataclass(frozen=True, eq=False, repr=False)
 class TspInstance:
     """Cities in the plane; distances by TSPLIB's EUC_2D or ATT rule."""
 
-    name: str
+    name: str  # the file's NAME, else its stem
     xy: np.ndarray  # (n, 2) float64 coordinates
     edge_weight_type: str
+    path: Path | None = None  # the file read, which errors name
 
     @property
     def n(self) -> int:
         return int(self.xy.shape[0])
 
 
-def _header(path: Path, lines: list[str], section: str) -> tuple[dict[str, str], int]:
-    """The KEY : value lines before `section`, and the index of the section's first line."""
+def _lines(path: Path) -> list[str]:
+    """The file's lines, numbered as read_text numbers them: split at newlines only (splitlines() splits at
+    form feeds, vertical tabs and a few other characters too)."""
+    return read_text(path).removesuffix("\n").split("\n")
+
+
+def _header(path: Path, lines: list[str], section: str) -> tuple[dict[str, str], dict[str, int], int]:
+    """The KEY : value lines before `section`, the line number of each KEY, and the index of the section's
+    first line."""
     keys: dict[str, str] = {}
+    numbers: dict[str, int] = {}
     for k, line in enumerate(lines):
         if line.strip() == section:
-            return keys, k + 1
+            return keys, numbers, k + 1
         match = _HEADER.match(line)
         if not match:
             raise InstanceError(path, f"expected 'KEY : value' or {section}, got {excerpt(line)}", k + 1)
-        keys[match.group(1)] = match.group(2)
+        keys[match.group(1)], numbers[match.group(1)] = match.group(2), k + 1
     raise InstanceError(path, f"no {section}")
 
 
-def _dimension(path: Path, keys: dict[str, str]) -> int:
-    text = keys.get("DIMENSION")
-    if text is None or not text.isdigit() or int(text) < 3:
-        raise InstanceError(path, f"DIMENSION must be an integer of at least 3, got {excerpt(str(text))}")
-    return int(text)
+def _dimension(path: Path, keys: dict[str, str], numbers: dict[str, int]) -> int:
+    # No real upper bound: the coordinates are counted before any array is made. This one spares int()
+    # thousands of digits.
+    n = whole_number(keys.get("DIMENSION", ""), 10**18)
+    if n is None or n < 3:
+        raise InstanceError(path, "DIMENSION must be a whole number in 3..10^18, got "
+                            f"{excerpt(str(keys.get('DIMENSION')))}", numbers.get("DIMENSION"))
+    return n
 
 
 def read_tsplib(path: str | Path) -> TspInstance:
     """A TSPLIB .tsp file with NODE_COORD_SECTION; InstanceError naming the file (and line) otherwise."""
     path = Path(path)
-    lines = read_text(path).splitlines()
-    keys, start = _header(path, lines, "NODE_COORD_SECTION")
+    lines = _lines(path)
+    keys, numbers, start = _header(path, lines, "NODE_COORD_SECTION")
     if keys.get("TYPE", "TSP") != "TSP":
-        raise InstanceError(path, f"TYPE {excerpt(keys['TYPE'])} is not supported; only TSP")
+        raise InstanceError(path, f"TYPE {excerpt(keys['TYPE'])} is not supported; only TSP", numbers["TYPE"])
     kind = keys.get("EDGE_WEIGHT_TYPE")
     if kind not in EDGE_WEIGHT_TYPES:
         given = f"EDGE_WEIGHT_TYPE {excerpt(kind)} is not supported" if kind else "no EDGE_WEIGHT_TYPE"
-        raise InstanceError(path, f"{given}; choose {' or '.join(EDGE_WEIGHT_TYPES)}")
-    n = _dimension(path, keys)
+        raise InstanceError(path, f"{given}; choose {' or '.join(EDGE_WEIGHT_TYPES)}",
+                            numbers.get("EDGE_WEIGHT_TYPE"))
+    n = _dimension(path, keys, numbers)
     xy = []  # not made at DIMENSION's size first: a wrong DIMENSION may be huge
     for k in range(start, len(lines)):
         tokens = lines[k].split()
@@ -79,28 +94,30 @@ def read_tsplib(path: str | Path) -> TspInstance:
         except (ValueError, IndexError):
             raise InstanceError(path, f"expected 'id x y', got {excerpt(lines[k])}", k + 1) from None
         if len(tokens) != 3 or node != len(xy) + 1 or not np.isfinite([x, y]).all():
-            raise InstanceError(path, f"expected 'id x y' with id {len(xy) + 1}, got {excerpt(lines[k])}", k + 1)
+            raise InstanceError(path, f"expected 'id x y' with id {len(xy) + 1} and finite x, y, got "
+                                f"{excerpt(lines[k])}", k + 1)
         xy.append((x, y))
     if len(xy) != n:
-        raise InstanceError(path, f"{len(xy)} coordinates, but DIMENSION is {n}")
+        raise InstanceError(path, f"{len(xy)} coordinates, but DIMENSION is {n}", numbers["DIMENSION"])
     xy = np.array(xy, dtype=np.float64)
     xy.setflags(write=False)
-    return TspInstance(keys.get("NAME", path.stem).strip() or path.stem, xy, kind)
+    return TspInstance(keys.get("NAME", path.stem).strip() or path.stem, xy, kind, path)
 
 
 def read_tour(path: str | Path, n: int) -> np.ndarray:
     """The 0-based tour (n,) of a TSPLIB .tour file; InstanceError unless it is a permutation of n cities."""
     path = Path(path)
-    lines = read_text(path).splitlines()
-    _, start = _header(path, lines, "TOUR_SECTION")
+    lines = _lines(path)
+    *_, start = _header(path, lines, "TOUR_SECTION")
     nodes = []
     for k in range(start, len(lines)):
         for token in lines[k].split():
             if token in ("-1", "EOF"):
                 break
-            if not token.isdigit():
+            node = whole_number(token, MAX_CITIES)
+            if node is None:
                 raise InstanceError(path, f"expected a city id, got {excerpt(token)}", k + 1)
-            nodes.append(int(token) - 1)
+            nodes.append(node - 1)
         else:
             continue
         break
@@ -137,7 +154,10 @@ def load_tsp(name: str) -> TspInstance:
     """A .tsp path, a bundled name (kroA100) or random:N:SEED."""
     match = _RANDOM.match(name)
     if match:
-        return random_instance(int(match.group(1)), int(match.group(2)))
+        n, seed = whole_number(match.group(1), MAX_CITIES), whole_number(match.group(2), MAX_SEED)
+        if n is None or seed is None:
+            raise InstanceError(name, f"random:N:SEED takes N up to {MAX_CITIES} and SEED up to {MAX_SEED}")
+        return random_instance(n, seed)
     return read_tsplib(resolve_tsp(name))
 
 

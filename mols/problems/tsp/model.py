@@ -10,6 +10,7 @@ from mols.encodings import Permutation
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import INT32_MAX, Layout, Problem, integer_dtype, staging_refused
+from mols.problems.io import source
 from mols.problems.tsp.cpu import make_cpu_kernel
 from mols.problems.tsp.instance import TspInstance, TspPair
 from mols.problems.tsp.moves import fill_tour
@@ -58,10 +59,12 @@ class Tsp(Problem):
         self.objectives = ("length",) if len(parts) == 1 else tuple(f"length_{part.name}" for part in parts)
         self.xy = np.stack([part.xy for part in parts])  # (n_obj, n, 2)
         self.n = parts[0].n
-        longest = max(max_distance(part.xy) for part in parts)
-        if longest > INT32_MAX // 2:
-            raise MolsError(f"{instance.name}: coordinates too far apart for int32 distances")
-        self.dtype = integer_dtype(self.n * int(longest), instance.name)
+        longest = [max_distance(part.xy) for part in parts]
+        for part, distance in zip(parts, longest):
+            if distance > INT32_MAX // 2:
+                raise MolsError(f"{source(part)}: cities up to {distance:.3g} apart, too far for the int32 distances "
+                                f"of the kernels (at most {INT32_MAX // 2}); scale the coordinates down")
+        self.dtype = integer_dtype(self.n * int(max(longest)), source(instance))
         self.encoding = Permutation(self.n)
 
     def _project(self, columns: tuple[int, ...]) -> Tsp:

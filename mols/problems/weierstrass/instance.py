@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from mols.errors import MolsError, excerpt
+from mols.problems.io import whole_number
 
 MAX_DIMENSION = 1000
 PRECISIONS = ("float64", "float32")
@@ -41,10 +42,11 @@ class WeierstrassInstance:
 def parse_instance(text: str) -> WeierstrassInstance:
     """`D` or `D:PRECISION`; MolsError naming the instance otherwise."""
     match = _NAME.fullmatch(text.strip())
-    if match is None or not 1 <= int(match.group(1)) <= MAX_DIMENSION:
+    dimension = whole_number(match.group(1), MAX_DIMENSION) if match else None
+    if not dimension:  # None or 0
         raise MolsError(f"weierstrass instance {excerpt(text)}: expected a dimension 1..{MAX_DIMENSION}, optionally "
                         f"followed by :float32 or :float64 (the default), such as 10 or 10:float32")
-    return WeierstrassInstance(int(match.group(1)), match.group(2) or "float64")
+    return WeierstrassInstance(dimension, match.group(2) or "float64")
 
 
 def instance_table() -> tuple[str, list[str], list[list]]:
