@@ -9,7 +9,6 @@ from typer.testing import CliRunner
 
 import mols.memory
 from mols.cli import app
-from mols.cli.console import err_console
 
 DIRECTORY = None  # a file case's content: make a directory there instead of a file
 HUGE = "9" * 5000  # past the 4300 digits int() accepts
@@ -119,11 +118,9 @@ runner = CliRunner()
 
 @pytest.fixture(autouse=True)
 def sweep(monkeypatch, tmp_path):
-    """As on a machine with 4 GiB available, so that a huge declared size is refused on any machine; a wide
-    console, since rich breaks a line at the console's width (80 where stderr is no terminal); a run's
-    folder, if one were made, under tmp_path."""
+    """As on a machine with 4 GiB available, so that a huge declared size is refused on any machine; a run's
+    folder, if one were made, under tmp_path. (An error is one line at any console width.)"""
     monkeypatch.setattr(mols.memory, "available_bytes", lambda: 4 * mols.memory.GIB)
-    monkeypatch.setattr(err_console, "_width", 100_000)
     monkeypatch.chdir(tmp_path)
 
 

@@ -67,11 +67,11 @@ def user_errors(fn):
         try:
             return fn(*args, **kwargs)
         except MolsError as err:
-            err_console.print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
+            err_console.print(f"[bold red]error:[/] {escape(str(err))}", highlight=False, soft_wrap=True)  # one line
             raise typer.Exit(1) from None
         except MemoryError:  # the sizes mols can foresee are refused earlier, with their estimate
             err_console.print("[bold red]error:[/] out of memory; choose a smaller instance or neighborhood",
-                              highlight=False)
+                              highlight=False, soft_wrap=True)
             raise typer.Exit(1) from None
 
     return wrapper
