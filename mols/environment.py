@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import platform
-from importlib import metadata
 
 import numba
 import numpy as np
 
+import mols
 from mols.backends.cuda import gpu_available
 
 
@@ -19,7 +19,7 @@ def environment() -> dict[str, str]:
         "cpu": f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical cores",
         "numba threads (all cores)": str(numba.config.NUMBA_NUM_THREADS),
         "python": platform.python_version(),
-        "mols": metadata.version("mols") if _installed("mols") else "source tree",
+        "mols": mols.__version__,
         "numpy": np.__version__,
         "numba": numba.__version__,
     }
@@ -34,11 +34,3 @@ def environment() -> dict[str, str]:
     else:
         info["gpu"] = "none"
     return info
-
-
-def _installed(name: str) -> bool:
-    try:
-        metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return False
-    return True
