@@ -136,7 +136,8 @@ def results_folder(stop: StopSignals, folder: Path, overwrite: bool, numbered: b
     with interrupted_before_search(stop), ResultsFolder(folder, overwrite, numbered) as out:
         stop.undo.append(out.abandon)
         if out.path != folder:
-            err_console.print(f"mols: {folder} holds a run already: this one goes to {out.path}", highlight=False)
+            err_console.print(f"mols: {folder} is taken (it holds a run, or one is using it): this one goes to "
+                              f"{out.path}", highlight=False)
         yield out
 
 
