@@ -28,8 +28,8 @@ def refuse_other_kind(path: Path, kind: str) -> None:
     """MolsError where the folder holds another kind of results than `kind` (even with --overwrite)."""
     held = folder_kind(path)
     if held is not None and held != kind:
-        raise MolsError(f"{path} holds a {held} ({KINDS[held] if held != 'run' else 'run.json'}); a {kind} cannot "
-                        "be written into it: choose another --output")
+        raise MolsError(f"{path} holds a {held} ({KINDS[held]}); a {kind} cannot be written into it: choose another "
+                        "--output")
 
 
 def checked_output(path: Path) -> Path:

@@ -26,6 +26,7 @@ def run_batch_command(config, size: int, folder: Path, overwrite: bool) -> None:
     refuse_other_kind(folder, "batch")
     if (folder / BATCH).exists() and not overwrite:
         raise MolsError(f"{folder} holds a batch already (its {BATCH}); choose another --output, or --overwrite")
+    made = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -35,6 +36,8 @@ def run_batch_command(config, size: int, folder: Path, overwrite: bool) -> None:
     child = dataclasses.replace(config, threads=None if on_gpu else 1)
     seeds = f"seeds {config.seed}..{config.seed + size - 1}"
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"], phase="setup") as stop, progress_bar() as progress:
+        if made:  # a signal before the searches start leaves no empty folder behind
+            stop.undo.append(lambda: folder.rmdir() if not any(folder.iterdir()) else None)
         task = progress.add_task("iterations", total=config.iterations and size * config.iterations)
         err_console.print(f"mols: {size} x {config.label} on {config.backend}, {seeds}; results go to {folder}",
                           highlight=False)
