@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 import numba
 import numpy as np
-from numba.core.caching import FunctionCache
+from filelock import FileLock
+from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.dispatcher import Dispatcher
 
 # Work items of a parallel kernel: every thread Numba may run, a constant so the kernel can be cached (a call of
@@ -15,9 +16,31 @@ from numba.core.dispatcher import Dispatcher
 THREADS = numba.config.NUMBA_NUM_THREADS
 
 
+class LockedCacheFile(IndexDataCacheFile):
+    """Numba's index and data files, read and written under a file lock: processes compiling at once (Dask workers)
+    would otherwise pick the same data file for different keys, and one key would load the other's kernel."""
+
+    def __init__(self, cache_path, filename_base, source_stamp):
+        super().__init__(cache_path, filename_base, source_stamp)
+        self.lock = FileLock(f"{self._index_path}.lock")
+
+    def save(self, key, data):
+        with self.lock:
+            super().save(key, data)
+
+    def load(self, key):
+        with self.lock:
+            return super().load(key)
+
+
 class KeyedCache(FunctionCache):
     """Numba's cache, keyed by the code and by a description of what the function closes over. (Numba keys a
     closure by a pickle of its cells, which holds each captured kernel's random per-process id: it never hits.)"""
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cache_file = LockedCacheFile(self._cache_path, self._impl.filename_base,
+                                           self._impl.locator.get_source_stamp())
 
     def _index_key(self, sig, codegen):
         described = f"{closure_key(self._py_func)}|threads={THREADS}"

@@ -70,6 +70,29 @@ def test_closure_keys_name_what_a_kernel_closes_over():
     assert closure_key(make(3).py_func) == closure_key(make(3).py_func) != closure_key(make(4).py_func)
 
 
+def test_kernels_saved_at_once_by_two_processes_each_load_their_own(tmp_path, monkeypatch):
+    """Two processes (Dask workers) saving different kernels of one function into its cache at once: without the
+    lock both took data file 1, and one key then loaded the other's kernel."""
+    import threading
+
+    from mols.jit import LockedCacheFile
+
+    first, second = (LockedCacheFile(str(tmp_path), "kernel", ("stamp", 1)) for _ in range(2))
+    other = threading.Thread(target=second.save, args=("key-b", b"kernel b"))
+    save_index = LockedCacheFile._save_index
+
+    def slow_save(self, overloads):  # the first process has read the index and chosen its file when the second saves
+        if self is first:
+            other.start()
+            other.join(timeout=0.5)
+        save_index(self, overloads)
+
+    monkeypatch.setattr(LockedCacheFile, "_save_index", slow_save)
+    first.save("key-a", b"kernel a")
+    other.join()
+    assert first.load("key-a") == b"kernel a" and second.load("key-b") == b"kernel b"
+
+
 def test_a_closure_over_an_array_is_refused_rather_than_cached_under_a_wrong_key():
     table = np.arange(3)
     with pytest.raises(TypeError, match="ndarray"):
