@@ -11,12 +11,12 @@ __version__ = "0.2.0"  # the one place: pyproject.toml, run.json and `mols --ver
 os.environ.setdefault("GOMP_SPINCOUNT", "10000")  # before Numba's OpenMP pool starts: see mols/backends/threads.py
 
 _WHERE = {
-    "ALGORITHMS": "mols.search.config", "RunConfig": "mols.search.config", "DEVICES": "mols.backends.spec",
+    "ALGORITHMS": "mols.runner.config", "RunConfig": "mols.runner.config", "DEVICES": "mols.backends.spec",
     "BackendSpec": "mols.backends.spec", "BackendError": "mols.errors", "InstanceError": "mols.errors",
     "MolsError": "mols.errors", "PROBLEMS": "mols.problems", "load_problem": "mols.problems",
     "Problem": "mols.problems.base", "NEIGHBORHOODS": "mols.neighborhoods", "get_neighborhood": "mols.neighborhoods",
     "Neighborhood": "mols.neighborhoods.base", "position_moves": "mols.neighborhoods.base",
-    "prepare": "mols.backends", "SearchResult": "mols.search.base", "solve": "mols.search.entry",
+    "prepare": "mols.backends", "SearchResult": "mols.search.base", "solve": "mols.runner.entry",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE)
 __all__ = sorted(_WHERE)

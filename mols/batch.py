@@ -16,8 +16,8 @@ from mols.archive import nondominated
 from mols.errors import MolsError
 from mols.results import MANIFEST, ResultsFolder, RunContext, write_atomic, write_run
 from mols.results_folder import KINDS
-from mols.search import RunConfig
-from mols.search.batch import seed_configs, sharing_batch
+from mols.runner import RunConfig
+from mols.algorithms.tabu.batch import seed_configs, sharing_batch
 
 MERGED, BATCH = "merged_front.csv", KINDS["batch"]
 EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's number

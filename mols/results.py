@@ -20,7 +20,7 @@ from mols.encodings import Encoding
 from mols.environment import environment
 from mols.problems import Problem
 from mols.results_folder import FRONT, MANIFEST, ResultsFolder, write_atomic
-from mols.search import DEFAULT_PARTITIONS, RunConfig, SearchResult
+from mols.runner import DEFAULT_PARTITIONS, RunConfig, SearchResult
 from mols.search.base import Search
 
 RESULTS = Path("results")

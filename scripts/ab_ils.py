@@ -17,7 +17,7 @@ CHILD = r'''
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from mols.problems.tsp import load_tsp
-from mols.search.ils3opt import run_ils3opt
+from mols.algorithms.ils3opt.search import run_ils3opt
 instance, strategy, population, per_solution = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 problem = load_tsp(instance)
 r = run_ils3opt(problem, strategy, population, population * per_solution, None, None, 0)

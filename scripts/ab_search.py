@@ -16,7 +16,7 @@ from pathlib import Path
 CHILD = r'''
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from mols.search import RunConfig, solve
+from mols.runner import RunConfig, solve
 fields = json.loads(sys.argv[2])
 solve(RunConfig(**{**fields, "iterations": 20}))  # compiles, warms up
 result = solve(RunConfig(**fields))

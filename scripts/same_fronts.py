@@ -43,10 +43,10 @@ CHILD = """
 import hashlib, json, sys
 sys.path.insert(0, sys.argv[1])
 import numpy as np
-from mols.search import RunConfig, solve
+from mols.runner import RunConfig, solve
 fields = json.loads(sys.argv[2])
 if "strategy" in fields:  # ILS-3opt runs as `mols run -p tsp -a ils --strategy S` runs it
-    from mols.search.ils3opt import config_result
+    from mols.algorithms.ils3opt.search import config_result
     result = config_result(RunConfig(**fields))[0]
 else:
     result = solve(RunConfig(**fields))

@@ -34,7 +34,7 @@ from mols.backends.cuda import gpu_available
 from mols.bench.common import median_seconds
 from mols.bench.neighborhood import bench_row
 from mols.neighborhoods import get_neighborhood
-from mols.search import RunConfig, solve
+from mols.runner import RunConfig, solve
 
 out, gpu = {}, gpu_available()
 

@@ -48,7 +48,7 @@ def device_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int,
     that the host walk visits on the CPU, with the same scores and objective vectors (those of the solutions),
     and leave on the device the state of the last solution built from scratch."""
     from mols.backends import prepare
-    from mols.search.tabu import host_walk
+    from mols.algorithms.tabu.search import host_walk
 
     cpu, c = prepare(problem, nbh, "cpu"), rng.random(problem.n_obj) / 1e3
     for _ in range(2):
@@ -71,7 +71,7 @@ def lane_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int) -
     states of their last solutions built from scratch (a walk of 0 steps: its start's)."""
     from mols.backends import prepare
     from mols.backends.base import WalkLane
-    from mols.search.tabu import host_walk
+    from mols.algorithms.tabu.search import host_walk
 
     cpu, c = prepare(problem, nbh, "cpu"), rng.random((4, problem.n_obj)) / 1e3
     starts = [problem.random_solution(rng) for _ in range(4)]

@@ -17,7 +17,7 @@ import pytest
 from mols.batch import BATCH, FLAGS, MERGED, child_arguments, merge_fronts, seed_folder
 from mols.problems import load_problem
 from mols.results import front_csv
-from mols.search import RunConfig, build_search
+from mols.runner import RunConfig, build_search
 from tests.test_processes import ROOT, check_complete, finish
 
 TABU = ["020_05_01", "-a", "tabu", "-b", "cpu", "-i", "150"]

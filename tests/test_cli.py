@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 import mols
-import mols.search
+import mols.runner
 from mols.cli import app
-from mols.search import build_search
+from mols.runner import build_search
 
 runner = CliRunner()
 
@@ -172,7 +172,7 @@ def test_run_results_folder_that_is_a_file(tmp_path):
 def test_a_bad_results_folder_is_refused_before_the_search(tmp_path, monkeypatch, where, message):
     """Before the instance is read: build_search is never called."""
     (tmp_path / "file").write_text("")
-    monkeypatch.setattr(mols.search, "build_search", lambda *a: pytest.fail("the search was built"))
+    monkeypatch.setattr(mols.runner, "build_search", lambda *a: pytest.fail("the search was built"))
     result = run("run", "020_05_01", "-b", "cpu", "-i", "3", "-o", where.format(tmp=tmp_path))
     assert result.exit_code == 1, result.output
     assert message in " ".join(result.output.split()) and "Traceback" not in result.output
@@ -209,7 +209,7 @@ def _stopping(exc):
 
 
 def test_run_interrupted_keeps_the_archive_and_exits_130(tmp_path, monkeypatch):
-    monkeypatch.setattr(mols.search, "build_search", _stopping(KeyboardInterrupt()))
+    monkeypatch.setattr(mols.runner, "build_search", _stopping(KeyboardInterrupt()))
     result = run("run", "020_05_01", "-b", "cpu", "-i", "30", "-o", str(tmp_path))
     assert result.exit_code == 130, result.output
     manifest = json.loads((tmp_path / "run.json").read_text())
@@ -218,7 +218,7 @@ def test_run_interrupted_keeps_the_archive_and_exits_130(tmp_path, monkeypatch):
 
 
 def test_run_failed_keeps_the_archive_and_exits_1(tmp_path, monkeypatch):
-    monkeypatch.setattr(mols.search, "build_search", _stopping(RuntimeError("kernel launch failed")))
+    monkeypatch.setattr(mols.runner, "build_search", _stopping(RuntimeError("kernel launch failed")))
     result = run("run", "020_05_01", "-b", "cpu", "-i", "30", "-o", str(tmp_path))
     assert result.exit_code == 1
     assert "the run failed" in result.output and "kernel launch failed" in result.output

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from mols.batch import child_arguments
 from mols.cli import app
 from mols.reporting.tables import budget
-from mols.search import RunConfig
+from mols.runner import RunConfig
 
 runner = CliRunner()
 

@@ -24,7 +24,7 @@ from mols.multistart.cluster import open_client, visible_gpus
 from mols.multistart.logs import LOG
 from mols.multistart.task import run_task
 from mols.results import FRONT, MANIFEST, RunContext, results_files
-from mols.search import RunConfig, build_search
+from mols.runner import RunConfig, build_search
 
 QAP = {"instance": "tai12a", "problem": "qap", "algorithm": "tabu", "backend": "cpu", "iterations": 40, "seed": 3}
 PLS = {"instance": "020_10_01", "problem": "flowshop", "algorithm": "pls", "backend": "cpu", "iterations": 25,

@@ -16,7 +16,7 @@ from mols.archive import Archive
 from mols.errors import MolsError
 from mols.problems.flowshop.model import OBJECTIVES
 from mols.results import FRONT, MANIFEST, ResultsFolder, RunContext, front_csv, write_results, write_run
-from mols.search import RunConfig, build_search
+from mols.runner import RunConfig, build_search
 from mols.search.base import SearchResult
 
 PROFILE = {"evaluation": {"seconds": 0.5, "percent": 50.0}, "archiving": {"seconds": 0.25, "percent": 25.0},

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kernel_source
-from mols.backends.select import C_TYPES
+from mols.algorithms.tabu.select import C_TYPES
 
 FILTER_CU = Path(__file__).with_name("filter.cu")
 BLOCK, SCAN = 256, 1024  # as in filter.cu
@@ -93,7 +93,7 @@ class GpuFilter:
         """Every step on `stream`, no wait and no allocation: the parameters up, the filter of F (N, k) against the
         first m rows of A (capacity, k), with `update` the archive's update in place, then `then(removed)` (more
         work on the device's removed flags), and the result down. With `on_device` (Pareto local search on the
-        device, pls_device.py), the parameters are those on the device, where the caller's kernels write them:
+        device, algorithms/pls/device.py), the parameters are those on the device, where the caller's kernels write them:
         none go up, no result comes down, and `then` marks the members removed and does the update, and sets
         the totals (accepted_rows) back to 0 for the next call."""
         self.reserve(len(F), capacity)

@@ -1,4 +1,4 @@
-"""The archives of walks that share each launch (search/tabu.py's walk_together), side by side in padded arrays, so
+"""The archives of walks that share each launch (algorithms/tabu/search.py's walk_together), side by side in padded arrays, so
 that one Numba call offers every walk's steps to its archive, with archive/host.py's rule (docs/internals.md)."""
 
 from __future__ import annotations

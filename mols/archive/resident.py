@@ -11,7 +11,7 @@ from mols.archive.device import DeviceArchive
 from mols.archive.gpu_filter import FILTER_CU, Filtered
 from mols.archive.host import weakly_dominated
 from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kernel_source
-from mols.backends.select import C_TYPES
+from mols.algorithms.tabu.select import C_TYPES
 from mols.neighborhoods.draws import DRAWS_CUH
 
 RESIDENT_CU = Path(__file__).with_name("resident.cu")
@@ -36,7 +36,7 @@ class ResidentArchive:
         self._buffers(capacity)
         self.unvisited = 0
         self._pending = False  # an explore launched and not settled yet
-        self.device_iterations = None  # a DeviceIterations (pls_device.py), where PLS runs its iterations there
+        self.device_iterations = None  # a DeviceIterations (algorithms/pls/device.py), where PLS runs its iterations there
 
     def _buffers(self, capacity: int) -> None:
         """Pool, slots, flags and free stack for `capacity` members; the graphs are captured again."""
@@ -177,7 +177,7 @@ class ResidentArchive:
 
     def members_update(self, removed, draw=None) -> None:
         """After the vectors' update, in the same stream: solutions, flags and the free stack, in one kernel;
-        with draw = (ctl, active, f), also the next iteration's member drawn (pls_device.py)."""
+        with draw = (ctl, active, f), also the next iteration's member drawn (algorithms/pls/device.py)."""
         ctl, active, f = draw or (np.intp(0),) * 3  # null pointers: no draw
         with self.ev.stream:
             self._update_solutions((1,), (self.scan,),

@@ -25,7 +25,7 @@ class WalkLane(NamedTuple):
 
 
 class LaneBatch(NamedTuple):
-    """A batch of steps of walks side by side (backends/gpu_walk.py): walk b took taken[b] steps, and rows
+    """A batch of steps of walks side by side (algorithms/tabu/gpu_walk.py): walk b took taken[b] steps, and rows
     t < taken[b] of its arrays hold them: the solutions visited X (L, m, n), scores (L, m), vectors F (L, m, k)."""
 
     taken: np.ndarray
@@ -115,7 +115,7 @@ class Evaluator(Protocol):
 
     def device_walk(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
                     keys: np.ndarray | None = None):
-        """`steps` steps of tabu search's walk (search/tabu.py) run on the device, as an iterator over
+        """`steps` steps of tabu search's walk (algorithms/tabu/search.py) run on the device, as an iterator over
         batches of steps (Trail), step t drawing with keys[t] where the neighborhood samples; or None,
         and the search walks from the host."""
         ...
@@ -123,7 +123,7 @@ class Evaluator(Protocol):
     def lane_walk(self, lanes: int):
         """Where several tabu walks can share each launch on the device (the GPU backend, on problems with lane
         kernels): a walker whose `lanes(walks, tenure)` runs up to `lanes` WalkLanes side by side and yields,
-        batch by batch, (walk index, Trail) pairs (backends/gpu_walk.py); otherwise None, and the search
+        batch by batch, (walk index, Trail) pairs (algorithms/tabu/gpu_walk.py); otherwise None, and the search
         walks them one after another."""
         ...
 

@@ -10,7 +10,7 @@ import numba
 import numpy as np
 
 from mols.backends.base import bounds_one_by_one, describe, fill_state, state_layout
-from mols.backends.select import TABU_DTYPE, best_pairs_parallel, choose_on_host
+from mols.algorithms.tabu.select import TABU_DTYPE, best_pairs_parallel, choose_on_host
 from mols.backends.spec import BackendSpec
 from mols.backends.threads import Cores, ThreadChoice
 from mols.errors import MolsError

@@ -24,7 +24,7 @@ from mols.backends.cuda import (
     packed_nbytes,
     pinned_array,
 )
-from mols.backends.select import TABU_DTYPE, choose_on_host
+from mols.algorithms.tabu.select import TABU_DTYPE, choose_on_host
 from mols.backends.spec import MEMORIES, BackendSpec
 from mols.errors import BackendError, MolsError
 from mols.memory import host_array
@@ -304,7 +304,7 @@ class GpuEvaluator:
     @property
     def selection(self):
         if self._selection is None:
-            from mols.backends.gpu_select import DeviceSelection
+            from mols.algorithms.tabu.gpu_select import DeviceSelection
 
             self._selection = DeviceSelection(self)
         return self._selection
@@ -341,7 +341,7 @@ class GpuEvaluator:
         if not self.walks_on_device:
             return None
         if self._walk is None:
-            from mols.backends.gpu_walk import DeviceWalk
+            from mols.algorithms.tabu.gpu_walk import DeviceWalk
 
             self._walk = DeviceWalk(self, self.spec.walk_batch)
         return self._walk(x, c, threshold, steps, tenure, keys)
@@ -366,7 +366,7 @@ class GpuEvaluator:
         if lanes < 2 or not self.shares_launches(lanes):
             return None
         if lanes not in self._lane_walks:
-            from mols.backends.gpu_walk import DeviceWalk
+            from mols.algorithms.tabu.gpu_walk import DeviceWalk
 
             ev = GpuEvaluator(self.problem, self.nbh, self.spec, self.launch, lanes)
             self._lane_walks[lanes] = DeviceWalk(ev, self.spec.walk_batch)

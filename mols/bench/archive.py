@@ -19,7 +19,7 @@ from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
-from mols.search import RunConfig, solve
+from mols.runner import RunConfig, solve
 
 KS = (2, 3)
 NS = (1_000, 10_000, 40_000, 100_000, 1_000_000)

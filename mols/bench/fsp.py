@@ -12,7 +12,7 @@ from mols.backends.cuda import gpu_available
 from mols.bench.common import FSP_SIZES
 from mols.errors import MolsError
 from mols.results import MANIFEST, ResultsFolder, RunContext, write_run
-from mols.search import RunConfig, build_search
+from mols.runner import RunConfig, build_search
 from mols.search.base import OnIteration
 from mols.signals import StopSignals
 

@@ -14,7 +14,7 @@ import numpy as np
 from mols.backends import BackendSpec, prepare
 from mols.backends.cuda import gpu_available, gpu_name
 from mols.backends.gpu import DEFAULT_LAUNCH, GpuEvaluator, Launch, launch_failures
-from mols.backends.select import TABU_DTYPE, choose_on_host
+from mols.algorithms.tabu.select import TABU_DTYPE, choose_on_host
 from mols.backends.spec import MEMORIES
 from mols.backends.tuning import (
     BLOCKS,

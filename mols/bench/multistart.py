@@ -18,7 +18,7 @@ from mols.batch import batch_error
 from mols.bench.common import cpu_budget, write_tables
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
-from mols.search import RunConfig, run_problem
+from mols.runner import RunConfig, run_problem
 from mols.signals import Stop
 
 INSTANCES = ("tai12a", "tai15a", "tai17a", "tai20a", "tai25a", "tai30a", "tai35a", "tai40a", "tai50a", "tai60a",

@@ -10,7 +10,7 @@ import pandas as pd
 
 from mols.bench.common import FSP_SIZES, write_report_files
 from mols.markdown import markdown_list, markdown_table
-from mols.search import RunConfig, solve
+from mols.runner import RunConfig, solve
 
 VARIANTS = {"nondominated": "PLS-≠", "dominating": "PLS-√"}
 # RunConfig fields every run takes besides its instance, variant, backend, seed and cap: the one place to set

@@ -18,7 +18,7 @@ from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods import Neighborhood, get_neighborhood
 from mols.problems.ppp import PAPER_SIZES, Ppp, load_ppp
 from mols.search.base import SearchResult
-from mols.search.tabu import AggregatedTabu
+from mols.algorithms.tabu.search import AggregatedTabu
 
 PAPER_ITERATIONS = 10_000
 BACKENDS = {"cpu1": BackendSpec("cpu", threads=1), "cpu": BackendSpec("cpu"), "gpu": BackendSpec("gpu")}

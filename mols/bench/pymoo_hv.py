@@ -15,7 +15,7 @@ from mols.backends import BackendSpec
 from mols.bench.common import write_report_files
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
-from mols.search import RunConfig, run_problem, solve
+from mols.runner import RunConfig, run_problem, solve
 
 INSTANCES = ("020_10_01", "050_10_01", "050_20_01", "100_10_01", "100_20_01", "200_10_01", "200_20_01")
 METHODS = ("pls", "tabu", "nsga2", "nsga3")

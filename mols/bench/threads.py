@@ -94,6 +94,6 @@ def write_report(df: pd.DataFrame, folder: Path, repeats: int) -> Path:
 
 
 if __name__ == "__main__":  # one run, in the child process
-    from mols.search import RunConfig, solve
+    from mols.runner import RunConfig, solve
 
     print(solve(RunConfig(**json.loads(sys.argv[1]))).wall_seconds)

@@ -16,7 +16,7 @@ from mols.environment import environment
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.problems.tsp.instance import load_tsp, optimal_lengths
-from mols.search import RunConfig, build_search
+from mols.runner import RunConfig, build_search
 
 TABLE_INSTANCES = ("eil101", "d198", "pcb442", "rat783", "d1291", "pr2392", "fnl4461", "rl5915")
 RATE_INSTANCES = ("pr2392", "pcb3038", "fnl4461", "rl5915", "random:15000:1")

@@ -19,7 +19,7 @@ from mols.neighborhoods import Neighborhood
 from mols.neighborhoods.crowns import PAPER_COUNT, crowns
 from mols.problems.weierstrass.instance import PRECISIONS, TABLE_DIMENSIONS, WeierstrassInstance
 from mols.problems.weierstrass.model import Weierstrass
-from mols.search.tabu import AggregatedTabu
+from mols.algorithms.tabu.search import AggregatedTabu
 
 BACKENDS = {"cpu1": BackendSpec("cpu", threads=1), "cpu": BackendSpec("cpu"), "gpu": BackendSpec("gpu")}
 PAPER_ITERATIONS = 10_000

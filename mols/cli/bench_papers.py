@@ -19,7 +19,7 @@ from mols.cli.console import (
 )
 from mols.cli.options import EXIT_INTERRUPTED
 from mols.errors import MolsError
-from mols.search.config import DEFAULT_ITERATIONS
+from mols.runner.config import DEFAULT_ITERATIONS
 from mols.signals import StopSignals
 
 BenchBackendsOpt = Annotated[str | None, typer.Option(help="Comma-separated: cpu1 (1 core), cpu (all cores), gpu "

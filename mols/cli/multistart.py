@@ -107,7 +107,7 @@ def checked_here(fields: dict, scheduler: str | None) -> str | None:
     path; for a local cluster the whole configuration too, and its device returned (cpu or gpu). An existing
     cluster's workers resolve the rest (`auto` among it) themselves: None."""
     from mols.problems import load_problem
-    from mols.search import RunConfig, run_problem
+    from mols.runner import RunConfig, run_problem
 
     if scheduler is not None:
         load_problem(fields["problem"], fields["instance"])

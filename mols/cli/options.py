@@ -12,7 +12,7 @@ from mols.backends.spec import ARCHIVES
 from mols.errors import MolsError
 from mols.neighborhoods import NAMES
 from mols.problems import PROBLEMS
-from mols.search.config import ALGORITHMS, VARIANTS
+from mols.runner.config import ALGORITHMS, VARIANTS
 
 NeighborhoodName = Enum("NeighborhoodName", {name: name for name in NAMES}, type=str)
 ProblemName = Enum("ProblemName", {name: name for name in PROBLEMS}, type=str)

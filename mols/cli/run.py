@@ -32,7 +32,7 @@ from mols.cli.options import (
     config_fields,
 )
 from mols.errors import MolsError
-from mols.search.config import DEFAULT_PARTITIONS
+from mols.runner.config import DEFAULT_PARTITIONS
 from mols.signals import StopSignals
 
 
@@ -109,7 +109,7 @@ def run(
     at its next iteration and write the archive found so far (exit code 128 + the signal's number)."""
     from mols.results import RESULTS, folder_name
     from mols.results_folder import checked_output, next_free
-    from mols.search import RunConfig
+    from mols.runner import RunConfig
 
     if output is not None:
         checked_output(output)
@@ -159,7 +159,7 @@ class Watch:
 def run_one(config, folder: Path, overwrite: bool, numbered: bool = False) -> None:
     """One search into its results folder, with a progress bar on a terminal (log lines elsewhere)."""
     from mols.results import RunContext, write_run
-    from mols.search import build_search
+    from mols.runner import build_search
 
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, results_folder(stop, folder, overwrite, numbered) \
             as out:
@@ -202,7 +202,7 @@ def interrupted_before_search(stop: StopSignals):
 def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = False) -> None:
     """mols run -p tsp -a ils --strategy S: one ILS-3opt population, its best tour in the results folder."""
     from mols.results import FRONT, MANIFEST, write_run
-    from mols.search.ils3opt import config_result
+    from mols.algorithms.ils3opt.search import config_result
 
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, results_folder(stop, folder, overwrite, numbered) \
             as out:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mols.results import RunContext, results_files
-from mols.search import RunConfig, build_search
-from mols.search.batch import seed_configs, sharing_batch
+from mols.runner import RunConfig, build_search
+from mols.algorithms.tabu.batch import seed_configs, sharing_batch
 from mols.signals import Stop
 
 ONE_AT_A_TIME = threading.Lock()  # a worker started with several threads still runs one task at a time
@@ -109,7 +109,7 @@ def worker_config(fields: dict, shipped: Shipped | None) -> RunConfig:
 def check_task(fields: dict, shipped: Shipped | None) -> dict:
     """The configuration as a worker resolves it, its instance read and, on a GPU, its device found: a MolsError
     here is the user's to see, once, rather than every task's on every attempt."""
-    from mols.search import run_problem
+    from mols.runner import run_problem
 
     config = worker_config(fields, shipped)
     problem = run_problem(config)
@@ -151,7 +151,7 @@ def _searches(config: RunConfig, seeds: list[int], stop):
         if stop.requested:
             return
         if one.strategy is not None:
-            from mols.search.ils3opt import config_result
+            from mols.algorithms.ils3opt.search import config_result
 
             result, context = config_result(one, stop)
             yield one, context, result

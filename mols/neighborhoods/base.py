@@ -88,7 +88,7 @@ class Neighborhood:
 
     def paths(self, starts: np.ndarray, ids: np.ndarray, taken: np.ndarray, keys: np.ndarray | None = None
               ) -> np.ndarray:
-        """Many walks' paths at once (walks side by side, backends/gpu_walk.py): row t of walk b (out[b, t]) is
+        """Many walks' paths at once (walks side by side, algorithms/tabu/gpu_walk.py): row t of walk b (out[b, t]) is
         the solution after its moves ids[b, :t + 1] from starts[b], for t < taken[b] (the rest is left unset);
         keys (L, m, 2): each step's draw, where the neighborhood samples. Each walk gives `path`'s rows."""
         starts = np.asarray(starts)

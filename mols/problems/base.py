@@ -211,7 +211,7 @@ class Problem(ABC):
         return self.cuda_kernel
 
     def selection_kernel(self, nbh: Neighborhood) -> str | None:
-        """A kernel, compiled after backends/select.cu, that evaluates `nbh` and does select_partial's
+        """A kernel, compiled after algorithms/tabu/select.cu, that evaluates `nbh` and does select_partial's
         work in one pass without writing F: arguments (*data, *state, n_moves, first, then
         select_partial's from c on). None: the kernel writes F, then select_partial reads it."""
         return None
@@ -233,23 +233,23 @@ class Problem(ABC):
         return None
 
     def load_kernel(self, nbh: Neighborhood) -> str | None:
-        """A kernel that makes the state of a solution on the device (archive/pls_device.py): arguments (*data,
+        """A kernel that makes the state of a solution on the device (algorithms/pls/device.py): arguments (*data,
         *state, the solution, an int flag: where it is 0, no solution, and the kernel may mark the state so that the
-        evaluation kernel skips it); one block of pls_device.LOAD_BLOCK threads
+        evaluation kernel skips it); one block of algorithms.pls.device.LOAD_BLOCK threads
         (its launch bound). With it, and the resident
         archive, Pareto local search runs its iterations on the device; None: the host drives each."""
         return None
 
     def apply_kernel(self, nbh: Neighborhood) -> str | None:
         """A kernel that moves the state on the device to the neighbor chosen by the selection
-        (backends/gpu_walk.py): arguments (*data, *state, move id, its objective vector), the last two on
+        (algorithms/tabu/gpu_walk.py): arguments (*data, *state, move id, its objective vector), the last two on
         the device's result of the selection; one block (per lane, with lane_kernels: its move is move[lane],
         and -1 means that the lane's walk has ended). With it a tabu walk runs on the device; None: the host applies each move."""
         return None
 
     def walk_kernel(self, nbh: Neighborhood, block: int) -> WalkKernel | None:
         """A kernel that takes a whole step of tabu walks in one launch, in blocks of `block` threads, where the
-        neighborhood is one chunk and the selection fused (backends/gpu_walk.py; qap.cu's qap_walk_step, compiled
+        neighborhood is one chunk and the selection fused (algorithms/tabu/gpu_walk.py; qap.cu's qap_walk_step, compiled
         after walk.cu with WALK_STEP): each block's part of the selection, then the last block of each lane does
         walk_step's and the apply kernel's work. Its last two arguments are the lanes' walk memory and `last`
         (an int64 per lane, -1 when a walk starts; the kernel keeps what it likes there). None: a step is the

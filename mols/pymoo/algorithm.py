@@ -17,7 +17,7 @@ from pymoo.termination.max_time import TimeBasedTermination
 from mols.errors import MolsError
 from mols.problems import PROBLEMS
 from mols.pymoo.problem import MolsProblem
-from mols.search import DEFAULT_ITERATIONS, SearchResult, solve
+from mols.runner import DEFAULT_ITERATIONS, SearchResult, solve
 
 
 class Deadline:
@@ -99,7 +99,7 @@ class MolsSearch(Algorithm):
 
 
 class PLS(MolsSearch):
-    """Pareto local search, PLS-1 (mols.search.pls): `variant` nondominated (PLS-≠) or dominating (PLS-√).
+    """Pareto local search, PLS-1 (mols.algorithms.pls.search): `variant` nondominated (PLS-≠) or dominating (PLS-√).
     `initial`: a population (an array (B, size), or a pymoo Population such as a genetic algorithm's res.pop)
     whose non-dominated solutions it starts from, instead of a random solution."""
 
@@ -108,7 +108,7 @@ class PLS(MolsSearch):
 
 
 class TabuSearch(MolsSearch):
-    """Aggregated tabu search (mols.search.tabu): one tabu run per weight vector (`weights`: one vector; else the
+    """Aggregated tabu search (mols.algorithms.tabu.search): one tabu run per weight vector (`weights`: one vector; else the
     lattice of `partitions`), sharing the budget; `tenure` (default: the problem size)."""
 
     def __init__(self, **kwargs):

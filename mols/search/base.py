@@ -16,7 +16,7 @@ from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 from mols.search.budget import iteration_cap, target_point
-from mols.search.config import check_budget, default_iterations
+from mols.runner.config import check_budget, default_iterations
 from mols.search.profiler import Profiler
 
 OnIteration = Callable[[int, int], None]  # (neighborhood evaluations so far, archive size)

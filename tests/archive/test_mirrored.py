@@ -41,7 +41,7 @@ def test_neighborhoods_filtered_in_one_graph_equal_the_host_archive(rng, dominat
     """MirroredStart.filter_neighbors (evaluation, filter and update replayed as one CUDA graph) against
     the host path PLS takes; a capacity of 2 makes the device buffer grow, and the graph be captured
     again, many times."""
-    from mols.archive.local import MirroredStart
+    from mols.algorithms.pls.local import MirroredStart
 
     problem = Flowshop(random_instance(rng, 30, 5))
     nbh = NEIGHBORHOODS["insertion"]

@@ -75,11 +75,11 @@ def test_resident_archive_equals_the_host_archive(rng, name, dominating, scan, s
 @pytest.mark.parametrize("dominating", [False, True])
 @pytest.mark.parametrize("most", [64, 4])
 def test_device_iterations_keep_the_members_of_the_host_loop(rng, dominating, most):
-    """Batches of PLS iterations on the device (pls_device.py) explore the members that pick_rank draws and
+    """Batches of PLS iterations on the device (algorithms/pls/device.py) explore the members that pick_rank draws and
     keep the members of the host Archive driven one iteration at a time, batch by batch, through three
     starts; a capacity of 2 makes iterations overflow, be undone and run again in grown buffers."""
-    from mols.archive.local import pick_rank
-    from mols.archive.pls_device import DeviceIterations
+    from mols.algorithms.pls.local import pick_rank
+    from mols.algorithms.pls.device import DeviceIterations
     from mols.archive.resident import ResidentArchive
 
     problem = Flowshop(random_instance(rng, 25, 4))

@@ -8,14 +8,14 @@ import pytest
 
 from mols.backends import BackendSpec
 from mols.backends.cpu import CpuEvaluator
-from mols.backends.select import best_pairs, best_pairs_parallel
+from mols.algorithms.tabu.select import best_pairs, best_pairs_parallel
 from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import load_problem
 from mols.problems.tsp.instance import random_instance
 from mols.problems.tsp.model import Tsp
-from mols.search import RunConfig, build_search
-from mols.search.tabu import AggregatedTabu
+from mols.runner import RunConfig, build_search
+from mols.algorithms.tabu.search import AggregatedTabu
 
 
 def selection_cases(rng, n_neighbors, n=20):

@@ -13,7 +13,7 @@ from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import load_problem
 from mols.problems.tsp.instance import random_instance
 from mols.problems.tsp.model import Tsp
-from mols.search.tabu import AggregatedTabu
+from mols.algorithms.tabu.search import AggregatedTabu
 from tests.backends.test_chunked import selection_cases
 
 pytestmark = pytest.mark.gpu

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mols.backends import prepare
-from mols.backends.select import best_admissible, weighted_scores
+from mols.algorithms.tabu.select import best_admissible, weighted_scores
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import load_problem
 from mols.problems.flowshop.model import Flowshop

@@ -18,8 +18,8 @@ from mols.errors import MolsError
 from mols.problems import load_problem
 from mols.problems.qap.instance import QapInstance
 from mols.problems.qap.model import Qap
-from mols.search import RunConfig, build_search
-from mols.search.tabu import host_walk
+from mols.runner import RunConfig, build_search
+from mols.algorithms.tabu.search import host_walk
 from tests.conftest import device_walks_agree, trail
 
 pytestmark = pytest.mark.gpu

@@ -12,8 +12,8 @@ import pytest
 
 from mols.backends import BackendSpec
 from mols.backends.gpu import problem_defines, problem_source, variant_defines
-from mols.backends.gpu_select import SELECT_CU
-from mols.backends.select import C_TYPES
+from mols.algorithms.tabu.gpu_select import SELECT_CU
+from mols.algorithms.tabu.select import C_TYPES
 from mols.problems import load_problem
 
 NVCC = shutil.which("nvcc")

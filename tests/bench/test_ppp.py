@@ -8,7 +8,7 @@ import pandas as pd
 
 from mols.bench import ppp
 from mols.problems.ppp import load_ppp
-from mols.search import solve
+from mols.runner import solve
 
 TIME_COLUMNS = ["cpu1_iterations", "cpu1_s_per_iteration", "cpu1_s_10000", "paper_m2050_s"]
 MEDIANS = ["median_iterations_to_success", "median_s_to_success"]  # none where no run succeeded

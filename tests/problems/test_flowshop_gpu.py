@@ -40,7 +40,7 @@ def test_load_kernel_makes_the_state_of_a_solution(rng, n, m):
     import cupy
     import numpy as np
 
-    from mols.archive.pls_device import LOAD_BLOCK
+    from mols.algorithms.pls.device import LOAD_BLOCK
     from mols.backends.cuda import compile_kernel
 
     problem, nbh = Flowshop(random_instance(rng, n, m)), NEIGHBORHOODS["insertion"]

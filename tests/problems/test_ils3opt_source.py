@@ -1,6 +1,6 @@
 """The ILS-3opt CUDA source, checked without a GPU: it compiles with nvcc --ptx (where nvcc is installed), and its
 kernels, compiled as C++ with a block as threads at a barrier (cuda_sim/, ThreadSanitizer where g++ has it),
-give exactly the Numba reference's tours: the same launches as ils3opt_gpu.py, every strategy."""
+give exactly the Numba reference's tours: the same launches as algorithms/ils3opt/gpu.py, every strategy."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ import pytest
 
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
-from mols.problems.tsp.ils3opt import max_segment, start_tours
-from mols.problems.tsp.ils3opt_gpu import KERNELS, fi_block_shape, ils3opt_source, launch_bounds, shared_bytes
+from mols.algorithms.ils3opt.population import max_segment, start_tours
+from mols.algorithms.ils3opt.gpu import KERNELS, fi_block_shape, ils3opt_source, launch_bounds, shared_bytes
 from mols.problems.tsp.model import tour_lengths
-from mols.search.ils3opt import make_population
+from mols.algorithms.ils3opt.search import make_population
 
 NVCC, GXX = shutil.which("nvcc"), shutil.which("g++")
 SIM = Path(__file__).with_name("cuda_sim")
@@ -122,7 +122,7 @@ def test_kernels_as_threads_equal_numba(simulator, strategy):
 def test_merged_rounds_as_threads_equal_numba(tmp_path, strategy):
     """Merged rounds' iterations (ils_merge: double bridges in each solution's window, the spans of the kept
     changes) on 240 cities, rounds of 4 and 8 iterations: the same tours, lengths and spans as Numba's."""
-    from mols.problems.tsp.ils_merge import merge_window
+    from mols.algorithms.ils3opt.merge import merge_window
 
     sim = build_simulator(tmp_path, "random:240:4", merged=True)
     window = merge_window(240, max_segment(240))

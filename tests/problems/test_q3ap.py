@@ -15,9 +15,9 @@ from mols.neighborhoods.pair_swaps import ADVANCED, BASIC
 from mols.problems import load_problem
 from mols.problems.q3ap import Q3ap, Q3apInstance, from_nugent, read_q3ap, write_q3ap
 from mols.problems.qap import load_qap
-from mols.search import RunConfig, build_search, solve
-from mols.search.its import IteratedTabu
-from mols.search.tabu import AggregatedTabu
+from mols.runner import RunConfig, build_search, solve
+from mols.algorithms.descent.its import IteratedTabu
+from mols.algorithms.tabu.search import AggregatedTabu
 
 NEIGHBORHOODS = [BASIC, ADVANCED]
 

@@ -11,7 +11,7 @@ from mols.backends import BackendSpec, prepare
 from mols.neighborhoods.pair_swaps import ADVANCED, BASIC
 from mols.problems import load_problem
 from mols.problems.q3ap import Q3ap, Q3apInstance
-from mols.search import RunConfig, solve
+from mols.runner import RunConfig, solve
 from tests.conftest import device_walks_agree, lane_walks_agree
 
 pytestmark = pytest.mark.gpu

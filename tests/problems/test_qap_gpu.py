@@ -11,7 +11,7 @@ from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
 from mols.problems.qap.instance import QapInstance
 from mols.problems.qap.model import Qap
-from mols.search import RunConfig, solve
+from mols.runner import RunConfig, solve
 from tests.conftest import device_walks_agree, lane_walks_agree
 
 SWAP = get_neighborhood("swap")

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from mols.cli import app
 from mols.problems.qap.instance import read_pareto_set, resolve_qap
-from mols.search import RunConfig, solve
+from mols.runner import RunConfig, solve
 
 
 def test_pls_on_kc10_reaches_the_published_pareto_set():

@@ -9,8 +9,8 @@ import pytest
 from numba import njit
 
 from mols.problems.tsp.candidates import candidate_lists
-from mols.problems.tsp.ils3opt import double_bridge, first_descent
-from mols.problems.tsp.three_opt import (
+from mols.algorithms.ils3opt.population import double_bridge, first_descent
+from mols.algorithms.ils3opt.three_opt import (
     N_CASES,
     apply_case,
     apply_sequential,

@@ -18,7 +18,7 @@ import mols
 from mols.backends import BackendSpec
 from mols.neighborhoods.crowns import PAPER_COUNT, crowns
 from mols.problems.weierstrass import load_weierstrass
-from mols.search.tabu import AggregatedTabu, host_walk
+from mols.algorithms.tabu.search import AggregatedTabu, host_walk
 from tests.conftest import trail
 
 pytestmark = pytest.mark.gpu

@@ -15,7 +15,7 @@ from mols.cli import app
 from mols.errors import MolsError
 from mols.reporting import build_report, load_run, write_report
 from mols.results import RunContext, write_results
-from mols.search import RunConfig
+from mols.runner import RunConfig
 from mols.search.base import SearchResult
 
 OBJ = ("cost", "delay")

@@ -1,4 +1,4 @@
-"""A batch of tabu searches run together (search/batch.py) gives each search exactly what it gives alone: on the
+"""A batch of tabu searches run together (algorithms/tabu/batch.py) gives each search exactly what it gives alone: on the
 CPU (the runs walk one after another) and on the GPU (side by side in lanes, one launch per kernel for all)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from mols.backends import prepare
 from mols.errors import MolsError
 from mols.problems import load_problem
-from mols.search import RunConfig, make_search, solve
-from mols.search.batch import SearchBatch, build_batch, seed_configs
+from mols.runner import RunConfig, make_search, solve
+from mols.algorithms.tabu.batch import SearchBatch, build_batch, seed_configs
 
 
 def batch_equals_alone(config: RunConfig, size: int) -> list:

@@ -9,9 +9,9 @@ import pytest
 from mols.backends import prepare
 from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
-from mols.search import RunConfig, build_search, solve
-from mols.search.batch import build_batch
-from mols.search.pls import ParetoLocalSearch
+from mols.runner import RunConfig, build_search, solve
+from mols.algorithms.tabu.batch import build_batch
+from mols.algorithms.pls.search import ParetoLocalSearch
 from tests.search.conftest import check_archive
 
 QAP = {"instance": "tai12a", "problem": "qap", "backend": "cpu"}
@@ -180,7 +180,7 @@ def test_a_batch_of_searches_keeps_each_budget():
 
 def test_a_target_cuts_a_batch_of_walk_steps_at_the_step_that_reaches_it(monkeypatch):
     """A walk that comes in batches of 16 steps (as on the device) stops where the host walk's steps do."""
-    from mols.search.tabu import host_walk
+    from mols.algorithms.tabu.search import host_walk
 
     config = RunConfig(**FLOWSHOP, algorithm="tabu", weights=(1.0, 1.0, 1.0), iterations=200, seed=6)
     seen = trajectory(config, lambda s: [s.archive])

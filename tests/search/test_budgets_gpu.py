@@ -1,5 +1,5 @@
-"""On the device only: PLS iterations run in batches on the device (archive/pls_device.py) and tabu walks in
-batches of steps (backends/gpu_walk.py, lanes, batches of searches) end where the CPU ends, by the same budget:
+"""On the device only: PLS iterations run in batches on the device (algorithms/pls/device.py) and tabu walks in
+batches of steps (algorithms/tabu/gpu_walk.py, lanes, batches of searches) end where the CPU ends, by the same budget:
 evaluations, a target, the natural end (restarts); a tiny time budget ends them by time."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 
 from mols.backends import BackendSpec, prepare
 from mols.problems import load_problem
-from mols.search import RunConfig, make_search, solve
-from mols.search.batch import build_batch
+from mols.runner import RunConfig, make_search, solve
+from mols.algorithms.tabu.batch import build_batch
 
 pytestmark = pytest.mark.gpu
 

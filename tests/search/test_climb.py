@@ -9,7 +9,7 @@ import pytest
 
 from mols.backends import prepare
 from mols.errors import MolsError
-from mols.search import RunConfig, build_search, solve
+from mols.runner import RunConfig, build_search, solve
 
 
 def config(**kwargs) -> RunConfig:

@@ -9,7 +9,7 @@ import pytest
 from mols.backends import prepare
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems.flowshop.model import Flowshop
-from mols.search import RunConfig, solve
+from mols.runner import RunConfig, solve
 from tests.conftest import random_instance
 
 pytestmark = pytest.mark.gpu
@@ -75,11 +75,11 @@ def test_same_front_on_both_backends_and_archives(algorithm, variant, instance):
 @pytest.mark.parametrize("variant", ["nondominated", "dominating"])
 @pytest.mark.parametrize("instance", ["020_10_01", "100_20_01"])
 def test_pls_iterations_on_the_device_give_the_host_driven_front(variant, instance):
-    """PLS-1 with its iterations in batches on the device (archive/pls_device.py) gives the front of the host
+    """PLS-1 with its iterations in batches on the device (algorithms/pls/device.py) gives the front of the host
     driving each iteration with the same resident archive, and of the CPU, with the same seed."""
     from mols.backends import BackendSpec
     from mols.problems import load_problem
-    from mols.search import make_search
+    from mols.runner import make_search
 
     fronts = {}
     for name, spec in [("device", BackendSpec("gpu")), ("host", BackendSpec("gpu", device_walk=False)),
@@ -104,10 +104,10 @@ def test_pls_iterations_on_the_device_give_the_host_driven_front(variant, instan
 def test_pls_with_the_device_archive_takes_a_neighborhood_in_chunks(variant, chunk_rows):
     """biTSP's 2-opt neighborhood evaluated in chunks is filtered on the device chunk by chunk (the mirrored
     archive), with the CPU's front."""
-    from mols.archive.local import MirroredStart
+    from mols.algorithms.pls.local import MirroredStart
     from mols.backends import BackendSpec
     from mols.problems import load_problem
-    from mols.search import make_search
+    from mols.runner import make_search
 
     fronts = []
     for spec in (BackendSpec("gpu", chunk_rows=chunk_rows), BackendSpec("cpu")):
@@ -160,7 +160,7 @@ def test_weight_vectors_side_by_side_give_the_runs_one_after_another(problem, in
     """Aggregated tabu search's weight vectors walked side by side in lanes (one launch per kernel for all)
     give the archive of the GPU walking them one after another, and of the CPU."""
     from mols.backends import BackendSpec
-    from mols.search import build_search
+    from mols.runner import build_search
 
     archives = {}
     for backend, lanes in [("gpu", True), ("gpu", False), ("cpu", False)]:

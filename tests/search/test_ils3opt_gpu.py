@@ -11,10 +11,10 @@ import pytest
 
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
-from mols.problems.tsp.ils3opt import max_segment, start_tours
-from mols.problems.tsp.ils3opt_gpu import BLOCK_THREADS, WIDE_THREADS
+from mols.algorithms.ils3opt.population import max_segment, start_tours
+from mols.algorithms.ils3opt.gpu import BLOCK_THREADS, WIDE_THREADS
 from mols.problems.tsp.model import tour_lengths
-from mols.search.ils3opt import GPU_STRATEGIES, make_population, run_ils3opt
+from mols.algorithms.ils3opt.search import GPU_STRATEGIES, make_population, run_ils3opt
 
 SAMPLES = 300  # rkbi's per step here: enough to descend, few enough for quick tests
 
@@ -52,7 +52,7 @@ def test_gpu_equals_cpu(strategy, instance, P):
 @pytest.mark.parametrize("instance, P", [("kroA100", 8), ("att532", 3)])
 @pytest.mark.parametrize("launch_for, threads", [(1 << 20, BLOCK_THREADS), (600, WIDE_THREADS)])
 def test_a_thread_per_candidate_equals_cpu(strategy, instance, P, launch_for, threads):
-    """fi-block's other search (a thread per candidate t3: ils3opt_gpu.PAIRS_PER_SM), that of large populations,
+    """fi-block's other search (a thread per candidate t3: algorithms.ils3opt.gpu.PAIRS_PER_SM), that of large populations,
     by a warp (32 blocks a multiprocessor: registers capped at 64) and by two (5 blocks)."""
     _, cpu, gpu = populations(instance, strategy, 3, P, [0, 1, 4, 30], launch_for=launch_for)
     assert gpu.threads == threads

@@ -12,8 +12,8 @@ import pytest
 
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
-from mols.problems.tsp.ils3opt import descend, ils_solution, max_segment, perturb, start_tours
-from mols.problems.tsp.three_opt import tour_length
+from mols.algorithms.ils3opt.population import descend, ils_solution, max_segment, perturb, start_tours
+from mols.algorithms.ils3opt.three_opt import tour_length
 
 SEED = 11
 

@@ -12,10 +12,10 @@ import pytest
 from mols.errors import MolsError
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
-from mols.problems.tsp.ils3opt import max_segment, start_tours
-from mols.problems.tsp.ils_merge import MergedRounds, merge_window, select_spans
+from mols.algorithms.ils3opt.population import max_segment, start_tours
+from mols.algorithms.ils3opt.merge import MergedRounds, merge_window, select_spans
 from mols.problems.tsp.model import tour_lengths
-from mols.search.ils3opt import CpuPopulation, run_ils3opt
+from mols.algorithms.ils3opt.search import CpuPopulation, run_ils3opt
 
 
 def brute_force(deltas, spans, n):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mols.errors import MolsError
-from mols.search import RunConfig, build_search, solve
+from mols.runner import RunConfig, build_search, solve
 
 
 def config(**kwargs) -> RunConfig:

@@ -1,4 +1,4 @@
-"""The host side of walks side by side (search/tabu.py's walk_together, SideBySide; archive/lanes.py;
+"""The host side of walks side by side (algorithms/tabu/search.py's walk_together, SideBySide; archive/lanes.py;
 Neighborhood.paths) on the CPU: a stand-in walker gives the batches that the device's lanes give (each walk's
 host_walk, cut into batches of 7 steps), so a batch of searches taken together must equal each search run alone,
 and the lanes' archives must equal archives offered the same batches one by one."""
@@ -13,8 +13,8 @@ from mols.archive.lanes import LaneArchives
 from mols.backends.base import LaneBatch
 from mols.backends.cpu import CpuEvaluator
 from mols.problems import load_problem
-from mols.search import RunConfig
-from mols.search.tabu import host_walk, lane_new_bests, new_bests
+from mols.runner import RunConfig
+from mols.algorithms.tabu.search import host_walk, lane_new_bests, new_bests
 from tests.search.test_batch_search import batch_equals_alone
 
 STEPS = 7  # a batch: short, so that walks end in different batches

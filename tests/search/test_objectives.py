@@ -18,7 +18,7 @@ from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import Problem, load_problem
 from mols.problems.flowshop.model import Flowshop
 from mols.reporting.runs import load_run
-from mols.search import RunConfig, solve
+from mols.runner import RunConfig, solve
 from tests.conftest import random_instance
 
 ORDERS = [("makespan", "total_tardiness"), ("total_tardiness", "makespan")]

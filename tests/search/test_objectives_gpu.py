@@ -10,7 +10,7 @@ import pytest
 from mols.backends import BackendSpec, prepare
 from mols.problems import load_problem
 from mols.problems.flowshop.model import Flowshop
-from mols.search import RunConfig, make_search, run_problem, solve
+from mols.runner import RunConfig, make_search, run_problem, solve
 from tests.conftest import lane_walks_agree, random_instance
 from tests.problems.test_tsp_model import random_tsp
 
@@ -63,7 +63,7 @@ def test_bitsp_kernel_writes_the_cpus_columns(rng, nbh_name, names):
 @pytest.mark.parametrize("names", SUBSETS[:2])
 @pytest.mark.parametrize("variant", ["nondominated", "dominating"])
 def test_pls_on_the_device_finds_the_cpus_front(names, variant):
-    """PLS with its iterations on the device (the resident archive, the GPU filter, pls_device.py), with the
+    """PLS with its iterations on the device (the resident archive, the GPU filter, algorithms/pls/device.py), with the
     host driving each iteration, and on the CPU: one front."""
     fronts = {}
     for name, spec in [("device", BackendSpec("gpu")), ("host", BackendSpec("gpu", device_walk=False)),

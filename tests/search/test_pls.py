@@ -11,8 +11,8 @@ from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems.flowshop.instance import FlowshopInstance
 from mols.problems.flowshop.model import Flowshop
-from mols.search import RunConfig, build_search, solve
-from mols.search.pls import VARIANTS, ParetoLocalSearch
+from mols.runner import RunConfig, build_search, solve
+from mols.algorithms.pls.search import VARIANTS, ParetoLocalSearch
 from tests.search.conftest import check_archive
 
 

@@ -9,9 +9,9 @@ import pytest
 
 from mols.backends import prepare
 from mols.neighborhoods import NEIGHBORHOODS
-from mols.search.pls import ParetoLocalSearch
+from mols.algorithms.pls.search import ParetoLocalSearch
 from mols.search.profiler import PARTS, Profiler
-from mols.search.tabu import AggregatedTabu
+from mols.algorithms.tabu.search import AggregatedTabu
 
 
 def check_split(split, wall):

@@ -15,9 +15,9 @@ from mols.neighborhoods.crowns import crowns
 from mols.problems import load_problem, problem_entry
 from mols.problems.flowshop.model import Flowshop
 from mols.problems.weierstrass import load_weierstrass
-from mols.search import RunConfig, build_search, solve
-from mols.search.its import IteratedTabu
-from mols.search.tabu import (
+from mols.runner import RunConfig, build_search, solve
+from mols.algorithms.descent.its import IteratedTabu
+from mols.algorithms.tabu.search import (
     AggregatedTabu,
     check_weights,
     host_walk,

@@ -149,7 +149,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) flowshop_neighborhood_alone(
     neighborhood<16>(q, due, perm, eext, pref_t, pref_u, dpi, F, n_moves);
 }
 
-// One step of a tabu walk on the device (backends/gpu_walk.py), one block per lane: the lane's state moved
+// One step of a tabu walk on the device (algorithms/tabu/gpu_walk.py), one block per lane: the lane's state moved
 // to the neighbor *move (none where the move is -1: the lane's walk has ended; f is not needed), the CUDA
 // twin of state.fill_state from the move's first changed position s on. perm's positions s.. take their
 // jobs by the move's runs (nbh_segments) and the rows of dpi from s - 1 on are rebuilt from q, by the whole

@@ -61,7 +61,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) q3ap_neighborhood(
 }
 
 #ifdef SEL_BLOCK
-// Compiled after backends/select.cu: evaluation and the block's part of the selection in one pass, so that F
+// Compiled after algorithms/tabu/select.cu: evaluation and the block's part of the selection in one pass, so that F
 // is never written. q3ap_neighborhood's arguments less F, then the end and the first move of the chunk and
 // select_partial's.
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) q3ap_neighborhood_select(

@@ -102,7 +102,7 @@ __device__ __forceinline__ void offer(long long t, const VAL (&f)[N_OBJ], const 
         for (int o = 0; o < N_OBJ; ++o) bf[o] = f[o];
 }
 
-// Compiled after backends/select.cu: evaluation and the block's part of the selection in one pass,
+// Compiled after algorithms/tabu/select.cu: evaluation and the block's part of the selection in one pass,
 // so that F is never written. The same arguments less F, then n_moves, first and select_partial's.
 // The block's part of the selection over moves first .. n_moves - 1, the arguments already the lane's.
 __device__ __forceinline__ void qap_select_part(
@@ -165,7 +165,7 @@ extern "C" __global__ void qap_apply(const int* A, const int* AT, int* perm, VAL
 }
 
 #ifdef WALK_STEP
-// Whole steps of tabu walks in one launch each (gpu_walk.py, Problem.walk_kernel), compiled after backends/walk.cu:
+// Whole steps of tabu walks in one launch each (gpu_walk.py, Problem.walk_kernel), compiled after algorithms/tabu/walk.cu:
 // each block offers its share of the moves to the selection (write_part), then the last block of each lane makes
 // walk_step's choice and moves the lane's state (qap_apply's), so that a step is one kernel instead of three.
 // Arguments: the state, n_moves (one chunk), c, threshold, step, the tabu memory, the blocks' parts, `done` (a

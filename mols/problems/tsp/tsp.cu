@@ -61,7 +61,7 @@ TSP_KERNEL(tsp_swap, swap_delta)
 TSP_KERNEL(tsp_2opt, two_opt_delta)
 
 #ifdef SEL_BLOCK
-// Compiled after backends/select.cu: evaluation and the block's part of the selection in one pass,
+// Compiled after algorithms/tabu/select.cu: evaluation and the block's part of the selection in one pass,
 // so that F is never written. Same arguments as the kernels above, less F, then select_partial's.
 #define TSP_SELECT_KERNEL(NAME, DELTA)                                                                   \
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) NAME(                                          \
@@ -97,7 +97,7 @@ TSP_SELECT_KERNEL(tsp_swap_select, swap_delta)
 TSP_SELECT_KERNEL(tsp_2opt_select, two_opt_delta)
 #endif
 
-// One step of a tabu walk on the device (backends/gpu_walk.py), one block per lane: the lane's tour moved
+// One step of a tabu walk on the device (algorithms/tabu/gpu_walk.py), one block per lane: the lane's tour moved
 // by the move move[lane] (none where it is -1: the lane's walk has ended), its lengths the move's
 // objective vector f[lane]. The twin of the neighborhood's apply and fill_tour: perm and the tour-ordered
 // coordinates moved, then the edges that changed measured again (the others keep their lengths; a reversed

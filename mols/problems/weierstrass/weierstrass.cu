@@ -113,7 +113,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) weierstrass_crowns(
     if (t < n_moves && lane == 0) F[t] = f;
 }
 
-// One step of a walk on the device (backends/gpu_walk.py), one block: x becomes its neighbor *move, drawn
+// One step of a walk on the device (algorithms/tabu/gpu_walk.py), one block: x becomes its neighbor *move, drawn
 // by the first warp with the state's key as the evaluation drew it, then the key's counter advances, so
 // that the next evaluation draws with the next step's key (Search.draw_keys). The value f is not needed.
 extern "C" __global__ void weierstrass_apply(const real* weights, const unsigned long long* table, double* x,

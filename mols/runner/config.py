@@ -55,9 +55,9 @@ class RunConfig:
     evaluations: int | None = None  # neighbors evaluated at most (iterations x neighbors per evaluation)
     restarts: int | None = None  # pls only: restarts before the natural end; None: restart until a budget ends it
     objectives: tuple[str, ...] | None = None  # the problem's to optimise, in this order ("a,b" too); None: all
-    strategy: str | None = None  # ils on the TSP: ILS-3opt run by this strategy (search/ils3opt.py); None: plain ILS
+    strategy: str | None = None  # ils on the TSP: ILS-3opt run by this strategy (algorithms/ils3opt/search.py); None: plain ILS
     population: int | None = None  # ILS-3opt: solutions improved side by side (nbsol); None: 64
-    merge: int = 0  # ILS-3opt: merged rounds in islands of this many solutions (problems/tsp/ils_merge.py); 0: none
+    merge: int = 0  # ILS-3opt: merged rounds in islands of this many solutions (algorithms/ils3opt/merge.py); 0: none
     block: int | None = None  # gpu backend: threads per block of its kernels; None: the default, or tuned
     tune: bool = False  # gpu backend, without block: the launch tuned once per device (backends/tuning.py)
 
@@ -109,7 +109,7 @@ class RunConfig:
 
 def check_ils3opt(config: RunConfig) -> None:
     """MolsError unless `config` can run ILS-3opt (-p tsp -a ils --strategy S)."""
-    from mols.search.ils3opt import STRATEGIES
+    from mols.algorithms.ils3opt.search import STRATEGIES
 
     if config.strategy not in STRATEGIES:
         raise MolsError(f"--strategy: unknown strategy {config.strategy!r}; choose one of {', '.join(STRATEGIES)}")

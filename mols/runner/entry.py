@@ -9,11 +9,11 @@ from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems import Problem, load_problem
 from mols.search.base import OnIteration, Search, SearchResult
-from mols.search.climb import HillClimbing, IteratedLocalSearch
-from mols.search.config import RunConfig
-from mols.search.its import IteratedTabu
-from mols.search.pls import ParetoLocalSearch
-from mols.search.tabu import AggregatedTabu
+from mols.algorithms.descent.climb import HillClimbing, IteratedLocalSearch
+from mols.runner.config import RunConfig
+from mols.algorithms.descent.its import IteratedTabu
+from mols.algorithms.pls.search import ParetoLocalSearch
+from mols.algorithms.tabu.search import AggregatedTabu
 from mols.signals import StopSignals
 
 
@@ -43,7 +43,7 @@ def run_problem(config: RunConfig) -> Problem:
 def make_search(config: RunConfig, problem: Problem, nbh: Neighborhood, evaluator, on_iteration=None,
                 initial=None) -> Search:
     """The search `config` describes, on a problem, neighborhood and evaluator already made (which several
-    searches may share, search/batch.py); `initial` as build_search's."""
+    searches may share, algorithms/tabu/batch.py); `initial` as build_search's."""
     if initial is not None and config.algorithm != "pls":
         raise MolsError(f"-a {config.algorithm} does not start from an initial population (only -a pls)")
     common = (problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration)
@@ -69,7 +69,7 @@ def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, 
     `neighborhood` and RunConfig's fields as keywords (algorithm="tabu", iterations=..., seed=...,
     backend=...; budgets: time=..., evaluations=..., target=...; PLS: restarts=0 for the natural end). PLS given
     `initial`, a population (B, size), starts from its non-dominated solutions instead of a random one
-    (search/pls.py). Bad input raises MolsError before it starts; once it runs, an interruption or a
+    (algorithms/pls/search.py). Bad input raises MolsError before it starts; once it runs, an interruption or a
     failure still returns the archive found so far (see SearchResult.status). Without `stop`, SIGINT
     (Ctrl-C), SIGTERM and SIGHUP stop the search at its next iteration while it runs (called from the
     main thread), and the result says which signal did."""

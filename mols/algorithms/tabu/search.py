@@ -14,12 +14,12 @@ from numba import njit
 
 from mols.archive.lanes import LaneArchives
 from mols.backends.base import LaneBatch, Trail, WalkLane, column_bounds
-from mols.backends.select import MAX_TABU_STEP, weighted_scores
+from mols.algorithms.tabu.select import MAX_TABU_STEP, weighted_scores
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.search.base import Search
 from mols.search.budget import UNLIMITED, first_at_most
-from mols.search.config import DEFAULT_PARTITIONS
+from mols.runner.config import DEFAULT_PARTITIONS
 
 
 def simplex_lattice(k: int, partitions: int) -> np.ndarray:
@@ -58,7 +58,7 @@ def host_walk(ev, nbh: Neighborhood, x: np.ndarray, c: np.ndarray, threshold: fl
     """`steps` tabu steps from x, every move admissible at first, one step per batch: each moves to
     the best admissible neighbor and makes the move's inverse tabu for `tenure` steps; `threshold`
     (the aspiration level) falls to each step's score when it is lower. The device runs the same walk
-    in batches of steps (backends/gpu_walk.py). A sampled neighborhood draws the neighbors of step t
+    in batches of steps (algorithms/tabu/gpu_walk.py). A sampled neighborhood draws the neighbors of step t
     with keys[t] (Search.draw_keys)."""
     ev.allow_all()
     for step in range(steps):
@@ -102,7 +102,7 @@ def set_coefficients(runs: list[tuple[AggregatedTabu, TabuRun]]) -> None:
 
 def walk_together(runs: list[tuple[AggregatedTabu, TabuRun]]) -> None:
     """Tabu runs of one or more searches that share an evaluator and a tenure (a search's weight vectors, or a
-    batch of searches, search/batch.py): side by side in one launch per kernel where the evaluator has lanes
+    batch of searches, algorithms/tabu/batch.py): side by side in one launch per kernel where the evaluator has lanes
     for them (Evaluator.lane_walk), else one after another. Side by side, each batch of steps is taken for all
     runs at once (SideBySide.take); each run's archive (one per run) is brought up to date when the walk ends or
     stops, and at every batch where its search has a target."""

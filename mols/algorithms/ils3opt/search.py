@@ -14,8 +14,8 @@ import numpy as np
 
 from mols.errors import MolsError
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
-from mols.problems.tsp.ils3opt import ils_population, max_segment, start_lengths, start_tours
-from mols.problems.tsp.ils_merge import (
+from mols.algorithms.ils3opt.population import ils_population, max_segment, start_lengths, start_tours
+from mols.algorithms.ils3opt.merge import (
     MIN_CITIES,
     ROUND,
     MergedRounds,
@@ -136,7 +136,7 @@ def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int
     many solutions (default: the tours'; warm_up compiles a run's); merged: the kernel of merged rounds."""
     if strategy in ("cpu", "cpu-rkbi"):
         return CpuPopulation(xy, cand, seed, tours, lengths, seg, att, samples if strategy == "cpu-rkbi" else 0)
-    from mols.problems.tsp.ils3opt_gpu import GpuPopulation, GpuRkbiPopulation
+    from mols.algorithms.ils3opt.gpu import GpuPopulation, GpuRkbiPopulation
 
     if strategy == "rkbi":
         return GpuRkbiPopulation(xy, cand, seed, tours, lengths, seg, att, samples)

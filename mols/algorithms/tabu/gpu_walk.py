@@ -1,4 +1,4 @@
-"""A tabu walk run on the device: the steps of search/tabu.py's loop without a round trip each, a batch of steps one
+"""A tabu walk run on the device: the steps of algorithms/tabu/search.py's loop without a round trip each, a batch of steps one
 CUDA graph, several walks side by side in lanes; the choices are the host loop's, step for step
 (docs/internals.md)."""
 
@@ -12,7 +12,7 @@ import numpy as np
 from mols.backends.base import LaneBatch, Trail, WalkLane
 from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, import_cupy, kernel_source
 from mols.backends.gpu import problem_source
-from mols.backends.gpu_select import SELECT_CU, selection_defines
+from mols.algorithms.tabu.gpu_select import SELECT_CU, selection_defines
 
 WALK_CU = Path(__file__).with_name("walk.cu")
 APPLY_BLOCK = 256
@@ -78,7 +78,7 @@ class DeviceWalk:
                 self._launch(longest - firsts[i + 1], (i + 1) % 2)
             self._done[i % 2].synchronize()
             m = min(batch, longest - first)
-            # contiguous, as Numba compiled them in the warm-up (search/tabu.py's warm_lanes), whatever L and m
+            # contiguous, as Numba compiled them in the warm-up (algorithms/tabu/search.py's warm_lanes), whatever L and m
             ids, scores, F = (np.ascontiguousarray(a.reshape(lanes, batch, -1)[:len(walks), :m])
                               for a in self.trails[i % 2].host)
             taken = np.clip(steps - first, 0, m)

@@ -117,7 +117,7 @@ def start_archive(evaluator, nbh, problem):
         return HostStart(evaluator, nbh, problem)
     whole = evaluator.chunk >= evaluator.n_neighbors  # the resident archive needs the whole F at once
     if whole and nbh.cuda_segments and problem.encoding.name == "permutation":
-        from mols.archive.pls_device import DeviceIterations
+        from mols.algorithms.pls.device import DeviceIterations
         from mols.archive.resident import ResidentArchive
 
         archive = ResidentArchive(evaluator, nbh)

@@ -1,5 +1,5 @@
 // One step of tabu walks run on the device (gpu_walk.py), compiled after select.cu: the device twin of the host
-// loop in search/tabu.py. Needs #define N_OBJ and FVAL, and the neighborhood's header (nbh_inverse). One block of
+// loop in algorithms/tabu/search.py. Needs #define N_OBJ and FVAL, and the neighborhood's header (nbh_inverse). One block of
 // SEL_BLOCK threads per lane (blockIdx.y), each a walk with its own state; the step's parts: docs/internals.md.
 
 // walk_step's work for lane blockIdx.y, by the whole block: every thread returns at the end (a fused walk

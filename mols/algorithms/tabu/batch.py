@@ -9,10 +9,10 @@ from collections.abc import Callable, Sequence
 
 from mols.backends import prepare
 from mols.errors import MolsError
-from mols.search import RunConfig, make_search, run_problem
+from mols.runner import RunConfig, make_search, run_problem
 from mols.search.base import OnIteration, SearchResult, ended
 from mols.search.profiler import Profiler
-from mols.search.tabu import AggregatedTabu, walk_together
+from mols.algorithms.tabu.search import AggregatedTabu, walk_together
 
 
 def seed_configs(config: RunConfig, seeds: int | Sequence[int]) -> list[RunConfig]:

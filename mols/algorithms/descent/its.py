@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from mols.errors import MolsError
-from mols.search.tabu import AggregatedTabu, check_weights
+from mols.algorithms.tabu.search import AggregatedTabu, check_weights
 
 RUN_LENGTH_PER_SIZE = 10  # default run length: 10 n iterations
 # Defaults from a small sweep on tai50a; perturbing the run's own best, not the best of all runs, matters

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from mols.backends.select import weighted_scores
+from mols.algorithms.tabu.select import weighted_scores
 from mols.errors import MolsError
 from mols.search.base import Search
-from mols.search.its import default_strength, one_weight_vector
-from mols.search.tabu import AggregatedTabu, new_bests
+from mols.algorithms.descent.its import default_strength, one_weight_vector
+from mols.algorithms.tabu.search import AggregatedTabu, new_bests
 
 Climbed = tuple[np.ndarray, np.ndarray, float]  # a local optimum: solution, objective vector, score
 

@@ -1,16 +1,16 @@
 """Pareto local search, PLS-1 (Paquete et al.), in two variants, dominating (PLS-√) and nondominated (PLS-≠); each
-start has its own archive (archive/local.py), the run's archive spans the restarts. Why two archives, and PLS on
+start has its own archive (algorithms/pls/local.py), the run's archive spans the restarts. Why two archives, and PLS on
 the device: docs/internals.md."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from mols.archive import start_archive
-from mols.archive.local import pick_rank
+from mols.algorithms.pls.local import start_archive
+from mols.algorithms.pls.local import pick_rank
 from mols.errors import MolsError
 from mols.search.base import Search
-from mols.search.config import VARIANTS
+from mols.runner.config import VARIANTS
 from mols.search.profiler import Profiler
 
 
