@@ -5,7 +5,9 @@
 #   tests        every gpu test (or those under $TESTS, e.g. TESTS="tests/search tests/archive"), into
 #                $OUT/gpu_tests.log
 #   headline     before and after against $BASE (default .base: an earlier tree, e.g. `git worktree add .base
-#                COMMIT`): scripts/speed_compare.py, then scripts/same_fronts.py --backend gpu, into $OUT/headline
+#                COMMIT`): the suites speed, then fronts, into $OUT/headline
+#   speed        scripts/speed_compare.py against $BASE ($REPEATS, default 3; GPU_ONLY=1: the GPU figures only)
+#   fronts       scripts/same_fronts.py --backend gpu against $BASE
 #   ils          mols bench ils3opt: the three runs of reports/ils3opt (kroA100 and lin318, rat783 and fl1577,
 #                pcb3038), into $OUT/ils3opt
 #   multistart   mols bench multistart on every GPU: tai100a on one GPU and all, then Table 5
@@ -23,7 +25,7 @@
 # scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
 # call lasts at most 10 minutes: name one or two suites per call.
 set -uo pipefail
-[ $# -gt 0 ] || { sed -n '2,24p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,26p' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
@@ -42,15 +44,20 @@ ils() {  # NAME INSTANCES SOLVERS POPULATION ISLAND CPU_TIME [OPTIONS]: one benc
     --cpu-populations 1 --runs 3 --iterations 2000000000 --time 60 --twin 8 -o "$OUT/ils3opt/$1"
 }
 
+base_tree() {  # BASE (default .base) is an earlier source tree
+  [ -d "${BASE:-.base}/mols" ] || { echo "BASE=${BASE:-.base} is not a source tree (git worktree add .base COMMIT)"; return 1; }
+  mkdir -p "$OUT/headline"
+}
+
 suite() {
   case $1 in
     tests) python3 -m pytest -q -m gpu -p no:cacheprovider -rf ${TESTS:-} 2>&1 | tee "$OUT/gpu_tests.log" | tail -15 ;;
-    headline)
-      local base=${BASE:-.base}
-      [ -d "$base" ] || { echo "headline: BASE=$base is not a source tree (git worktree add .base COMMIT)"; return 1; }
-      mkdir -p "$OUT/headline"
-      python3 scripts/speed_compare.py "$base" --repeats "${REPEATS:-3}" --out "$OUT/headline"; local speed=$?
-      python3 scripts/same_fronts.py "$base" --backend gpu | tee "$OUT/headline/same_fronts_gpu.txt" && return $speed ;;
+    headline) suite speed; local speed=$?; suite fronts && return $speed ;;
+    speed)
+      base_tree || return 1
+      python3 scripts/speed_compare.py "${BASE:-.base}" --repeats "${REPEATS:-3}" --out "$OUT/headline" \
+        ${GPU_ONLY:+--gpu-only} ;;
+    fronts) base_tree && python3 scripts/same_fronts.py "${BASE:-.base}" --backend gpu | tee "$OUT/same_fronts_gpu.txt" ;;
     ils)
       ils kroA100_lin318 kroA100,lin318 cpu1,fi-block-shared 2048 128 10 \
         && ils rat783_fl1577 rat783,fl1577 cpu1,fi-block-shared,fi-block-shared-merged 2048 128 10 \

@@ -7,7 +7,8 @@ that alternate (base, current, current, base, ...), medians of the repeats.
 The GPU figures start with issue 36's "must not regress" list, in seconds of search as it states them:
 flowshop 200_20_01 and 020_10_01 tabu, 200_20_01 PLS-√ and PLS-≠ (10,000 iterations), QAP tai100a and
 tai256c tabu (10,000), TSP rl5915 swap (2,000), PPP 1301-1317 Hamming 2 (200), Weierstrass d10 (float64,
-10,000). `scripts/device.sh headline` runs it on a device.
+10,000); issue 38 adds 1,024 tabu searches of 020_10_01 sharing launches and pcb3038 ILS-3opt to 0.2 %.
+`scripts/device.sh headline` runs it on a device.
 
 This parent imports nothing of mols (mols sets GOMP_SPINCOUNT for its processes, and each tree must
 run with its own settings). With a GPU it measures the GPU figures and the CPU ones; without, the CPU
@@ -34,9 +35,39 @@ from mols.backends.cuda import gpu_available
 from mols.bench.common import median_seconds
 from mols.bench.neighborhood import bench_row
 from mols.neighborhoods import get_neighborhood
-from mols.runner import RunConfig, solve
+from mols import RunConfig, solve
 
 out, gpu = {}, gpu_available()
+
+
+def where(name, *modules):  # a name in the first of the modules (the trees compared may keep it in different ones)
+    import importlib
+    for module in modules:
+        try:
+            return getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            pass
+    raise ImportError(f"{name} is in none of {modules}")
+
+
+def batch_seconds(searches):  # tabu searches of 020_10_01 sharing each launch, 10,000 iterations each
+    sharing = where("sharing_batch", "mols.parallel.launch", "mols.algorithms.tabu.batch", "mols.search.batch")
+    fields = {"instance": "020_10_01", "algorithm": "tabu", "backend": "gpu"}
+    sharing(RunConfig(**fields, iterations=20), searches).run()
+    batch = sharing(RunConfig(**fields, iterations=10000), searches)
+    start = time.perf_counter()
+    batch.run()
+    return time.perf_counter() - start
+
+
+def ils_reach_seconds(seed):  # pcb3038, fi-block, 4,096 solutions in islands of 512, to 0.2 % above the optimum
+    fields = {"instance": "pcb3038", "problem": "tsp", "algorithm": "ils", "strategy": "fi-block", "population": 4096,
+              "merge": 512, "iterations": 2_000_000_000, "time": 60, "target": 137969, "seed": seed}
+    try:
+        result = where("config_result", "mols.algorithms.ils3opt.search", "mols.search.ils3opt")(RunConfig(**fields))[0]
+    except ImportError:
+        result = solve(RunConfig(**fields))
+    return result.reached.seconds if result.reached else float("inf")
 
 def run(key, **fields):
     solve(RunConfig(**{**fields, "iterations": 20}))  # compiles, warms up
@@ -74,21 +105,28 @@ if gpu:  # issue 36's "must not regress" figures first, as it states them: secon
     r = run(key, instance="1301-1317", problem="ppp", algorithm="tabu", neighborhood="hamming1", backend="gpu",
             iterations=4000)
     out[key] = 1e3 * r.wall_seconds / r.iterations
+    out["020_10_01 tabu, 1,024 searches sharing launches, 10,000 it. (s)"] = batch_seconds(1024)
+    ils_reach_seconds(0)  # compiles
+    out["pcb3038 ILS-3opt fi-block merged to 0.2 %, median of 3 seeds (s)"] = float(
+        np.median([ils_reach_seconds(seed) for seed in (1, 2, 3)]))
     run("Weierstrass d10-f32 tabu, 10,000 it. (s)", instance="10:float32", problem="weierstrass", algorithm="tabu",
         backend="gpu", iterations=10000)
-for size in ("20x10", "50x10", "100x20", "200x20"):
+for size in () if sys.argv[2] == "gpu-only" else ("20x10", "50x10", "100x20", "200x20"):
     row = bench_row(size, get_neighborhood("insertion"), 5, 2)
     out[f"insertion {size}, CPU all cores (ms)"] = 1e3 * row["cpu_all_cores_s"]
     out[f"insertion {size}, CPU 1 core (ms)"] = 1e3 * row["cpu_1core_s"]
-run("CPU tai50a ITS, 20,000 it. (s)", instance="tai50a", problem="qap", algorithm="its", backend="cpu", iterations=20000)
-run("CPU 050_10_01 PLS, 2,000 it. (s)", instance="050_10_01", backend="cpu", iterations=2000)
+if sys.argv[2] != "gpu-only":
+    run("CPU tai50a ITS, 20,000 it. (s)", instance="tai50a", problem="qap", algorithm="its", backend="cpu",
+        iterations=20000)
+    run("CPU 050_10_01 PLS, 2,000 it. (s)", instance="050_10_01", backend="cpu", iterations=2000)
 print(json.dumps(out))
 '''
 HIGHER_IS_BETTER = ("G moves/s",)
 
 
-def measure(tree: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(tree)], capture_output=True, text=True, cwd=tree,
+def measure(tree: Path, gpu_only: bool) -> dict:
+    done = subprocess.run([sys.executable, "-c", CHILD, str(tree), "gpu-only" if gpu_only else "all"],
+                          capture_output=True, text=True, cwd=tree,
                           check=False)
     if done.returncode:
         raise SystemExit(f"the run with {tree} failed:\n{done.stderr[-3000:]}")
@@ -100,12 +138,13 @@ def main() -> None:
     parser.add_argument("base", type=Path)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, default=Path("bench-out/headline"))
+    parser.add_argument("--gpu-only", action="store_true", help="the GPU figures only, not the CPU ones")
     args = parser.parse_args()
     trees = {"before": args.base.resolve(), "after": Path(__file__).resolve().parents[1]}
     runs = {name: [] for name in trees}
     for r in range(args.repeats):
         for name in (list(trees) if r % 2 == 0 else list(trees)[::-1]):  # the order alternates: drift hits both
-            runs[name].append(measure(trees[name]))
+            runs[name].append(measure(trees[name], args.gpu_only))
             print(f"repeat {r + 1}, {name}: done", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "speed_runs.json").write_text(json.dumps(runs, indent=1))
