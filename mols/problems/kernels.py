@@ -81,10 +81,10 @@ class KernelSet(ABC):
     varies_move_threads: bool = False  # the tuning may try other threads per move (tuned_move_threads)
     tuned_move_threads: int | None = None  # threads per move the tuning set (varies_move_threads); None: its own
     population_kernel: str | None = None  # CUDA: whole solutions evaluated, one thread each (see the docstring)
-    apply_kernels: Mapping[str, str] = NONE
-    load_kernels: Mapping[str, str] = NONE
-    selection_kernels: Mapping[str, str] = NONE
-    prepare_kernels: Mapping[str, tuple[str, int]] = NONE
+    apply_kernels: Mapping[str, str] = NONE  # neighborhood -> its kernel applying a move (the class docstring)
+    load_kernels: Mapping[str, str] = NONE  # neighborhood -> its kernel loading a solution's state
+    selection_kernels: Mapping[str, str] = NONE  # neighborhood -> its evaluation fused with the selection
+    prepare_kernels: Mapping[str, tuple[str, int]] = NONE  # neighborhood -> (kernel, threads) run after uploads
 
     def __init__(self, problem: Problem):
         self.problem = problem
