@@ -14,8 +14,8 @@ _WHERE = {
     "ALGORITHMS": "mols.runner.config", "RunConfig": "mols.runner.config", "DEVICES": "mols.backends.spec",
     "BackendSpec": "mols.backends.spec", "BackendError": "mols.errors", "InstanceError": "mols.errors",
     "MolsError": "mols.errors", "PROBLEMS": "mols.problems", "load_problem": "mols.problems",
-    "Problem": "mols.problems.base", "NEIGHBORHOODS": "mols.neighborhoods", "get_neighborhood": "mols.neighborhoods",
-    "Neighborhood": "mols.neighborhoods.base", "position_moves": "mols.neighborhoods.base",
+    "Problem": "mols.problems.base", "KernelSet": "mols.problems.kernels", "NEIGHBORHOODS": "mols.neighborhoods",
+    "get_neighborhood": "mols.neighborhoods", "Neighborhood": "mols.neighborhoods.base", "position_moves": "mols.neighborhoods.base",
     "prepare": "mols.backends", "SearchResult": "mols.search.base", "solve": "mols.runner.entry",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE)

@@ -51,7 +51,7 @@ def instance_digest(problem: Problem) -> str:
     """SHA-256 of the instance as the kernels see it (the problem's name and its constant arrays, all objectives):
     reports tell runs of one instance by it, whatever the file was called."""
     digest = hashlib.sha256(problem.name.encode())
-    for array in problem.full.data():
+    for array in problem.full.kernels.data():
         array = np.ascontiguousarray(array)
         digest.update(f"{array.dtype.str}{array.shape}".encode())
         digest.update(array.tobytes())

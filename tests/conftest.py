@@ -59,8 +59,8 @@ def device_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int,
         for a, b in zip(got, want):
             np.testing.assert_array_equal(a, b)
         np.testing.assert_array_equal(got[2], problem.evaluate(got[0]))
-        fresh = tuple(np.zeros(shape, dtype) for shape, dtype in problem.state_layout())
-        problem.fill_state(got[0][-1], fresh)
+        fresh = tuple(np.zeros(shape, dtype) for shape, dtype in problem.kernels.state_layout())
+        problem.kernels.fill_state(got[0][-1], fresh)
         for on_device, expected in zip(gpu.state.device, fresh):
             np.testing.assert_array_equal(on_device.get(), expected)
 
@@ -82,7 +82,7 @@ def lane_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int) -
     for batch in walker.lanes(walks, tenure):
         for b, part in batch:
             got[b].append([a.copy() for a in part])
-    arrays = len(problem.state_layout())
+    arrays = len(problem.kernels.state_layout())
     for b, walk in enumerate(walks):
         want = trail(host_walk(cpu, nbh, *walk[:4], tenure)) if walk.steps else None
         last = walk.x
@@ -92,8 +92,8 @@ def lane_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int) -
             last = want[0][-1]
         else:
             assert got[b] == []
-        fresh = tuple(np.zeros(shape, dtype) for shape, dtype in problem.state_layout())
-        problem.fill_state(last, fresh)
+        fresh = tuple(np.zeros(shape, dtype) for shape, dtype in problem.kernels.state_layout())
+        problem.kernels.fill_state(last, fresh)
         for on_device, expected in zip(walker.ev.state.device[b * arrays:(b + 1) * arrays], fresh):
             np.testing.assert_array_equal(on_device.get(), expected)
 

@@ -8,7 +8,8 @@ import numpy as np
 from numba import njit
 
 from mols.neighborhoods import Neighborhood
-from mols.problems.base import Layout, Problem
+from mols.problems.base import Problem
+from mols.problems.kernels import Layout
 
 Trail = tuple[np.ndarray, np.ndarray, np.ndarray]  # tabu steps: solutions visited (m, n), scores (m,), vectors (m, k)
 
@@ -49,7 +50,7 @@ def describe(problem: Problem, nbh: Neighborhood, n_neighbors: int) -> str:
 def state_layout(problem: Problem, nbh: Neighborhood) -> Layout:
     """The arrays the kernels read after the problem's data: its state, then the draw key where the
     neighborhood samples."""
-    return [*problem.state_layout(), *([KEY] if nbh.sampled else [])]
+    return [*problem.kernels.state_layout(), *([KEY] if nbh.sampled else [])]
 
 
 def fill_state(problem: Problem, nbh: Neighborhood, x: np.ndarray, key: np.ndarray | None,
@@ -58,10 +59,10 @@ def fill_state(problem: Problem, nbh: Neighborhood, x: np.ndarray, key: np.ndarr
     if nbh.sampled:
         if key is None:
             raise ValueError(f"the {nbh.name} neighborhood samples: each evaluation needs a draw key")
-        problem.fill_state(np.asarray(x), state[:-1])
+        problem.kernels.fill_state(np.asarray(x), state[:-1])
         state[-1][:] = key
     else:
-        problem.fill_state(np.asarray(x), state)
+        problem.kernels.fill_state(np.asarray(x), state)
 
 
 def bounds_one_by_one(ev, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:

@@ -28,7 +28,7 @@ def cpu_name() -> str:
 
 def chunk_size(problem: Problem, n_neighbors: int, chunk_rows: int | None, default: int) -> int:
     """Rows per kernel call: all of them unless the problem's kernels take an id offset."""
-    if not problem.chunkable:
+    if not problem.kernels.chunkable:
         return n_neighbors
     rows = default if chunk_rows is None else chunk_rows
     if rows < 1:
@@ -49,8 +49,8 @@ class CpuEvaluator:
         self.label = replace(self.spec, threads=self.threads).label  # e.g. cpu x16
         self._cores = Cores(ThreadChoice(numba.config.NUMBA_NUM_THREADS, threads))
         self.device = cpu_name()
-        self._kernel = problem.cpu_kernel(nbh, spec.incremental)
-        self._data = problem.data()
+        self._kernel = problem.kernels.cpu_kernel(nbh, spec.incremental)
+        self._data = problem.kernels.data()
         self.what = describe(problem, nbh, self.n_neighbors)
         self._state = tuple(host_array(shape, dtype, f"a solution's state for {problem.instance_name}", fill=0)
                             for shape, dtype in state_layout(problem, nbh))
@@ -67,7 +67,7 @@ class CpuEvaluator:
 
     def _run(self, F: np.ndarray, first: int) -> None:
         """Evaluate moves first .. first + len(F) - 1 into F."""
-        if self.problem.chunkable:
+        if self.problem.kernels.chunkable:
             self._kernel(*self._data, *self._state, F, first)
         else:
             self._kernel(*self._data, *self._state, F)
@@ -87,7 +87,7 @@ class CpuEvaluator:
 
     def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float,
                       key: np.ndarray | None = None):
-        if not self.problem.chunkable:
+        if not self.problem.kernels.chunkable:
             return choose_on_host(self.evaluate(x, key), c, self.forbidden_until, step, threshold)
         return self._best_by_chunks(x, np.asarray(c, dtype=np.float64), step, threshold, key)
 

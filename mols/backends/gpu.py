@@ -43,7 +43,7 @@ CHUNK_ROWS = 1 << 25  # moves per launch at most (F of 128 MB for one int32 obje
 @dataclass(frozen=True)
 class Launch:
     """Threads per block of the evaluation kernels (a multiple of the warp) and of the selection's (a power of
-    two), threads per move where the problem lets them vary (Problem.lanes; None: the problem's own), and the
+    two), threads per move where the problem lets them vary (KernelSet.tuned_move_threads; None: the problem's own), and the
     selection's blocks per chunk at most (the grid: each block strides over the rest)."""
 
     block: int = BLOCK
@@ -73,7 +73,7 @@ def launch_failures() -> tuple[type[Exception], ...]:
 
 def problem_defines(problem: Problem, nbh: Neighborhood, block: int = BLOCK) -> dict[str, int | str]:
     """The #defines the problem's kernels for `nbh` compile with."""
-    return {**problem.cuda_defines(), "BLOCK": block, "STATE_BYTES": packed_nbytes(state_layout(problem, nbh))}
+    return {**problem.kernels.cuda_defines(), "BLOCK": block, "STATE_BYTES": packed_nbytes(state_layout(problem, nbh))}
 
 
 def variant_defines(problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> dict[str, int]:
@@ -86,7 +86,7 @@ def variant_defines(problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> d
                             f"host generation takes {', '.join(HOST_MOVES)}")
         defines["HOST_MOVES"] = 1
     if spec.memory != "default":
-        refused = spec.memory == "shared" and problem.shared_memory_refused(nbh)
+        refused = spec.memory == "shared" and problem.kernels.shared_memory_refused(nbh)
         if refused:
             raise MolsError(f"--memory shared: {refused}; choose {', '.join(m for m in MEMORIES if m != 'shared')}")
         defines["MEMORY"] = MEMORIES.index(spec.memory) - 1  # plain 0, readonly 1, shared 2
@@ -98,15 +98,15 @@ def problem_source(defines: dict[str, int | str], problem: Problem, nbh: Neighbo
     `defines` ask for a variant, and the sources `between`."""
     variants = TECHNIQUES_CUH.read_text() if "HOST_MOVES" in defines or "MEMORY" in defines else ""
     return kernel_source(defines, LANE_CUH.read_text(), nbh.cuda_source(), *([variants] if variants else []),
-                         *between, problem.cuda_source(nbh))
+                         *between, problem.kernels.cuda_source(nbh))
 
 
 def with_lanes(problem: Problem, lanes: int | None) -> Problem:
     """The problem with `lanes` threads per move (a shallow copy), or itself where lanes is None."""
-    if lanes is None or lanes == problem.threads_per_move:
+    if lanes is None or lanes == problem.kernels.threads_per_move:
         return problem
     tuned = copy.copy(problem)
-    tuned.lanes = lanes
+    tuned.kernels.tuned_move_threads = lanes
     return tuned
 
 
@@ -114,8 +114,8 @@ def lanes_refused(problem: Problem, what: str, chunked: bool, lanes: int) -> str
     """Why `lanes` searches cannot share the launches over `what` (docs/internals.md), or None."""
     if lanes > MAX_LANES:
         return f"{lanes} searches cannot share a launch: at most {MAX_LANES} (a CUDA grid's y size)"
-    if not problem.lane_kernels:
-        return f"the {problem.name} problem's kernels serve one search at a time (Problem.lane_kernels)"
+    if not problem.kernels.lane_kernels:
+        return f"the {problem.name} problem's kernels serve one search at a time (KernelSet.lane_kernels)"
     if chunked:
         return f"{what} is evaluated in chunks: searches share a launch only where each neighborhood is evaluated whole"
     return None
@@ -140,7 +140,7 @@ class GpuEvaluator:
         self.device = gpu_name()
         self._moves = self._host_moves() if spec.generation == "host" else None
         self._compile(problem, launch)
-        self.data = tuple(cupy.asarray(a) for a in problem.data())
+        self.data = tuple(cupy.asarray(a) for a in problem.kernels.data())
         self.state = PackedBuffers(layout * lanes)
         self.state_args = self.state.device[:len(layout)]  # lane 0's arrays: the kernels' arguments
         self.stream = cupy.cuda.Stream(non_blocking=True)
@@ -161,9 +161,9 @@ class GpuEvaluator:
         self.problem = problem = with_lanes(problem, launch.lanes)
         self.defines = {**problem_defines(problem, nbh, launch.block), **variant_defines(problem, nbh, self.spec)}
         self.source = problem_source(self.defines, problem, nbh)
-        self._kernel = compile_kernel(self.source, problem.kernel_name(nbh, self.lanes))
-        self.move_threads = problem.move_threads(nbh)
-        prepare = problem.prepare_kernel(nbh)
+        self._kernel = compile_kernel(self.source, problem.kernels.kernel_name(nbh, self.lanes))
+        self.move_threads = problem.kernels.move_threads(nbh)
+        prepare = problem.kernels.prepare_kernels.get(nbh.name)
         self._prepare = prepare and (compile_kernel(self.source, prepare[0]), (-(-prepare[1] // launch.block),))
         self._move_pointers = []  # where the modules' nbh_host_moves lie (--generation host)
         self.point_moves(compile_module(self.source))
@@ -220,7 +220,7 @@ class GpuEvaluator:
             runtime.memcpyAsync(target.ptr, pointer, 8, runtime.memcpyHostToDevice, self.stream.ptr)
 
     def enqueue_prepare(self) -> None:
-        """The problem's prepare kernel (Problem.prepare_kernel), if it has one, on the state on the device."""
+        """The problem's prepare kernel (KernelSet.prepare_kernels), if it has one, on the state on the device."""
         if self._prepare:
             kernel, grid = self._prepare
             with self.stream:
@@ -231,7 +231,7 @@ class GpuEvaluator:
         into rows 0 .. rows - 1 of F (of each lane's rows); returns rows."""
         rows = min(self.chunk, self.n_neighbors - first)
         grid = (-(-rows * self.move_threads // self.block), self.lanes)
-        if self.problem.chunkable:
+        if self.problem.kernels.chunkable:
             args = (*self.data, *self.state_args, self.F, np.int64(first + rows), np.int64(first))
         else:
             args = (*self.data, *self.state_args, self.F, np.int64(rows))
@@ -358,7 +358,7 @@ class GpuEvaluator:
         selection: the study variants are of the host-driven loop) and the problem has an apply kernel."""
         spec = self.spec
         return (spec.device_walk and spec.generation == "device" and spec.selection == "device"
-                and self.problem.apply_kernel(self.nbh) is not None)
+                and self.problem.kernels.apply_kernels.get(self.nbh.name) is not None)
 
     def lane_walk(self, lanes: int):
         """A DeviceWalk over `lanes` walks sharing each launch (an evaluator of that many lanes, made once), or

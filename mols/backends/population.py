@@ -39,8 +39,8 @@ class GpuPopulation:
         nbh = nbh or problem.neighborhood(problem.neighborhoods[0])
         self.cupy, self.problem, self.block = import_cupy(), problem, BLOCK
         source = problem_source(problem_defines(problem, nbh, BLOCK), problem, nbh)
-        self._kernel = compile_kernel(source, problem.population_kernel)
-        self.data = tuple(self.cupy.asarray(a) for a in problem.population_data())
+        self._kernel = compile_kernel(source, problem.kernels.population_kernel)
+        self.data = tuple(self.cupy.asarray(a) for a in problem.kernels.population_data())
 
     def __call__(self, X) -> np.ndarray:
         problem, cupy = self.problem, self.cupy
@@ -61,6 +61,6 @@ def population_evaluator(problem: Problem, device: str | BackendSpec = "auto") -
     """X (pop, size) -> F (pop, n_obj) on the device `device` names (auto: the GPU where there is one): the GPU
     where the problem has a population kernel, else the host (the module docstring)."""
     spec = (device if isinstance(device, BackendSpec) else BackendSpec(device)).resolved()
-    if spec.device == "gpu" and problem.population_kernel:
+    if spec.device == "gpu" and problem.kernels.population_kernel:
         return GpuPopulation(problem)
     return HostPopulation(problem)

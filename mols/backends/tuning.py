@@ -182,12 +182,12 @@ class Tuner:
         return self._evaluators.get(launch) if self.times.get(launch) is not None else None
 
     def _lanes(self) -> tuple[int | None, int | None]:
-        """The problem's own threads per move and twice as many, where it lets them vary (Problem.lanes: QAP,
+        """The problem's own threads per move and twice as many, where it lets them vary (KernelSet.varies_move_threads: QAP,
         Weierstrass) and twice as many fit a warp and n (half as many was never faster than as many); else
         None."""
-        if not hasattr(self.problem, "lanes") or self.problem.lanes is not None:
+        if not self.problem.kernels.varies_move_threads or self.problem.kernels.tuned_move_threads is not None:
             return None, None
-        own = self.problem.threads_per_move
+        own = self.problem.kernels.threads_per_move
         return own, own * 2 if own * 2 <= min(WARP, self.problem.n) else None
 
     def _fastest(self, launches: list[Launch]) -> Launch | None:

@@ -32,7 +32,8 @@ def _lazy(module: str, attr: str, *args) -> Callable:
     return call
 
 
-# Adding a problem: its module (model, instance reader, Numba and CUDA kernels), its tests, and one entry here.
+# Adding a problem: its folder (model, instance reader, kernel set with its Numba and CUDA kernels), its tests,
+# and one entry here.
 PROBLEMS = {
     "flowshop": ProblemEntry(_lazy("flowshop", "load_flowshop"), "insertion", instances=_lazy("flowshop.instance", "instance_table")),
     "tsp": ProblemEntry(_lazy("tsp", "load_tsp"), "2opt", instances=_lazy("tsp.instance", "instance_table")),

@@ -1,40 +1,36 @@
-"""What a problem gives mols: its solution kind, a reference evaluation and the pieces its kernels need."""
+"""The model contract: a problem is its instance, solution kind, objectives and reference evaluation; its kernels
+are a separate kernel set (kernels.py)."""
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, ClassVar, NamedTuple
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, ClassVar
 
 import numpy as np
 
 from mols.encodings import Encoding
 from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood, get_neighborhood
+from mols.problems.kernels import KernelSet
 
-Layout = list[tuple[tuple[int, ...], np.dtype]]
-
-
-class WalkKernel(NamedTuple):
-    """A problem's kernel of a whole tabu step (Problem.walk_kernel): its name, its blocks per lane (None: the fused
-    selection kernel's), and the bytes of memory it keeps per lane from one step to the next (the walk's own, told
-    through `last` when a walk starts)."""
-
-    name: str
-    blocks: int | None
-    memory: int = 0
 INT32_MAX, INT64_MAX = int(np.iinfo(np.int32).max), int(np.iinfo(np.int64).max)
-# Bytes of instance data a block stages in shared memory at most (--memory shared): under the 48 KB of static
-# shared memory, with room for select.cu's reduction arrays.
-SHARED_STAGING = 40 * 1024
 
 
-def staging_refused(what: str, size: int) -> str | None:
-    """Why `what` (of `size` bytes) is not staged in shared memory (Problem.shared_memory_refused), or None."""
-    if size > SHARED_STAGING:
-        return f"{what} take {size:,} bytes, more than the {SHARED_STAGING:,} a block stages in shared memory"
-    return None
+@dataclass(frozen=True)
+class Defaults:
+    """What a problem suggests to the searches on a neighborhood (Problem.defaults), None where it has no view:
+    the tabu tenure of tabu search and ITS (their own: n; ITS n / 2), and the range [low, high] from which ITS
+    without --strength draws each perturbation's number of random changes (its own: n / 5, at least 2)."""
+
+    tenure: int | None = None
+    perturbation: tuple[int, int] | None = None
+
+
+NO_DEFAULTS = Defaults()
 
 
 def integer_dtype(bound: int, what: str) -> np.dtype:
@@ -50,29 +46,14 @@ class Problem(ABC):
     """A problem whose neighborhoods the backends evaluate whole. Subclass it to bring your own.
 
     What a subclass sets: `name`, `objectives` (all minimised), `n` (the size the neighborhoods see),
-    `dtype` (of the objective values: int32, int64 or float64), `encoding` (its solution kind), and
-    `instance` (anything with a `.name`, which results folders show as the instance's name).
+    `dtype` (of the objective values: int32, int64 or float64), `encoding` (its solution kind),
+    `instance` (anything with a `.name`, which results folders show as the instance's name), and
+    `kernel_set`: the KernelSet subclass (problems/kernels.py) that gives the backends its kernels.
 
-    What it implements:
-    - `_evaluate(X)`: the reference evaluation of a batch X (B, encoding.size) -> F (B, n_obj), plain
-      and obviously right (NumPy); kernels are tested against it;
-    - `data()`: constant arrays, uploaded once per run; `state_layout()` and `fill_state(x, state)`:
-      the per-solution arrays the kernels read, and how to fill them for solution x (the arrays hold the
-      previous call's values, zeros before the first: a problem may update them from there);
-    - `cpu_kernel(nbh)`: a Numba function evaluating the whole neighborhood;
-    - for the GPU, `cuda_source(nbh)` (the CUDA source, by default the file `cuda_file`), `cuda_kernel`
-      (the kernel's name, or `kernel_name(nbh)`) and `cuda_defines()` (compile-time constants);
-    - to optimise a subset of its objectives (--objectives, `with_objectives`), `_project(columns)`.
-    - optionally `population_kernel`: a kernel of the same source that evaluates whole solutions, one
-      thread each, taking `*population_data(), X (pop, size), F (pop, n_obj), pop`: the GPU twin of
-      `evaluate` for genetic algorithms (backends/population.py; without it the GPU backend uses `evaluate`).
-
-    Kernels all take the same arguments: `*data(), *state, F` (Numba) or `*data(), *state, F, n_moves`
-    (CUDA), F (n_neighbors, n_obj) receiving the objective vectors; state ends with the draw key (2,)
-    uint64 when the neighborhood is sampled (Neighborhood.sampled). A problem whose kernels take an id
-    offset sets `chunkable` (then `(..., F, first)` in Numba, `(..., F, n_moves, first)` in CUDA). A
-    problem whose CUDA kernels take their lane's state and rows of F (backends/lane.cuh: blockIdx.y is the
-    search) sets `lane_kernels`: then many searches share each launch (GpuEvaluator's lanes).
+    What it implements: `_evaluate(X)`, the reference evaluation of a batch X (B, encoding.size) -> F (B, n_obj),
+    plain and obviously right (NumPy; kernels are tested against it); to optimise a subset of its objectives
+    (--objectives, `with_objectives`), `_project(columns)`. What it may declare for the searches: `neighborhoods`
+    (those its kernels support), `target`, and `defaults(nbh)` (its literature's tabu tenure and perturbation).
     """
 
     name: str
@@ -81,16 +62,26 @@ class Problem(ABC):
     n: int
     dtype: np.dtype
     encoding: Encoding
-    cuda_file: Path | None = None
-    cuda_kernel: str = ""
+    kernel_set: ClassVar[type[KernelSet]]
     neighborhoods: tuple[str, ...] | None = None  # the neighborhoods its kernels support; None: every one
-    chunkable: bool = False  # kernels take an id offset (see the class docstring)
-    lane_kernels: bool = False  # its CUDA kernels serve several searches in one launch (backends/lane.cuh)
-    threads_per_move: int = 1  # CUDA threads that share a move in the evaluation kernels; grids hold that many per move
     target: float | None = None  # one objective: a value that ends a search when reached (PPP: 0, a solution)
     objective_aliases: ClassVar[dict[str, str]] = {}  # other names --objectives takes for objectives: alias -> name
     _full: Problem | None = None  # set by with_objectives: the problem with all its objectives
-    population_kernel: str | None = None  # CUDA: whole solutions evaluated, one thread each (see the docstring)
+
+    @cached_property
+    def kernels(self) -> KernelSet:
+        """Its kernel set, made on first use."""
+        return self.kernel_set(self)
+
+    def __copy__(self) -> Problem:
+        """A shallow copy, whose kernel set (where made) is a shallow copy bound to it: a kernel set reads its
+        problem's fields, and what was set on it (tuned threads per move) stays with the copy."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        if "kernels" in self.__dict__:
+            clone.kernels = copy.copy(self.kernels)
+            clone.kernels.problem = clone
+        return clone
 
     def evaluate(self, X) -> np.ndarray:
         """Reference evaluation: one solution (size,) -> (n_obj,), or a batch (B, size) -> (B, n_obj), as dtype."""
@@ -152,15 +143,9 @@ class Problem(ABC):
         change of a variable to another of its k values) makes it here."""
         return get_neighborhood(name)
 
-    def tabu_tenure(self, nbh: Neighborhood) -> int | None:
-        """The tenure tabu search and ITS take on this problem when none is given (its literature's, e.g. the
-        Q3AP's quarter of the neighborhood); None: the searches' own defaults (n; ITS n / 2)."""
-        return None
-
-    def perturbation(self) -> tuple[int, int] | None:
-        """ITS without --strength: each perturbation makes a number of random changes drawn uniformly in this
-        range [low, high] (the Q3AP's [2, n]); None: ITS's fixed default (n / 5, at least 2)."""
-        return None
+    def defaults(self, nbh: Neighborhood) -> Defaults:
+        """What it suggests to the searches on `nbh` where no option says otherwise (none by default)."""
+        return NO_DEFAULTS
 
     def random_solution(self, rng: np.random.Generator) -> np.ndarray:
         return self.encoding.random(rng)
@@ -173,85 +158,3 @@ class Problem(ABC):
     def instance_name(self) -> str:
         """The instance's name, as results folders and reports show it."""
         return self.instance.name
-
-    @abstractmethod
-    def data(self) -> tuple[np.ndarray, ...]:
-        """Constant arrays, uploaded once per run."""
-
-    @abstractmethod
-    def state_layout(self) -> Layout:
-        """Shapes and dtypes of the per-solution arrays the kernels read."""
-
-    @abstractmethod
-    def fill_state(self, x: np.ndarray, state: tuple[np.ndarray, ...]) -> None:
-        """Write the per-solution arrays for solution x into `state` (which holds the previous call's, or
-        zeros: the evaluators allocate it zeroed)."""
-
-    @abstractmethod
-    def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True) -> Callable:
-        """A Numba function evaluating the whole neighborhood: (*data, *state, F) -> None. `incremental`:
-        use the problem's update from the previous solution where it has one (QAP: Taillard's)."""
-
-    def cuda_source(self, nbh: Neighborhood) -> str:
-        """The CUDA source of the kernels for `nbh` (compiled after the neighborhood's header)."""
-        if self.cuda_file is None:
-            raise MolsError(f"the {self.name} problem has no CUDA kernel; use the cpu backend")
-        return self.cuda_file.read_text()
-
-    def population_data(self) -> tuple[np.ndarray, ...]:
-        """The constant arrays the population kernel reads before X (by default those of data())."""
-        return self.data()
-
-    def cuda_defines(self) -> dict[str, int | str]:
-        """Compile-time constants of the CUDA kernels, prepended as #define lines."""
-        return {}
-
-    def kernel_name(self, nbh: Neighborhood, lanes: int = 1) -> str:
-        """The CUDA kernel that evaluates `nbh` for `lanes` searches sharing each launch."""
-        return self.cuda_kernel
-
-    def selection_kernel(self, nbh: Neighborhood) -> str | None:
-        """A kernel, compiled after algorithms/tabu/select.cu, that evaluates `nbh` and does select_partial's
-        work in one pass without writing F: arguments (*data, *state, n_moves, first, then
-        select_partial's from c on). None: the kernel writes F, then select_partial reads it."""
-        return None
-
-    def move_threads(self, nbh: Neighborhood) -> int:
-        """CUDA threads that share a move in the kernels of `nbh` (by default threads_per_move)."""
-        return self.threads_per_move
-
-    def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
-        """Why its kernels for `nbh` cannot stage the instance data in shared memory (--memory shared, the
-        MEMORY 2 of backends/techniques.cuh), or None where they do. By default they have no such variant."""
-        return f"the {self.name} problem's kernels have no shared-memory staging of its data"
-
-    def prepare_kernel(self, nbh: Neighborhood) -> tuple[str, int] | None:
-        """A kernel that derives arrays from the state on the device before the kernels of `nbh` read it
-        (PPP: bit-packed columns in the rows' sorted order, written into one of its data arrays), and its
-        threads: arguments (*data, *state). The GPU evaluator runs it after each upload of a state and after
-        each move applied on the device. None: the kernels read the state as it comes."""
-        return None
-
-    def load_kernel(self, nbh: Neighborhood) -> str | None:
-        """A kernel that makes the state of a solution on the device (algorithms/pls/device.py): arguments (*data,
-        *state, the solution, an int flag: where it is 0, no solution, and the kernel may mark the state so that the
-        evaluation kernel skips it); one block of algorithms.pls.device.LOAD_BLOCK threads
-        (its launch bound). With it, and the resident
-        archive, Pareto local search runs its iterations on the device; None: the host drives each."""
-        return None
-
-    def apply_kernel(self, nbh: Neighborhood) -> str | None:
-        """A kernel that moves the state on the device to the neighbor chosen by the selection
-        (algorithms/tabu/gpu_walk.py): arguments (*data, *state, move id, its objective vector), the last two on
-        the device's result of the selection; one block (per lane, with lane_kernels: its move is move[lane],
-        and -1 means that the lane's walk has ended). With it a tabu walk runs on the device; None: the host applies each move."""
-        return None
-
-    def walk_kernel(self, nbh: Neighborhood, block: int) -> WalkKernel | None:
-        """A kernel that takes a whole step of tabu walks in one launch, in blocks of `block` threads, where the
-        neighborhood is one chunk and the selection fused (algorithms/tabu/gpu_walk.py; qap.cu's qap_walk_step, compiled
-        after walk.cu with WALK_STEP): each block's part of the selection, then the last block of each lane does
-        walk_step's and the apply kernel's work. Its last two arguments are the lanes' walk memory and `last`
-        (an int64 per lane, -1 when a walk starts; the kernel keeps what it likes there). None: a step is the
-        selection's kernels, walk_step and the apply kernel."""
-        return None

@@ -65,13 +65,43 @@ extern "C" __global__ void cut_neighborhood(const int* W, const signed char* x, 
 """
 
 
+class CutKernels(mols.KernelSet):
+    """What the backends need of a MaxCut: the weights, the state of a cut (x, each cut, each flip's gain),
+    the Numba kernels and the CUDA source."""
+
+    cuda_kernel = "cut_neighborhood"
+
+    def data(self):
+        return (self.problem.W,)
+
+    def state_layout(self):
+        n, dtype = self.problem.n, self.problem.dtype
+        return [((n,), np.dtype(np.int8)), ((2,), dtype), ((2, n), dtype)]
+
+    def fill_state(self, x, state):
+        x_s, cut, gain = state
+        x_s[:] = x
+        cut[:] = -self.problem.evaluate(x)
+        same = np.where(x[:, None] == x[None, :], 1, -1)
+        gain[:] = (self.problem.W * same).sum(axis=2)
+
+    def cpu_kernel(self, nbh, incremental=True):
+        return KERNELS[nbh.arity == 2]
+
+    def cuda_source(self, nbh):
+        return f"#define PAIRS {int(nbh.arity == 2)}\n" + CUDA
+
+    def cuda_defines(self):
+        return {"N": self.problem.n, "K": 2}
+
+
 class MaxCut(mols.Problem):
     """Split n vertices in two; each objective is minus the weight of the edges cut, under its weights."""
 
     name = "maxcut"
     objectives = ("minus_cut_1", "minus_cut_2")
     dtype = np.dtype(np.int32)
-    cuda_kernel = "cut_neighborhood"
+    kernel_set = CutKernels
 
     def __init__(self, n: int, seed: int):
         rng = np.random.default_rng(seed)
@@ -82,28 +112,6 @@ class MaxCut(mols.Problem):
     def _evaluate(self, X):
         across = X[:, :, None] != X[:, None, :]  # (B, n, n)
         return -np.einsum("kuv,buv->bk", self.W, across) // 2
-
-    def data(self):
-        return (self.W,)
-
-    def state_layout(self):
-        return [((self.n,), np.dtype(np.int8)), ((2,), self.dtype), ((2, self.n), self.dtype)]
-
-    def fill_state(self, x, state):
-        x_s, cut, gain = state
-        x_s[:] = x
-        cut[:] = -self.evaluate(x)
-        same = np.where(x[:, None] == x[None, :], 1, -1)
-        gain[:] = (self.W * same).sum(axis=2)
-
-    def cpu_kernel(self, nbh, incremental=True):
-        return KERNELS[nbh.arity == 2]
-
-    def cuda_source(self, nbh):
-        return f"#define PAIRS {int(nbh.arity == 2)}\n" + CUDA
-
-    def cuda_defines(self):
-        return {"N": self.n, "K": 2}
 
 
 def brute_force_front(problem):

@@ -97,28 +97,16 @@ extern "C" __global__ void spheres(const double* x, const unsigned long long* ke
 """
 
 
-class Spheres(mols.Problem):
-    name = "spheres"
-    objectives = ("f1", "f2")
-    dtype = np.dtype(np.float64)
+class SphereKernels(mols.KernelSet):
+    """The state is the point itself; the kernels draw each neighbor from the evaluation's key."""
+
     cuda_kernel = "spheres"
-
-    def __init__(self, d: int):
-        self.n, self.encoding, self.instance = d, RealVector(d, LOW, HIGH), SimpleNamespace(name=f"spheres{d}")
-
-    def _evaluate(self, X):
-        f1 = np.zeros(len(X))
-        f2 = np.zeros(len(X))
-        for q in range(X.shape[1]):  # coordinate by coordinate, as the kernels add them
-            f1 += X[:, q] * X[:, q]
-            f2 += (X[:, q] - 2.0) * (X[:, q] - 2.0)
-        return np.stack([f1, f2], axis=1)
 
     def data(self):
         return ()
 
     def state_layout(self):
-        return [((self.n,), self.dtype)]
+        return [((self.problem.n,), self.problem.dtype)]
 
     def fill_state(self, x, state):
         state[0][:] = x
@@ -130,7 +118,25 @@ class Spheres(mols.Problem):
         return CUDA
 
     def cuda_defines(self):
-        return {"D": self.n, "LOW": repr(LOW), "HIGH": repr(HIGH)}
+        return {"D": self.problem.n, "LOW": repr(LOW), "HIGH": repr(HIGH)}
+
+
+class Spheres(mols.Problem):
+    name = "spheres"
+    objectives = ("f1", "f2")
+    dtype = np.dtype(np.float64)
+    kernel_set = SphereKernels
+
+    def __init__(self, d: int):
+        self.n, self.encoding, self.instance = d, RealVector(d, LOW, HIGH), SimpleNamespace(name=f"spheres{d}")
+
+    def _evaluate(self, X):
+        f1 = np.zeros(len(X))
+        f2 = np.zeros(len(X))
+        for q in range(X.shape[1]):  # coordinate by coordinate, as the kernels add them
+            f1 += X[:, q] * X[:, q]
+            f2 += (X[:, q] - 2.0) * (X[:, q] - 2.0)
+        return np.stack([f1, f2], axis=1)
 
 
 def check(problem, archive):

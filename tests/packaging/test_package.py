@@ -40,7 +40,7 @@ from mols.neighborhoods import get_neighborhood
 problem = mols.load_problem("flowshop", "020_05_01")
 evaluator = mols.prepare(problem, get_neighborhood(sys.argv[1]), "cpu")
 evaluator.evaluate(problem.encoding.initial())
-stats = problem.cpu_kernel(evaluator.nbh).stats
+stats = problem.kernels.cpu_kernel(evaluator.nbh).stats
 print(json.dumps([sum(stats.cache_hits.values()), sum(stats.cache_misses.values())]))
 """
 

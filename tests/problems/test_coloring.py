@@ -122,8 +122,8 @@ def test_the_kernel_equals_the_reference_evaluation(rng, instance):
 def test_the_state_holds_the_conflicts():
     problem = tiny(3)
     x = np.array([0, 0, 0, 1], dtype=np.int32)
-    state = tuple(np.full(shape, -1, dtype) for shape, dtype in problem.state_layout())
-    problem.fill_state(x, state)
+    state = tuple(np.full(shape, -1, dtype) for shape, dtype in problem.kernels.state_layout())
+    problem.kernels.fill_state(x, state)
     np.testing.assert_array_equal(state[0], x)
     np.testing.assert_array_equal(state[1], [[2, 0, 0], [2, 0, 0], [2, 1, 0], [1, 0, 0]])  # neighbors by color
     assert state[2][0] == problem.evaluate(x)[0] == 3

@@ -45,15 +45,15 @@ def test_load_kernel_makes_the_state_of_a_solution(rng, n, m):
 
     problem, nbh = Flowshop(random_instance(rng, n, m)), NEIGHBORHOODS["insertion"]
     gpu = prepare(problem, nbh, "gpu")
-    load = compile_kernel(gpu.source, problem.load_kernel(nbh))
+    load = compile_kernel(gpu.source, problem.kernels.load_kernels[nbh.name])
     for active in (1, 0, 1):
         for array in gpu.state.device:
             array.fill(7)
         x = problem.random_solution(rng)
         load((1, 1), (LOAD_BLOCK,), (*gpu.data, *gpu.state_args, cupy.asarray(x, dtype=cupy.int32),
                              cupy.full(1, active, dtype=cupy.int32)))
-        want = tuple(np.zeros(shape, dtype) for shape, dtype in problem.state_layout())
-        problem.fill_state(x, want)
+        want = tuple(np.zeros(shape, dtype) for shape, dtype in problem.kernels.state_layout())
+        problem.kernels.fill_state(x, want)
         if not active:
             want = tuple(np.full_like(expected, 7) for expected in want)
             want[0][0] = -1

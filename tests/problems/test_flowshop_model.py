@@ -57,12 +57,12 @@ def test_state_tables_rebuild_the_schedule(rng, n, m):
     """fill_state's prefix totals and offset rows reproduce the reference objectives."""
     pb = Flowshop(random_instance(rng, n, m))
     x = rng.permutation(n).astype(np.int32)
-    state = tuple(np.empty(shape, dtype) for shape, dtype in pb.state_layout())
-    pb.fill_state(x, state)
+    state = tuple(np.empty(shape, dtype) for shape, dtype in pb.kernels.state_layout())
+    pb.kernels.fill_state(x, state)
     _, eext, pref_t, pref_u, dpi = state
     makespan, tardiness, n_tardy = pb.evaluate(x)
     assert (pref_t[n], pref_u[n]) == (tardiness, n_tardy)
-    assert eext[n, -1] + pb.q[x[-1], -1] == makespan
+    assert eext[n, -1] + pb.kernels.q[x[-1], -1] == makespan
     for r in range(n - 1):  # the tabulated D rows step the offsets from one position to the next
         e = eext[r + 1].copy()
         add_max_row(e, dpi[r], e)

@@ -17,7 +17,7 @@ from mols.problems import load_problem
 from mols.problems.io import bundled_instances_dir
 from mols.problems.ppp import Ppp, PppInstance, generate, instance_table, load_ppp, read_ppp, write_ppp
 from mols.problems.ppp.cpu import G1, G2
-from mols.problems.ppp.model import MAX_GPU_N
+from mols.problems.ppp.kernels import MAX_GPU_N
 
 HAMMING = [get_neighborhood(f"hamming{k}") for k in (1, 2, 3)]
 
@@ -126,9 +126,9 @@ def test_the_reader_names_file_and_line_of_malformed_input(tmp_path, lines, line
 
 
 def test_the_gpu_refuses_what_its_shared_memory_cannot_hold():
-    assert Ppp(generate(3, MAX_GPU_N, 1)).cuda_defines()["N"] == MAX_GPU_N
+    assert Ppp(generate(3, MAX_GPU_N, 1)).kernels.cuda_defines()["N"] == MAX_GPU_N
     with pytest.raises(MolsError, match="n <= 2900"):
-        Ppp(generate(3, MAX_GPU_N + 1, 1)).cuda_defines()
+        Ppp(generate(3, MAX_GPU_N + 1, 1)).kernels.cuda_defines()
 
 
 def test_only_hamming_neighborhoods():
@@ -166,16 +166,16 @@ def test_the_kernels_evaluate_by_chunks():
 def test_an_empty_window():
     """A V = -9 everywhere: every neighbor's values stay below 1, so no histogram bin is in the window."""
     problem = Ppp(PppInstance("ones", np.ones((4, 9)), [9, 9, 9, 9], np.ones(9)))
-    state = [np.zeros(shape, dtype) for shape, dtype in problem.state_layout()]
-    problem.fill_state(np.zeros(9, dtype=np.int8), state)
+    state = [np.zeros(shape, dtype) for shape, dtype in problem.kernels.state_layout()]
+    problem.kernels.fill_state(np.zeros(9, dtype=np.int8), state)
     assert state[2][1] < state[2][0] and state[2][2] == 4
     kernel_agrees(problem, np.zeros(9, dtype=np.int8))
     kernel_agrees(problem, np.ones(9, dtype=np.int8))
 
 
 def fresh_state(problem: Ppp, x: np.ndarray) -> list[np.ndarray]:
-    state = [np.zeros(shape, dtype) for shape, dtype in problem.state_layout()]
-    problem.fill_state(x, state)
+    state = [np.zeros(shape, dtype) for shape, dtype in problem.kernels.state_layout()]
+    problem.kernels.fill_state(x, state)
     return state
 
 
@@ -188,7 +188,7 @@ def test_the_state_follows_a_walk_exactly():
     for flips in (1, 2, 3, 0, 11, 12, 40, 1):
         x = x.copy()
         x[rng.choice(problem.n, flips, replace=False)] ^= 1
-        problem.fill_state(x, state)
+        problem.kernels.fill_state(x, state)
         for got, want in zip(state, fresh_state(problem, x)):
             np.testing.assert_array_equal(got, want)
 

@@ -95,15 +95,15 @@ def test_deltas_equal_full_evaluation_over_a_sequence_of_moves(rng, symmetric, k
 
 def test_state_update_equals_rebuild(rng):
     problem = random_qap(rng, 11, 2, symmetric=False)
-    layout = problem.state_layout()
+    layout = problem.kernels.state_layout()
     walked = tuple(np.empty(shape, dtype) for shape, dtype in layout)
     x = problem.random_solution(rng)
-    problem.fill_state(x, walked)
+    problem.kernels.fill_state(x, walked)
     for _ in range(30):
         x = SWAP.apply(x, int(rng.integers(SWAP.size(11))))
-        problem.fill_state(x, walked)
+        problem.kernels.fill_state(x, walked)
         rebuilt = tuple(np.empty(shape, dtype) for shape, dtype in layout)
-        problem.fill_state(x, rebuilt)
+        problem.kernels.fill_state(x, rebuilt)
         for got, want in zip(walked, rebuilt):
             np.testing.assert_array_equal(got, want)
 

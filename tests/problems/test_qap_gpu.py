@@ -50,7 +50,7 @@ def test_lanes_sharing_a_move_give_the_cpus_costs_and_choice(rng, lanes, fused):
     end: F and the device-side selection equal the CPU's."""
     n = 37
     problem = Qap(QapInstance("random", rng.integers(-50, 100, size=(2, n, n)), rng.integers(0, 1000, (n, n))))
-    problem.lanes = lanes
+    problem.kernels.tuned_move_threads = lanes
     cpu, gpu = prepare(problem, SWAP, "cpu"), prepare(problem, SWAP, BackendSpec("gpu", fused=fused))
     c = rng.random(2)
     for _ in range(3):
@@ -130,5 +130,5 @@ def test_device_walk_keeps_its_deltas_over_long_walks(rng, symmetric, n):
         a, b = a + a.transpose(0, 2, 1), b + b.T
     problem = Qap(QapInstance("random", a, b))
     assert problem.symmetric == symmetric and problem.dtype == np.int32
-    problem.taillard_from = 2
+    problem.kernels.taillard_from = 2
     device_walks_agree(problem, SWAP, prepare(problem, SWAP, BackendSpec("gpu", walk_batch=64)), rng, n // 3, 400)

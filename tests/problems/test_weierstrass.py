@@ -13,7 +13,8 @@ from mols.errors import MolsError
 from mols.neighborhoods.crowns import crowns
 from mols.problems.weierstrass import instance_table, load_weierstrass
 from mols.problems.weierstrass.instance import MINIMUM_PER_COORDINATE
-from mols.problems.weierstrass.model import REDUCTION_SMAX, REDUCTION_SMIN, TERMS, reduction_table
+from mols.problems.weierstrass.kernels import REDUCTION_SMAX, REDUCTION_SMIN, reduction_table
+from mols.problems.weierstrass.model import TERMS
 
 KEY = np.array([3, 9], dtype=np.uint64)
 # Kernel against reference, |F - f| <= tolerance x n: float64, the same sums in the same order and libm's sin

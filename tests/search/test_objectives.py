@@ -17,6 +17,7 @@ from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import Problem, load_problem
 from mols.problems.flowshop.model import Flowshop
+from mols.problems.kernels import KernelSet
 from mols.reporting.runs import load_run
 from mols.runner import RunConfig, solve
 from tests.conftest import random_instance
@@ -24,17 +25,12 @@ from tests.conftest import random_instance
 ORDERS = [("makespan", "total_tardiness"), ("total_tardiness", "makespan")]
 
 
-class Projected(Problem):
-    """The reference: a problem with only the objectives `names` of `full`, made without with_objectives. Its
-    kernel is full's, writing every objective into a scratch F whose columns NumPy then copies out."""
+class ProjectedKernels(KernelSet):
+    """full's kernel, writing every objective into a scratch F whose columns NumPy then copies out."""
 
-    def __init__(self, full: Problem, names: tuple[str, ...]):
-        self.whole, self.columns = full, [full.objectives.index(name) for name in names]
-        self.name, self.instance, self.n, self.encoding = full.name, full.instance, full.n, full.encoding
-        self.dtype, self.chunkable, self.objectives = full.dtype, full.chunkable, tuple(names)
-
-    def _evaluate(self, X):
-        return self.whole.evaluate(X)[:, self.columns]
+    def __init__(self, problem: Projected):
+        super().__init__(problem)
+        self.whole, self.chunkable = problem.whole.kernels, problem.whole.kernels.chunkable
 
     def data(self):
         return self.whole.data()
@@ -46,15 +42,30 @@ class Projected(Problem):
         self.whole.fill_state(x, state)
 
     def cpu_kernel(self, nbh, incremental=True):
-        kernel, k, chunkable = self.whole.cpu_kernel(nbh, incremental), self.whole.n_obj, self.chunkable
+        kernel, k, chunkable = self.whole.cpu_kernel(nbh, incremental), self.problem.whole.n_obj, self.chunkable
+        columns = self.problem.columns
 
         def projected(*args):
             rest, F, first = (args[:-2], args[-2], args[-1:]) if chunkable else (args[:-1], args[-1], ())
             scratch = np.empty((len(F), k), F.dtype)
             kernel(*rest, scratch, *first)
-            F[:] = scratch[:, self.columns]
+            F[:] = scratch[:, columns]
 
         return projected
+
+
+class Projected(Problem):
+    """The reference: a problem with only the objectives `names` of `full`, made without with_objectives."""
+
+    kernel_set = ProjectedKernels
+
+    def __init__(self, full: Problem, names: tuple[str, ...]):
+        self.whole, self.columns = full, [full.objectives.index(name) for name in names]
+        self.name, self.instance, self.n, self.encoding = full.name, full.instance, full.n, full.encoding
+        self.dtype, self.objectives = full.dtype, tuple(names)
+
+    def _evaluate(self, X):
+        return self.whole.evaluate(X)[:, self.columns]
 
 
 def same_front(a, b) -> None:

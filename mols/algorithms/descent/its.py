@@ -32,9 +32,9 @@ class IteratedTabu(AggregatedTabu):
         super().__init__(*args, weights=weights, tenure=tenure, **kwargs)
         n = self.problem.n
         if tenure is None:
-            self.tenure = min(self.problem.tabu_tenure(self.nbh) or max(1, n // 2), self.budget)
+            self.tenure = min(self.problem.defaults(self.nbh).tenure or max(1, n // 2), self.budget)
         self.w = self.weights[0]
-        drawn = self.problem.perturbation() if strength is None else None
+        drawn = self.problem.defaults(self.nbh).perturbation if strength is None else None
         self.strength = default_strength(n) if strength is None else strength
         self.strengths = drawn or (self.strength, self.strength)  # each perturbation's changes: drawn in this range
         self.run_length = RUN_LENGTH_PER_SIZE * n if run_length is None else run_length
@@ -57,7 +57,7 @@ class IteratedTabu(AggregatedTabu):
 
     def perturb(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """x after random changes of its encoding (swaps for a permutation), and its vector: `strength` of them,
-        or, where the problem draws them (Problem.perturbation: the Q3AP's), a number drawn in that range."""
+        or, where the problem draws them (Problem.defaults: the Q3AP's), a number drawn in that range."""
         low, high = self.strengths
         strength = low if low == high else int(self.rng.integers(low, high + 1))
         y = self.problem.encoding.perturb(x, self.rng, strength)

@@ -10,7 +10,7 @@ import numpy as np
 
 from mols.neighborhoods.draws import DRAWS_CUH
 from mols.algorithms.ils3opt.merge import empty_spans
-from mols.problems.tsp.model import DISTANCE_CUH
+from mols.problems.tsp.kernels import DISTANCE_CUH
 
 ILS3OPT_CU = Path(__file__).with_name("ils3opt.cu")
 KERNELS = {"fi-thread": "ils_fi_thread", "fi-block": "ils_fi_block", "fi-block-shared": "ils_fi_block_shared"}

@@ -1,6 +1,6 @@
 """Iterations of Pareto local search run on the device in batches, one CUDA graph each, without the host between
 them: PLS-1 with the resident archive (resident.py) on problems that make a member's state on the device
-(Problem.load_kernel: the flowshop). The steps and the batch sizes: docs/internals.md."""
+(KernelSet.load_kernels: the flowshop). The steps and the batch sizes: docs/internals.md."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ class DeviceIterations:
         ev = resident.ev
         self.resident, self.most = resident, most
         self._draw, self._settle = (resident.module.get_function(name) for name in ("first_draw", "settle_iteration"))
-        self._load = compile_kernel(ev.source, ev.problem.load_kernel(ev.nbh))
+        self._load = compile_kernel(ev.source, ev.problem.kernels.load_kernels.get(ev.nbh.name))
         self.ctl = PackedBuffers([((5,), np.int64)])
         self._graphs, self._buffer = {}, None  # iterations -> graph, for the archive's buffers as they were
         self.pending = False  # a batch launched and not read back yet

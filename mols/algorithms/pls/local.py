@@ -121,7 +121,7 @@ def start_archive(evaluator, nbh, problem):
         from mols.archive.resident import ResidentArchive
 
         archive = ResidentArchive(evaluator, nbh)
-        if evaluator.spec.device_walk and problem.load_kernel(nbh):
+        if evaluator.spec.device_walk and problem.kernels.load_kernels.get(nbh.name):
             archive.device_iterations = DeviceIterations(archive)
         return archive
     return MirroredStart(evaluator, nbh, problem)

@@ -26,7 +26,7 @@ def selection_defines(ev) -> dict[str, int | str]:
 
 def needed_parts(ev, first: int, block: int) -> int:
     """Blocks of `block` threads that give each row of the chunk from `first` on its own thread(s)."""
-    threads = ev.move_threads if ev.spec.fused and ev.problem.selection_kernel(ev.nbh) else 1  # per row
+    threads = ev.move_threads if ev.spec.fused and ev.problem.kernels.selection_kernels.get(ev.nbh.name) else 1  # per row
     return -(-min(ev.chunk, ev.n_neighbors - first) * threads // block)
 
 
@@ -38,7 +38,7 @@ class DeviceSelection:
     def __init__(self, ev):
         cupy = import_cupy()
         k, dtype, n, lanes = ev.problem.n_obj, np.dtype(ev.problem.dtype), ev.n_neighbors, ev.lanes
-        fused = ev.problem.selection_kernel(ev.nbh) if ev.spec.fused else None
+        fused = ev.problem.kernels.selection_kernels.get(ev.nbh.name) if ev.spec.fused else None
         defines = selection_defines(ev)
         self.block = ev.launch.sel_block
         if fused:  # the problem's kernels after select.cu, in one module

@@ -28,9 +28,9 @@ class DeviceWalk:
         module = compile_module(kernel_source(defines, ev.nbh.cuda_source(), SELECT_CU.read_text(),
                                               WALK_CU.read_text()))
         self._step = module.get_function("walk_step")
-        self._apply = compile_kernel(ev.source, problem.apply_kernel(ev.nbh))
+        self._apply = compile_kernel(ev.source, problem.kernels.apply_kernels.get(ev.nbh.name))
         self._whole_step = self._whole_step_kernel(defines)
-        # the tenure, each lane's steps, and each lane's `last` (Problem.walk_kernel: -1 when its walk starts)
+        # the tenure, each lane's steps, and each lane's `last` (KernelSet.walk_kernel: -1 when its walk starts)
         self.params = PackedBuffers([((1,), np.int64), ((lanes,), np.int64), ((lanes,), np.int64)])
         rows = lanes * batch  # entry lane * batch + t: the lane's step t of the batch
         # two trails: batch i + 1 runs on the device into one while the host reads batch i from the other
@@ -98,10 +98,10 @@ class DeviceWalk:
         return self._graphs[steps, trail]
 
     def _whole_step_kernel(self, defines: dict) -> WholeStep | None:
-        """The problem's kernel of a whole step (Problem.walk_kernel), where the spec fuses the selection and the
+        """The problem's kernel of a whole step (KernelSet.walk_kernel), where the spec fuses the selection and the
         neighborhood is one chunk; else None."""
         ev = self.ev
-        kernel = ev.problem.walk_kernel(ev.nbh, self.sel.block)
+        kernel = ev.problem.kernels.walk_kernel(ev.nbh, self.sel.block)
         if kernel is None or not ev.spec.fused or len(ev.firsts) > 1:
             return None
         source = problem_source({**ev.defines, **defines, "WALK_STEP": 1}, ev.problem, ev.nbh, SELECT_CU.read_text(),
@@ -130,7 +130,7 @@ class DeviceWalk:
         trail.download(stream)
 
     def _enqueue_whole_steps(self, steps: int, trail) -> None:
-        """`steps` steps of one launch each (Problem.walk_kernel), then the trail down."""
+        """`steps` steps of one launch each (KernelSet.walk_kernel), then the trail down."""
         ev, sel, stream, k, whole = self.ev, self.sel, self.ev.stream, self.ev.problem.n_obj, self._whole_step
         c, threshold, step, *_ = sel.params.device
         tenure, limit, last = self.params.device
@@ -146,7 +146,7 @@ class DeviceWalk:
 
 
 class WholeStep:
-    """A problem's whole-step kernel (Problem.walk_kernel) and what it works in: its blocks' parts of the selection
+    """A problem's whole-step kernel (KernelSet.walk_kernel) and what it works in: its blocks' parts of the selection
     (select.cu's write_part), its lanes' counters of blocks done (last_block_of_lane) and walk memory."""
 
     def __init__(self, function, blocks: int, memory: int, lanes: int, problem):

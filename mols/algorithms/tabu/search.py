@@ -202,7 +202,7 @@ class AggregatedTabu(Search):
         super().__init__(*args, **kwargs)
         self.weights = self._weight_vectors(weights, partitions)
         if tenure is None:
-            tenure = self.problem.tabu_tenure(self.nbh) or self.problem.n
+            tenure = self.problem.defaults(self.nbh).tenure or self.problem.n
         if tenure < 0:
             raise MolsError(f"--tenure must be at least 0, got {tenure}")
         self.tenure = min(tenure, self.budget)  # a longer tenure forbids for the whole run all the same

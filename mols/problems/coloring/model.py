@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from mols.encodings import IntegerVector
-from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.neighborhoods.change import value_changes
-from mols.problems.base import Layout, Problem
-from mols.problems.coloring import cpu
+from mols.problems.base import Problem
 from mols.problems.coloring.instance import ColoringInstance
-
-VALUES = np.dtype(np.int32)  # colors, counts and conflicts: the reader bounds the edges by 2^31 - 1
+from mols.problems.coloring.kernels import VALUES, ColoringKernels
 
 
 class Coloring(Problem):
@@ -24,8 +19,7 @@ class Coloring(Problem):
     name = "coloring"
     objectives = ("conflicts",)
     dtype = VALUES
-    cuda_file = Path(__file__).with_name("coloring.cu")
-    cuda_kernel = "coloring_change"
+    kernel_set = ColoringKernels
     neighborhoods = ("change",)
     target = 0  # a proper coloring
 
@@ -33,7 +27,6 @@ class Coloring(Problem):
         self.instance = instance
         self.n, self.k = instance.graph.n, instance.k
         self.encoding = IntegerVector(self.n, self.k)
-        self.offsets, self.neighbors = instance.graph.adjacency()
 
     def neighborhood(self, name: str) -> Neighborhood:
         return value_changes(self.k) if name == "change" else super().neighborhood(name)
@@ -41,32 +34,3 @@ class Coloring(Problem):
     def _evaluate(self, X: np.ndarray) -> np.ndarray:
         u, v = self.instance.graph.edges.T
         return (X[:, u] == X[:, v]).sum(axis=1)[:, None]
-
-    def data(self) -> tuple[np.ndarray, ...]:
-        return ()
-
-    def state_layout(self) -> Layout:
-        # x, conf, cost: see cpu.py
-        return [((self.n,), VALUES), ((self.n, self.k), VALUES), ((1,), VALUES)]
-
-    def fill_state(self, x: np.ndarray, state: tuple[np.ndarray, ...]) -> None:
-        cpu.fill_state(self.offsets, self.neighbors, np.asarray(x, dtype=VALUES), *state)
-
-    def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
-        """Every move is O(1) from the state already: there is no separate incremental kernel."""
-        self._check_colors(nbh)
-        return cpu.change_neighborhood
-
-    def cuda_source(self, nbh: Neighborhood) -> str:
-        self._check_colors(nbh)
-        return super().cuda_source(nbh)
-
-    def cuda_defines(self) -> dict[str, int | str]:
-        return {"N_VERTICES": self.n}
-
-    def _check_colors(self, nbh: Neighborhood) -> None:
-        """A change neighborhood made for another number of values would read past conf's rows."""
-        if nbh.cuda_defines.get("NBH_K") != self.k:
-            raise MolsError(f"this change neighborhood moves among {nbh.cuda_defines.get('NBH_K')} values, the "
-                            f"coloring of {self.instance_name} among {self.k} colors; use its "
-                            "problem.neighborhood('change')")

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from mols.encodings import Permutation
 from mols.errors import MolsError
-from mols.neighborhoods import Neighborhood
-from mols.problems.base import INT32_MAX, Layout, Problem, integer_dtype, staging_refused
+from mols.problems.base import INT32_MAX, Problem, integer_dtype
 from mols.problems.io import source
-from mols.problems.tsp.cpu import make_cpu_kernel
 from mols.problems.tsp.instance import TspInstance, TspPair
-from mols.problems.tsp.moves import fill_tour
-
-KERNELS = {"swap": "tsp_swap", "2opt": "tsp_2opt"}
-DISTANCE_CUH = Path(__file__).with_name("distance.cuh")
+from mols.problems.tsp.kernels import KERNELS, TspKernels
 
 
 def tour_lengths(xy: np.ndarray, X: np.ndarray, att: bool) -> np.ndarray:
@@ -42,12 +35,8 @@ class Tsp(Problem):
     """A tour of n cities; one objective per coordinate set (the length under it), all minimised."""
 
     name = "tsp"
+    kernel_set = TspKernels
     neighborhoods = tuple(KERNELS)
-    chunkable = True
-    lane_kernels = True
-    cuda_file = Path(__file__).with_name("tsp.cu")
-    cuda_kernel = "tsp_swap"
-    population_kernel = "tsp_population"
 
     def __init__(self, instance: TspInstance | TspPair):
         self.instance = instance
@@ -71,52 +60,12 @@ class Tsp(Problem):
         """The TSP of the coordinate sets `columns`, in that order, under the same instance name (with_objectives)."""
         return Tsp(TspPair(self.instance.name, tuple(self.instance.parts[c] for c in columns)))
 
-    def cuda_source(self, nbh: Neighborhood) -> str:
-        return DISTANCE_CUH.read_text() + super().cuda_source(nbh)
-
-    def kernel_name(self, nbh: Neighborhood, lanes: int = 1) -> str:
-        return KERNELS[nbh.name]
-
-    def selection_kernel(self, nbh: Neighborhood) -> str:
-        return KERNELS[nbh.name] + "_select"
-
-    def apply_kernel(self, nbh: Neighborhood) -> str:
-        return KERNELS[nbh.name] + "_apply"
-
     def _evaluate(self, batch: np.ndarray) -> np.ndarray:
         return np.stack([tour_lengths(xy, batch, self.att) for xy in self.xy], axis=1)
 
     def evaluate_one(self, x: np.ndarray) -> np.ndarray:
         """Through the kernels' state (Numba)."""
-        state = tuple(np.empty(shape, dtype) for shape, dtype in self.state_layout())
-        self.fill_state(x, state)
+        kernels = self.kernels
+        state = tuple(np.empty(shape, dtype) for shape, dtype in kernels.state_layout())
+        kernels.fill_state(x, state)
         return state[3].astype(self.dtype)
-
-    def data(self) -> tuple[np.ndarray, ...]:
-        return ()
-
-    def population_data(self) -> tuple[np.ndarray, ...]:
-        return (self.xy,)
-
-    def state_layout(self) -> Layout:
-        n, k = self.n, self.n_obj
-        # perm; txy: coordinates in tour order; edge[o, p]: position p to p + 1; length per objective
-        return [((n,), np.dtype(np.int32)), ((k, n, 2), np.dtype(np.float64)), ((k, n), np.dtype(np.int32)),
-                ((k,), np.dtype(np.int64))]
-
-    def fill_state(self, x: np.ndarray, state: tuple[np.ndarray, ...]) -> None:
-        perm, txy, edge, length = state
-        perm[:] = x
-        for o in range(self.n_obj):
-            length[o] = fill_tour(self.xy[o], perm, txy[o], edge[o], self.att)
-
-    def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
-        return make_cpu_kernel(nbh.name, self.att)
-
-    def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
-        """tsp.cu's TSP_STAGE_TOUR: the tour-ordered coordinates (16 bytes a city) and edges (4) of each objective."""
-        return staging_refused(f"the coordinates and edges of {self.instance_name}", 20 * self.n_obj * self.n)
-
-    def cuda_defines(self) -> dict[str, int | str]:
-        return {"N_CITIES": self.n, "N_OBJ": self.n_obj, "ATT": int(self.att),
-                "VAL": "int" if self.dtype == np.int32 else "long long"}

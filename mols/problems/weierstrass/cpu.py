@@ -19,7 +19,7 @@ REAL = {"float64": np.float64, "float32": np.float32}
 def neighborhood_kernel(apply_into: Callable, precision: str) -> Callable:
     """The kernel (weights, table, x, key, F): F[t, 0] = f(neighbor t of x), in `precision` arithmetic (weights
     has that dtype): W of each coordinate in turn, its terms i = 1..100 in turn (model.py). The reduction
-    table (model.reduction_table) is the CUDA kernel's: this one leaves it, libm's sin reduces exactly."""
+    table (kernels.reduction_table) is the CUDA kernel's: this one leaves it, libm's sin reduces exactly."""
     real = REAL[precision]
 
     @cached_njit
