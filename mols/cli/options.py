@@ -32,7 +32,7 @@ RUN_FIELDS = ("instance", "problem", "algorithm", "variant", "neighborhood", "ba
 
 def config_fields(params: dict) -> dict:
     """RunConfig's keywords from the `run` command's parameters (typer's Enums, or click's plain values)."""
-    from mols.search.budget import parse_target
+    from mols.runner.config import parse_target
 
     fields = {name: getattr(params[name], "value", params[name]) for name in RUN_FIELDS}
     return fields | {"time": params["time_budget"], "weights": parse_weights(params["weights"]),
