@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from mols.algorithms.registry import REGISTRY
+from mols.errors import flag
 from mols.neighborhoods import NAMES
 from mols.problems import PROBLEMS
 from mols.runner.config import RunConfig
@@ -49,15 +50,13 @@ def declarations() -> dict[str, tuple[object, type, Declaration]]:
     return found
 
 
-def flag(name: str, hint, default, how: Declaration) -> tuple[object, object]:
-    """The type typer parses a flag as, and its default: a choice (an Enum), text where the option is parsed from
-    text (checked by the library, choices or not), else the option's own type."""
-    choices = tuple(REGISTRY) if name == "algorithm" else how.choices
+def flag_type(name: str, hint, default, how: Declaration) -> tuple[object, object]:
+    """The type typer parses a flag as, and its default: text where the option is parsed from text (checked by the
+    library, choices or not), else a choice (an Enum; the algorithms registered now), else the option's own type."""
+    choices = None if how.cli is not None else tuple(REGISTRY) if name == "algorithm" else how.choices
     if choices is None and how.cli is None:
         return hint, default
-    if how.cli is not None:
-        choices = None
-    kind = how.cli if choices is None else Enum(name.title(), {choice: choice for choice in choices}, type=str)
+    kind = how.cli or Enum(name.title(), {choice: choice for choice in choices}, type=str)
     if default is None:
         return kind | None, None
     return kind, default if choices is None else kind(default)
@@ -67,9 +66,9 @@ def parameters() -> list[inspect.Parameter]:
     """The `run` command's parameters, in help panels (problem, search, budget, backend and GPU, ILS-3opt, output)."""
     params = [inspect.Parameter("instance", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=InstanceArg)]
     for name, (default, hint, how) in declarations().items():
-        kind, default = flag(name, hint, default, how)
+        kind, default = flag_type(name, hint, default, how)
         # a bool's flags are typer's own (--tune/--no-tune)
-        names = [] if hint is bool else ["--" + name.replace("_", "-"), *([how.short] if how.short else [])]
+        names = [] if hint is bool else [flag(name), *([how.short] if how.short else [])]
         info = typer.Option(*names, help=ALGORITHM_HELP if name == "algorithm" else how.help, min=how.minimum,
                             rich_help_panel=how.panel)
         params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[kind, info],

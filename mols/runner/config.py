@@ -12,7 +12,7 @@ from mols.algorithms.pls.options import VARIANTS
 from mols.algorithms.registry import REGISTRY, takers
 from mols.algorithms.tabu.options import DEFAULT_PARTITIONS
 from mols.backends.spec import ARCHIVES, DEVICES, BackendSpec
-from mols.errors import OptionError
+from mols.errors import OptionError, flag
 from mols.neighborhoods import NAMES
 from mols.problems import PROBLEMS, problem_entry
 from mols.search.options import BACKEND, BUDGET, PROBLEM, SEARCH, AlgorithmOptions, check, option
@@ -70,20 +70,19 @@ class RunConfig:
     options: AlgorithmOptions | None = None  # the algorithm's; None: its defaults
 
     def __init__(self, instance: str, options: AlgorithmOptions | None = None, **given):
-        entry = REGISTRY.get(given.get("algorithm", "pls"))
+        algorithm = given.get("algorithm", "pls")
+        entry = REGISTRY.get(algorithm)
         if entry is None:
-            raise OptionError("algorithm", f": unknown algorithm {given['algorithm']!r}; choose one of "
-                              f"{', '.join(REGISTRY)}")
+            raise OptionError("algorithm", f": unknown algorithm {algorithm!r}; choose one of {', '.join(REGISTRY)}")
         own = {name: given.pop(name) for name in list(given) if name in entry.options.__dataclass_fields__}
         if options is None:
             options = entry.options(**own)
         elif not isinstance(options, entry.options):
-            raise OptionError("options", f"of {type(options).__name__} are not algorithm {given['algorithm']}'s")
+            raise OptionError("options", f"are {type(options).__name__}, not algorithm {algorithm}'s")
         else:
             options = dataclasses.replace(options, **own)
         common = {f.name: f for f in dataclasses.fields(RunConfig)}
-        refuse_foreign({name: value for name, value in given.items() if name not in common},
-                       given.get("algorithm", "pls"))
+        refuse_foreign({name: value for name, value in given.items() if name not in common}, algorithm)
         object.__setattr__(self, "instance", instance)
         object.__setattr__(self, "options", options)
         for name, f in common.items():
@@ -97,7 +96,7 @@ class RunConfig:
         if isinstance(self.options, ILS3optOptions) and self.options.strategy is not None:
             check_ils3opt(self)
             object.__setattr__(self, "neighborhood", "3opt")
-            object.__setattr__(self, "backend", "cpu" if self.strategy.startswith("cpu") else "gpu")
+            object.__setattr__(self, "backend", "cpu" if self.options.strategy.startswith("cpu") else "gpu")
         if self.objectives is not None:
             names = self.objectives.split(",") if isinstance(self.objectives, str) else self.objectives
             object.__setattr__(self, "objectives", tuple(name.strip() for name in names))
@@ -171,7 +170,7 @@ def cli_arguments(config: RunConfig) -> list[str]:
             continue
         if isinstance(value, tuple):
             value = ",".join(v if isinstance(v, str) else repr(v) for v in value)
-        args += ["--" + name.replace("_", "-")] if value is True else ["--" + name.replace("_", "-"), str(value)]
+        args += [flag(name)] if value is True else [flag(name), str(value)]
     return args
 
 
