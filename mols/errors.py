@@ -9,6 +9,30 @@ class MolsError(Exception):
     """An error the user can fix; the CLI prints it without a traceback and exits with code 1."""
 
 
+class OptionError(MolsError):
+    """A bad option. The message names `parameter` (and the `mentioned` ones, written {name} in `text`) as the
+    library does (tenure); `flagged()` names them as the CLI does (--tenure)."""
+
+    def __init__(self, parameter: str, text: str, *mentioned: str):
+        self.parameter, self.text, self.mentioned = parameter, text, mentioned
+        super().__init__(self.render(str))
+
+    def render(self, show) -> str:
+        """The message with each parameter's name written by `show`."""
+        text = self.text
+        for name in self.mentioned:
+            text = text.replace("{" + name + "}", show(name))
+        return f"{show(self.parameter)}{'' if text[:1] in (':', ',') else ' '}{text}"
+
+    def flagged(self) -> str:
+        return self.render(flag)
+
+
+def flag(parameter: str) -> str:
+    """The CLI's flag of a parameter: run_length -> --run-length."""
+    return "--" + parameter.replace("_", "-")
+
+
 class InstanceError(MolsError):
     """A malformed or missing instance file; names the file and, where known, the line."""
 

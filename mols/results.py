@@ -4,7 +4,6 @@ versions, device, timings, counts), written under a lock and atomically, run.jso
 from __future__ import annotations
 
 import csv
-import dataclasses
 import hashlib
 import io
 import json
@@ -15,13 +14,13 @@ from pathlib import Path
 import numpy as np
 
 import mols
-from mols.backends import BackendSpec
 from mols.encodings import Encoding
 from mols.environment import environment
 from mols.problems import Problem
 from mols.results_folder import FRONT, MANIFEST, ResultsFolder, write_atomic
-from mols.runner import DEFAULT_PARTITIONS, RunConfig, SearchResult
+from mols.runner import RunConfig, SearchResult
 from mols.search.base import Search
+from mols.search.options import declared
 
 RESULTS = Path("results")
 
@@ -65,10 +64,10 @@ def safe_name(text: str) -> str:
 
 def folder_name(config: RunConfig) -> str:
     """The default results folder's name, unique to the configuration: instance, problem (unless the
-    flowshop), algorithm, neighborhood, budgets (iterations i, evaluations e, time T), the options given
-    (objectives obj, weights w, partitions p, tenure t, strength k, run length r, restarts R, target goal,
-    archive), backend (cpuT with T threads) and seed, e.g. 200_20_01-tabu-insertion-i10000-w0.6_0.3_0.1-t50-gpu-s0.
-    `config.backend` is resolved (cpu or gpu)."""
+    flowshop), algorithm, neighborhood, budgets (iterations i, evaluations e, time T), objectives obj, the options
+    given (each option's declared part: weights w, partitions p, tenure t, ...; search/options.py), target goal,
+    the later parts (ILS-3opt's strategy, P, M; a PLS archive), backend (cpuT with T threads) and seed, e.g.
+    200_20_01-tabu-insertion-i10000-w0.6_0.3_0.1-t50-gpu-s0. `config.backend` is resolved (cpu or gpu)."""
     parts = [safe_name(Path(config.instance).stem)]
     if config.problem != "flowshop":
         parts.append(config.problem)
@@ -77,16 +76,12 @@ def folder_name(config: RunConfig) -> str:
     parts += [f"{key}{value}" for key, value in budgets.items() if value is not None]
     if config.objectives is not None:
         parts.append("obj" + "+".join(map(safe_name, config.objectives)))
-    if config.weights is not None:
-        parts.append("w" + "_".join(f"{w:g}" for w in config.weights))
-    options = {"p": config.partitions if config.partitions != DEFAULT_PARTITIONS else None, "t": config.tenure,
-               "k": config.strength, "r": config.run_length, "R": config.restarts,
-               "goal": None if config.target is None else "_".join(f"{v:g}" for v in np.atleast_1d(config.target))}
-    parts += [f"{key}{value}" for key, value in options.items() if value is not None]
-    if config.strategy is not None:
-        parts += [config.strategy, f"P{config.population or 64}"] + ([f"M{config.merge}"] if config.merge else [])
-    if config.algorithm == "pls" and config.archive != BackendSpec(config.backend).resolved().archive:
-        parts.append(f"{config.archive}archive")
+    declared_parts = [(how.late, how.folder(getattr(config, f.name), config))
+                      for f, how in declared(config.options) + declared(config) if how.folder is not None]
+    parts += [part for late, part in declared_parts if not late and part is not None]
+    if config.target is not None:
+        parts.append("goal" + "_".join(f"{v:g}" for v in np.atleast_1d(config.target)))
+    parts += [part for late, part in declared_parts if late and part is not None]
     parts.append(config.backend + (str(config.threads) if config.threads else ""))
     parts.append(f"s{config.seed}")
     return "-".join(parts)
@@ -114,7 +109,7 @@ def front_csv(result: SearchResult, objectives: tuple[str, ...], encoding: Encod
 def manifest(config: RunConfig, result: SearchResult, context: RunContext, front: bytes) -> dict:
     return {
         "mols": mols.__version__,
-        "config": dataclasses.asdict(config),
+        "config": config.record(),
         "instance": context.instance,
         "instance_sha256": context.instance_sha256,
         "algorithm": config.label,

@@ -148,6 +148,13 @@ def test_default_folders_differ_with_the_configuration(tmp_path, monkeypatch):
     (["run", "020_05_01", "-b", "cpu", "--variant", "both"], "both"),
     (["run", "020_05_01", "-b", "cpu", "-a", "tabu", "--tenure", "-1"], "--tenure"),
     (["run", "020_05_01", "-b", "cpu", "-a", "tabu", "--target", "3"], "--target: the flowshop problem has 3"),
+    (["run", "020_05_01", "-b", "cpu", "--tenure", "3", "--run-length", "4"],
+     "--algorithm pls does not take --tenure (only tabu or its), --run-length (only its)"),
+    (["run", "020_05_01", "-b", "cpu", "-a", "tabu", "--partitions", "4", "--weights", "1,1,1"],
+     "--partitions makes a lattice of weight vectors; --weights gives one: give either"),
+    (["run", "020_05_01", "-b", "cpu", "--block", "64"], "--block and --tune set the gpu backend's launches"),
+    (["run", "020_05_01", "-b", "cpu", "-a", "tabu", "-i", "12", "--partitions", "20"],
+     "--partitions 20 gives 231 weight vectors, more than the 12 iterations"),
 ])
 def test_run_bad_input_exits_1_without_traceback(tmp_path, args, message):
     result = run(*args, "-o", str(tmp_path / "out"))
@@ -155,6 +162,29 @@ def test_run_bad_input_exits_1_without_traceback(tmp_path, args, message):
     assert message in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("options", [
+    {"algorithm": "tabu", "weights": (0.5, 0.25, 0.25), "tenure": 4, "target": (1.0, 2.0, 3.0), "time": 2.5},
+    {"variant": "dominating", "restarts": 0, "threads": 2, "seed": 5, "objectives": "makespan,tardiness"},
+    {"algorithm": "its", "strength": 3, "run_length": 9, "evaluations": 10**6},
+])
+def test_cli_arguments_make_the_same_configuration(options):
+    from mols.cli.multistart import run_parameters
+    from mols.cli.options import config_fields
+    from mols.runner.config import cli_arguments
+
+    config = mols.RunConfig("020_05_01", backend="cpu", **options)
+    assert mols.RunConfig(**config_fields(run_parameters(cli_arguments(config)))) == config
+
+
+def test_run_help_shows_the_options_in_panels():
+    result = run("run", "--help")
+    assert result.exit_code == 0
+    for panel in ("Problem", "Search", "Budget", "Output", "Backend and GPU", "ILS-3opt"):
+        assert f"─ {panel} ─" in result.output
+    for flag in ("--tenure", "--run-length", "--strategy", "--no-tune", "--batch", "--overwrite", "-i", "-a", "-s"):
+        assert flag in result.output
 
 
 def test_run_results_folder_that_is_a_file(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mols.errors import MolsError
+from mols.errors import OptionError
 
 DEVICES = ("auto", "cpu", "gpu")
 ARCHIVES = ("cpu", "gpu")
@@ -37,19 +37,19 @@ class BackendSpec:
 
     def __post_init__(self):
         if self.device not in DEVICES:
-            raise MolsError(f"unknown backend {self.device!r}; choose one of {', '.join(DEVICES)}")
+            raise OptionError("backend", f": unknown backend {self.device!r}; choose one of {', '.join(DEVICES)}")
         if self.archive is not None and self.archive not in ARCHIVES:
-            raise MolsError(f"--archive {self.archive}: choose cpu, or gpu with the gpu backend")
+            raise OptionError("archive", f"{self.archive}: choose cpu, or gpu with the gpu backend")
         if self.archive == "gpu" and self.device == "cpu":
-            raise MolsError("--archive gpu: choose cpu, or gpu with the gpu backend")
+            raise OptionError("archive", "gpu: choose cpu, or gpu with the gpu backend")
         if self.threads is not None and self.threads < 1:
-            raise MolsError(f"--threads must be at least 1, got {self.threads}")
+            raise OptionError("threads", f"must be at least 1, got {self.threads}")
         for option, value, choices in (("generation", self.generation, GENERATIONS),
                                        ("selection", self.selection, SELECTIONS), ("memory", self.memory, MEMORIES)):
             if value not in choices:
-                raise MolsError(f"--{option} {value}: choose one of {', '.join(choices)}")
+                raise OptionError(option, f"{value}: choose one of {', '.join(choices)}")
         if self.block is not None and not (self.block > 0 and self.block % WARP == 0):
-            raise MolsError(f"--block must be a positive multiple of the warp size ({WARP}), got {self.block}")
+            raise OptionError("block", f"must be a positive multiple of the warp size ({WARP}), got {self.block}")
 
     def resolved(self) -> BackendSpec:
         """The same spec with `auto` made `gpu` exactly where CuPy finds a device, and the archive's place

@@ -18,7 +18,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from mols.backends.spec import DEVICES
-from mols.errors import MolsError
+from mols.errors import MolsError, OptionError
 
 console = Console(emoji=False)  # a ':name:' in a path or an instance name is text, not an emoji
 err_console = Console(stderr=True, emoji=False)
@@ -66,8 +66,9 @@ def user_errors(fn):
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except MolsError as err:
-            err_console.print(f"[bold red]error:[/] {escape(str(err))}", highlight=False, soft_wrap=True)  # one line
+        except MolsError as err:  # an option's message names its flag (--tenure), the library's its parameter
+            message = err.flagged() if isinstance(err, OptionError) else str(err)
+            err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)  # one line
             raise typer.Exit(1) from None
         except MemoryError:  # the sizes mols can foresee are refused earlier, with their estimate
             err_console.print("[bold red]error:[/] out of memory; choose a smaller instance or neighborhood",

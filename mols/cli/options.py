@@ -1,51 +1,89 @@
-"""The options `mols run` and `mols multistart` share, and how they become a RunConfig's fields."""
+"""The options of `mols run` (and so of `mols multistart`), made from the declarations of RunConfig and of the
+registered algorithms' options (search/options.py), and how the parsed flags become RunConfig's keywords."""
 
 from __future__ import annotations
 
+import inspect
+import typing
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from mols.backends.spec import ARCHIVES
-from mols.errors import MolsError
+from mols.algorithms.registry import REGISTRY
+from mols.errors import flag
 from mols.neighborhoods import NAMES
 from mols.problems import PROBLEMS
-from mols.runner.config import ALGORITHMS, VARIANTS
+from mols.runner.config import RunConfig
+from mols.search.options import OUTPUT, Declaration, declared
 
 NeighborhoodName = Enum("NeighborhoodName", {name: name for name in NAMES}, type=str)
 ProblemName = Enum("ProblemName", {name: name for name in PROBLEMS}, type=str)
-Algorithm = Enum("Algorithm", {name: name for name in ALGORITHMS}, type=str)
-Variant = Enum("Variant", {name: name for name in VARIANTS}, type=str)
-ArchiveWhere = Enum("ArchiveWhere", {name: name for name in ARCHIVES}, type=str)
 InstanceArg = Annotated[str, typer.Argument(help="Instance file, or a bundled name such as 020_10_01 or ta011.")]
 ProblemOpt = Annotated[ProblemName, typer.Option("--problem", "-p", help="Problem type.")]
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Results folder (default: results/ and a "
-                                                "name unique to the configuration, see the README).")]
+                                                "name unique to the configuration, see the README).",
+                                                rich_help_panel=OUTPUT)]
 EXIT_INTERRUPTED = 130
+ALGORITHM_HELP = "; ".join(f"{name}: {entry.help}" for name, entry in REGISTRY.items()) + "."
+# The flags of `run` that are not a RunConfig's: where its results go, and how many searches
+RUN_ONLY = [
+    ("output", OutputOpt, None),
+    ("overwrite", Annotated[bool, typer.Option("--overwrite", help="Replace the run already in the results folder.",
+                                               rich_help_panel=OUTPUT)], False),
+    ("batch", Annotated[int, typer.Option(min=1, rich_help_panel=OUTPUT, help="Run this many searches, seeds "
+                                          "--seed, --seed + 1, ...: each writes OUTPUT/seed-S, and "
+                                          "OUTPUT/merged_front.csv merges their fronts. On the GPU, tabu and ITS "
+                                          "searches share each kernel launch; on the CPU they run side by side, one "
+                                          "core each (--threads at a time).")], 1),
+]
 
-RUN_FIELDS = ("instance", "problem", "algorithm", "variant", "neighborhood", "backend", "iterations", "seed",
-              "partitions", "tenure", "threads", "archive", "strength", "run_length", "evaluations", "restarts",
-              "objectives", "strategy", "population", "merge", "block", "tune")
+
+def declarations() -> dict[str, tuple[object, type, Declaration]]:
+    """Every option of a run by name: (default, type, declaration), RunConfig's first, then each algorithm's."""
+    found = {}
+    for cls in (RunConfig, *(entry.options for entry in REGISTRY.values())):
+        hints = typing.get_type_hints(cls)
+        for f, how in declared(cls):
+            found.setdefault(f.name, (f.default, hints[f.name], how))
+    return found
+
+
+def flag_type(name: str, hint, default, how: Declaration) -> tuple[object, object]:
+    """The type typer parses a flag as, and its default: text where the option is parsed from text (checked by the
+    library, choices or not), else a choice (an Enum; the algorithms registered now), else the option's own type."""
+    choices = None if how.cli is not None else tuple(REGISTRY) if name == "algorithm" else how.choices
+    if choices is None and how.cli is None:
+        return hint, default
+    kind = how.cli or Enum(name.title(), {choice: choice for choice in choices}, type=str)
+    if default is None:
+        return kind | None, None
+    return kind, default if choices is None else kind(default)
+
+
+def parameters() -> list[inspect.Parameter]:
+    """The `run` command's parameters, in help panels (problem, search, budget, backend and GPU, ILS-3opt, output)."""
+    params = [inspect.Parameter("instance", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=InstanceArg)]
+    for name, (default, hint, how) in declarations().items():
+        kind, default = flag_type(name, hint, default, how)
+        # a bool's flags are typer's own (--tune/--no-tune)
+        names = [] if hint is bool else [flag(name), *([how.short] if how.short else [])]
+        info = typer.Option(*names, help=ALGORITHM_HELP if name == "algorithm" else how.help, min=how.minimum,
+                            rich_help_panel=how.panel)
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[kind, info],
+                                        default=default))
+    return params + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+                     for name, annotation, default in RUN_ONLY]
 
 
 def config_fields(params: dict) -> dict:
     """RunConfig's keywords from the `run` command's parameters (typer's Enums, or click's plain values)."""
-    from mols.search.budget import parse_target
-
-    fields = {name: getattr(params[name], "value", params[name]) for name in RUN_FIELDS}
-    return fields | {"time": params["time_budget"], "weights": parse_weights(params["weights"]),
-                     "target": parse_target(params["target"])}
-
-
-def parse_weights(text: str | None) -> tuple[float, ...] | None:
-    if text is None:
-        return None
-    try:
-        return tuple(float(tok) for tok in text.replace(",", " ").split())
-    except ValueError:
-        raise MolsError(f"--weights: expected numbers separated by commas, got {text!r}") from None
+    fields = {"instance": params["instance"]}
+    for name, (_, _, how) in declarations().items():
+        value = getattr(params[name], "value", params[name])
+        fields[name] = how.parse(value) if how.parse is not None and value is not None else value
+    return fields
 
 
 def budget_text(config) -> str:
@@ -53,3 +91,7 @@ def budget_text(config) -> str:
     given = [(config.iterations, "iterations"), (config.evaluations, "evaluations"),
              (None if config.time is None else f"{config.time:g}", "s")]
     return ", ".join(f"{value} {unit}" for value, unit in given if value is not None)
+
+
+__all__ = ["EXIT_INTERRUPTED", "InstanceArg", "NeighborhoodName", "OutputOpt", "ProblemName", "ProblemOpt",
+           "budget_text", "config_fields", "parameters"]

@@ -2,107 +2,20 @@
 
 from __future__ import annotations
 
+import inspect
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
-from mols.cli.console import (
-    WHOLE_PROCESS,
-    BackendOpt,
-    LogProgress,
-    console,
-    err_console,
-    progress_bar,
-    show_table,
-)
-from mols.cli.options import (
-    EXIT_INTERRUPTED,
-    Algorithm,
-    ArchiveWhere,
-    InstanceArg,
-    NeighborhoodName,
-    OutputOpt,
-    ProblemName,
-    ProblemOpt,
-    Variant,
-    budget_text,
-    config_fields,
-)
+from mols.cli.console import WHOLE_PROCESS, LogProgress, console, err_console, progress_bar, show_table
+from mols.cli.options import EXIT_INTERRUPTED, budget_text, config_fields, parameters
 from mols.errors import MolsError
-from mols.runner.config import DEFAULT_PARTITIONS
 from mols.signals import StopSignals
 
 
-def run(
-    instance: InstanceArg,
-    problem: ProblemOpt = ProblemName.flowshop,
-    algorithm: Annotated[Algorithm, typer.Option("--algorithm", "-a", help="pls: Pareto local search (PLS-1); "
-                                                 "tabu: aggregated tabu search; its: iterated tabu search; hc: hill "
-                                                 "climbing (best improvement, restarts); ils: iterated local search.")
-                         ] = Algorithm.pls,
-    variant: Annotated[Variant, typer.Option(help="PLS: which neighbors enter the archive (dominating = PLS-√, "
-                                             "nondominated = PLS-≠).")] = Variant.nondominated,
-    neighborhood: Annotated[NeighborhoodName | None, typer.Option(
-        "--neighborhood", "-n", help="Moves (default: the problem's usual one, insertion for the flowshop).")] = None,
-    backend: BackendOpt = "auto",
-    iterations: Annotated[int | None, typer.Option("--iterations", "-i", help="Budget: whole-neighborhood "
-                                                   "evaluations (default: 10,000; none where --time or "
-                                                   "--evaluations is given).")] = None,
-    time_budget: Annotated[float | None, typer.Option("--time", help="Budget: seconds of search.")] = None,
-    evaluations: Annotated[int | None, typer.Option(help="Budget: neighbors evaluated (iterations x neighbors "
-                                                    "per iteration).")] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of every random choice.")] = 0,
-    weights: Annotated[str | None, typer.Option(help="Tabu, ITS, HC, ILS: one weight vector, e.g. '0.5,0.3,0.2' "
-                                                "(default: tabu a lattice of vectors, see --partitions; the others "
-                                                "equal weights).")] = None,
-    partitions: Annotated[int, typer.Option(min=1, help="Tabu: weight vectors i/P summing to 1.")] = DEFAULT_PARTITIONS,
-    tenure: Annotated[int | None, typer.Option(min=0, help="Tabu: iterations a move's inverse stays tabu "
-                                               "(default: the problem size n; ITS: n / 2; Q3AP: a quarter of the "
-                                               "neighborhood).")] = None,
-    threads: Annotated[int | None, typer.Option(min=1, help="CPU backend: cores to use (default: all).")] = None,
-    archive: Annotated[ArchiveWhere | None, typer.Option(help="PLS: filter neighbors on the host (cpu) or the "
-                                                         "device (gpu; the default on the gpu backend).")] = None,
-    strength: Annotated[int | None, typer.Option(min=1, help="ITS, ILS: random changes per perturbation "
-                                                 "(swaps, bit flips, new values; default: n / 5, at least 2; Q3AP: "
-                                                 "drawn in [2, n] at each).")] = None,
-    target: Annotated[str | None, typer.Option(help="Stop when the archive holds a solution at least this good in "
-                                               "every objective: one value per objective, e.g. '60,300,2' (default: "
-                                               "the problem's; the PPP stops at 0, a solution).")] = None,
-    restarts: Annotated[int | None, typer.Option(help="PLS: random restarts, then stop when the archive is fully "
-                                                 "explored (0: PLS-1's natural end; default: restart until a "
-                                                 "budget ends the run).")] = None,
-    run_length: Annotated[int | None, typer.Option(min=1, help="ITS: iterations per tabu run (default: 10 n).")] = None,
-    objectives: Annotated[str | None, typer.Option(help="Optimise only these of the problem's objectives, in this "
-                                                   "order, e.g. 'makespan,tardiness' (default: all). front.csv still "
-                                                   "lists every objective; run.json names those optimised.")] = None,
-    output: OutputOpt = None,
-    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run already in the results folder.")
-                         ] = False,
-    strategy: Annotated[str | None, typer.Option(help="-p tsp -a ils: ILS-3opt (Delévacq et al. 2012) run by "
-                                                 "cpu (Numba, --threads cores), fi-thread, fi-block, "
-                                                 "fi-block-shared or rkbi (GPU), or cpu-rkbi (rkbi's Numba twin). "
-                                                 "-i is the total of ILS iterations, split over the population.")
-                         ] = None,
-    population: Annotated[int | None, typer.Option(help="ILS-3opt: solutions improved side by side (the "
-                                                   "paper's nbsol: 1, 8, 64, 512, 2048; default 64).")] = None,
-    merge: Annotated[int, typer.Option(min=0, help="ILS-3opt: merged rounds in islands of this many solutions (a "
-                                       "divisor of --population): an island's solutions start every round of 32 "
-                                       "iterations from its tour, and their improvements are merged into it. 0: "
-                                       "independent solutions, the paper's. At least 200 cities.")] = 0,
-    block: Annotated[int | None, typer.Option(help="GPU backend: threads per block of the kernels, a multiple of 32 "
-                                              "(default: the kernels' own; --tune: tuned once per device, see the "
-                                              "README).")] = None,
-    tune: Annotated[bool, typer.Option(help="GPU backend without --block: tune the launch (threads per block and per "
-                                       "move) the first time and remember it, instead of the kernels' default "
-                                       "launch.")] = False,
-    batch: Annotated[int, typer.Option(min=1, help="Run this many searches, seeds --seed, --seed + 1, ...: each "
-                                       "writes OUTPUT/seed-S, and OUTPUT/merged_front.csv merges their fronts. On "
-                                       "the GPU, tabu and ITS searches share each kernel launch; on the CPU they run "
-                                       "side by side, one core each (--threads at a time).")] = 1,
-):
+def run(**params):
     """Run a search and write its results folder: front.csv (the archive) and run.json (how it went).
 
     The folder is made and locked before the instance is read; SIGINT, SIGTERM and SIGHUP stop the search
@@ -111,9 +24,10 @@ def run(
     from mols.results_folder import checked_output, next_free
     from mols.runner import RunConfig
 
+    output, overwrite, batch = params["output"], params["overwrite"], params["batch"]
     if output is not None:
         checked_output(output)
-    config = RunConfig(**config_fields(locals()))
+    config = RunConfig(**config_fields(params))
     if batch > 1:
         if config.strategy is not None:
             raise MolsError("ILS-3opt (--strategy) runs one population per run; --batch does not apply")
@@ -125,6 +39,9 @@ def run(
     if config.strategy is not None:
         return run_ils3opt_command(config, folder, overwrite, numbered=output is None)
     run_one(config, folder, overwrite, numbered=output is None)
+
+
+run.__signature__ = inspect.Signature(parameters())  # the flags, from the options' declarations
 
 
 @contextmanager
@@ -201,8 +118,8 @@ def interrupted_before_search(stop: StopSignals):
 
 def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = False) -> None:
     """mols run -p tsp -a ils --strategy S: one ILS-3opt population, its best tour in the results folder."""
-    from mols.results import FRONT, MANIFEST, write_run
     from mols.algorithms.ils3opt.search import config_result
+    from mols.results import FRONT, MANIFEST, write_run
 
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, results_folder(stop, folder, overwrite, numbered) \
             as out:

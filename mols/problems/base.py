@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mols.encodings import Encoding
-from mols.errors import MolsError
+from mols.errors import MolsError, OptionError
 from mols.neighborhoods import Neighborhood, get_neighborhood
 from mols.problems.kernels import KernelSet
 
@@ -111,20 +111,22 @@ class Problem(ABC):
     def with_objectives(self, names: Sequence[str] | None) -> Problem:
         """The problem that optimises `names` (objectives of `full`, or their aliases), in that order: its
         `objectives` are those names and every evaluation gives their columns, kernels included. None: this
-        problem as it is; all the objectives in their order: `full`. MolsError naming --objectives for an unknown
+        problem as it is; all the objectives in their order: `full`. OptionError naming the objectives for an unknown
         or repeated name."""
         if names is None:
             return self
         full = self.full
         valid = ", ".join(full.objectives)
         if not names:
-            raise MolsError(f"--objectives: give one or more of {valid}")
+            raise OptionError("objectives", f": give one or more of {valid}")
         chosen = [full.objective_aliases.get(name, name) for name in names]
         for name, canonical in zip(names, chosen):
             if canonical not in full.objectives:
-                raise MolsError(f"--objectives: the {full.name} problem has no objective {name!r}; choose among {valid}")
+                raise OptionError("objectives", f": the {full.name} problem has no objective {name!r}; choose among "
+                                  f"{valid}")
             if chosen.count(canonical) > 1:
-                raise MolsError(f"--objectives: {canonical} is given more than once; choose each once among {valid}")
+                raise OptionError("objectives", f": {canonical} is given more than once; choose each once among "
+                                  f"{valid}")
         columns = tuple(full.objectives.index(name) for name in chosen)
         if columns == tuple(range(full.n_obj)):
             return full
@@ -134,9 +136,9 @@ class Problem(ABC):
 
     def _project(self, columns: tuple[int, ...]) -> Problem:
         """A problem whose evaluations (reference and kernels) give the columns `columns` of this one's, in
-        that order (with_objectives then names its objectives). By default: none (MolsError)."""
-        raise MolsError(f"--objectives: the {self.name} problem optimises all its objectives "
-                        f"({', '.join(self.objectives)}) only")
+        that order (with_objectives then names its objectives). By default: none (OptionError)."""
+        raise OptionError("objectives", f": the {self.name} problem optimises all its objectives "
+                          f"({', '.join(self.objectives)}) only")
 
     def neighborhood(self, name: str) -> Neighborhood:
         """The neighborhood called `name` on this problem. A problem whose moves depend on its instance (the

@@ -1,127 +1,196 @@
-"""What defines a run: `RunConfig`, validated once where it is made, and the algorithms' names and options."""
+"""What defines a run: `RunConfig`, its options common to every algorithm declared once here, the algorithm's own in
+its options object (mols/algorithms/registry.py); validated once where it is made."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
-from mols.backends.spec import BackendSpec
-from mols.errors import MolsError
-from mols.problems import problem_entry
+from mols.algorithms.ils3opt.options import ILS3optOptions
+from mols.algorithms.pls.options import VARIANTS
+from mols.algorithms.registry import REGISTRY, takers
+from mols.algorithms.tabu.options import DEFAULT_PARTITIONS
+from mols.backends.spec import ARCHIVES, DEVICES, BackendSpec
+from mols.errors import OptionError, flag
+from mols.neighborhoods import NAMES
+from mols.problems import PROBLEMS, problem_entry
+from mols.search.options import BACKEND, BUDGET, PROBLEM, SEARCH, AlgorithmOptions, check, option
 
-VARIANTS = ("dominating", "nondominated")  # PLS: which neighbors enter the archive (PLS-√, PLS-≠)
 DEFAULT_ITERATIONS = 10_000  # neighborhood evaluations, as in the flowshop paper
-DEFAULT_PARTITIONS = 3  # tabu: Das-Dennis lattice of weight vectors, 10 of them for 3 objectives
-
-ALGORITHMS = ("pls", "tabu", "its", "hc", "ils")
-# Options that only some algorithms take: option -> (RunConfig field, its default, those algorithms).
-ALGORITHM_OPTIONS = {
-    "--variant": ("variant", "nondominated", ("pls",)),
-    "--archive": ("archive", None, ("pls",)),
-    "--weights": ("weights", None, ("tabu", "its", "hc", "ils")),
-    "--partitions": ("partitions", DEFAULT_PARTITIONS, ("tabu",)),
-    "--tenure": ("tenure", None, ("tabu", "its")),
-    "--strength": ("strength", None, ("its", "ils")),
-    "--run-length": ("run_length", None, ("its",)),
-    "--restarts": ("restarts", None, ("pls",)),
-    "--strategy": ("strategy", None, ("ils",)),
-    "--population": ("population", None, ("ils",)),
-    "--merge": ("merge", 0, ("ils",)),
-}
+ALGORITHMS = tuple(REGISTRY)  # the built-in algorithms' names
 
 
-@dataclass(frozen=True)
+def parse_target(text: str | None) -> float | tuple[float, ...] | None:
+    """The target written as text: one number, or numbers separated by commas (one per objective)."""
+    if text is None:
+        return None
+    try:
+        values = tuple(float(tok) for tok in text.replace(",", " ").split())
+    except ValueError:
+        raise OptionError("target", f": expected numbers separated by commas, got {text!r}") from None
+    if not values:
+        raise OptionError("target", ": expected a value per objective, got nothing")
+    return values[0] if len(values) == 1 else values
+
+
+@dataclass(frozen=True, init=False)
 class RunConfig:
-    """Everything that defines a run; unknown keys are a TypeError, bad values a MolsError."""
+    """Everything that defines a run: the options every run takes, and `options`, the algorithm's (keywords such as
+    tenure=3 are routed there). Unknown keywords are a TypeError; bad values, or another algorithm's options, an
+    OptionError naming the parameter."""
 
     instance: str
-    problem: str = "flowshop"
-    algorithm: str = "pls"
-    variant: str = "nondominated"  # pls only
-    neighborhood: str | None = None  # None: the problem's usual one (insertion for the flowshop)
-    backend: str = "auto"
-    iterations: int | None = None  # neighborhood evaluations; None: 10,000, or no limit with time or evaluations
-    seed: int = 0
-    weights: tuple[float, ...] | None = None  # tabu, its, hc, ils; None: a lattice of vectors (tabu) or equal weights
-    partitions: int = DEFAULT_PARTITIONS  # tabu only
-    tenure: int | None = None  # tabu and its; None: the problem size n (its: n / 2)
-    threads: int | None = None  # cpu backend only; None: all cores
-    archive: str | None = None  # pls: where neighbors are filtered, cpu or gpu; None: gpu on the gpu backend
-    strength: int | None = None  # its and ils: random changes per perturbation; None: max(2, n // 5)
-    run_length: int | None = None  # its only: iterations per tabu run; None: 10 n
-    target: float | tuple[float, ...] | None = None  # stop once the archive weakly dominates it (a value per
-    # objective); None: the problem's (PPP: 0)
-    time: float | None = None  # seconds of search at most
-    evaluations: int | None = None  # neighbors evaluated at most (iterations x neighbors per evaluation)
-    restarts: int | None = None  # pls only: restarts before the natural end; None: restart until a budget ends it
-    objectives: tuple[str, ...] | None = None  # the problem's to optimise, in this order ("a,b" too); None: all
-    strategy: str | None = None  # ils on the TSP: ILS-3opt run by this strategy (algorithms/ils3opt/search.py); None: plain ILS
-    population: int | None = None  # ILS-3opt: solutions improved side by side (nbsol); None: 64
-    merge: int = 0  # ILS-3opt: merged rounds in islands of this many solutions (algorithms/ils3opt/merge.py); 0: none
-    block: int | None = None  # gpu backend: threads per block of its kernels; None: the default, or tuned
-    tune: bool = False  # gpu backend, without block: the launch tuned once per device (backends/tuning.py)
+    problem: str = option("flowshop", "Problem type.", PROBLEM, short="-p", choices=tuple(PROBLEMS), open=True)
+    algorithm: str = option("pls", "The search (see the README).", SEARCH, short="-a")
+    neighborhood: str | None = option(None, "Moves (default: the problem's usual one, insertion for the flowshop).",
+                                      PROBLEM, short="-n", choices=NAMES, open=True)
+    objectives: tuple[str, ...] | None = option(
+        None, "Optimise only these of the problem's objectives, in this order, e.g. 'makespan,tardiness' (default: "
+        "all). front.csv still lists every objective; run.json names those optimised.", PROBLEM, cli=str)
+    seed: int = option(0, "Seed of every random choice.", SEARCH, short="-s", minimum=0)
+    iterations: int | None = option(None, "Budget: whole-neighborhood evaluations (default: 10,000; none where "
+                                    "--time or --evaluations is given).", BUDGET, short="-i")
+    time: float | None = option(None, "Budget: seconds of search.", BUDGET)
+    evaluations: int | None = option(None, "Budget: neighbors evaluated (iterations x neighbors per iteration).",
+                                     BUDGET)
+    target: float | tuple[float, ...] | None = option(
+        None, "Stop when the archive holds a solution at least this good in every objective: one value per "
+        "objective, e.g. '60,300,2' (default: the problem's; the PPP stops at 0, a solution).", BUDGET, cli=str,
+        parse=parse_target)
+    backend: str = option("auto", "auto = gpu where CuPy finds a device.", BACKEND, short="-b", choices=DEVICES)
+    threads: int | None = option(None, "CPU backend: cores to use (default: all).", BACKEND, minimum=1)
+    archive: str | None = option(None, "PLS: filter neighbors on the host (cpu) or the device (gpu; the default on "
+                                 "the gpu backend).", BACKEND, choices=ARCHIVES, late=True,
+                                 folder=lambda archive, config: archive_part(config))
+    block: int | None = option(None, "GPU backend: threads per block of the kernels, a multiple of 32 (default: "
+                               "the kernels' own; --tune: tuned once per device, see the README).", BACKEND)
+    tune: bool = option(False, "GPU backend without --block: tune the launch (threads per block and per move) the "
+                        "first time and remember it, instead of the kernels' default launch.", BACKEND)
+    options: AlgorithmOptions | None = None  # the algorithm's; None: its defaults
 
-    def __post_init__(self):
-        if self.strategy is not None:
+    def __init__(self, instance: str, options: AlgorithmOptions | None = None, **given):
+        algorithm = given.get("algorithm", "pls")
+        entry = REGISTRY.get(algorithm)
+        if entry is None:
+            raise OptionError("algorithm", f": unknown algorithm {algorithm!r}; choose one of {', '.join(REGISTRY)}")
+        own = {name: given.pop(name) for name in list(given) if name in entry.options.__dataclass_fields__}
+        if options is None:
+            options = entry.options(**own)
+        elif not isinstance(options, entry.options):
+            raise OptionError("options", f"are {type(options).__name__}, not algorithm {algorithm}'s")
+        else:
+            options = dataclasses.replace(options, **own)
+        common = {f.name: f for f in dataclasses.fields(RunConfig)}
+        refuse_foreign({name: value for name, value in given.items() if name not in common}, algorithm)
+        object.__setattr__(self, "instance", instance)
+        object.__setattr__(self, "options", options)
+        for name, f in common.items():
+            if name not in ("instance", "options"):
+                object.__setattr__(self, name, given.get(name, f.default))
+        self._resolve()
+
+    def _resolve(self) -> None:
+        """Check the common options and resolve the defaults that depend on others (the backend: once, here)."""
+        check(self)
+        if isinstance(self.options, ILS3optOptions) and self.options.strategy is not None:
             check_ils3opt(self)
             object.__setattr__(self, "neighborhood", "3opt")
-            object.__setattr__(self, "backend", "cpu" if self.strategy.startswith("cpu") else "gpu")
-        elif self.algorithm == "ils" and (self.population is not None or self.merge):
-            raise MolsError(f"{'--population' if self.population is not None else '--merge'} is ILS-3opt's (-p tsp "
-                            "-a ils --strategy ...)")
+            object.__setattr__(self, "backend", "cpu" if self.options.strategy.startswith("cpu") else "gpu")
         if self.objectives is not None:
             names = self.objectives.split(",") if isinstance(self.objectives, str) else self.objectives
             object.__setattr__(self, "objectives", tuple(name.strip() for name in names))
         if self.neighborhood is None:
             object.__setattr__(self, "neighborhood", problem_entry(self.problem).neighborhood)
-        if self.algorithm not in ALGORITHMS:
-            raise MolsError(f"--algorithm: unknown algorithm {self.algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
-        if self.seed < 0:
-            raise MolsError(f"--seed must be a non-negative integer, got {self.seed}")
         object.__setattr__(self, "iterations", default_iterations(self.iterations, self.time, self.evaluations))
         check_budget(self.iterations, self.time, self.evaluations)
-        if self.weights is not None and self.partitions != DEFAULT_PARTITIONS:
-            raise MolsError("--partitions makes a lattice of weight vectors; --weights gives one: give either")
-        misplaced = [f"{option} (only -a {' or -a '.join(algorithms)})"
-                     for option, (field, default, algorithms) in ALGORITHM_OPTIONS.items()
-                     if getattr(self, field) != default and self.algorithm not in algorithms]
-        if misplaced:
-            raise MolsError(f"-a {self.algorithm} does not take {', '.join(misplaced)}")
+        if self.archive is not None and not REGISTRY[self.algorithm].archive:
+            raise OptionError("algorithm", f"{self.algorithm} does not take {{archive}} (only "
+                              f"{' or '.join(name for name, entry in REGISTRY.items() if entry.archive)})", "archive")
         spec = self.spec  # the one place auto is resolved
         if spec.device == "cpu" and (self.block is not None or self.tune):
-            raise MolsError("--block and --tune set the gpu backend's launches; this run is on the cpu")
+            raise OptionError("block", "and {tune} set the gpu backend's launches; this run is on the cpu", "tune")
         object.__setattr__(self, "backend", spec.device)
-        if self.algorithm == "pls":
+        if REGISTRY[self.algorithm].archive:
             object.__setattr__(self, "archive", spec.archive)
+
+    def __getattr__(self, name: str):
+        """An option of the algorithm (config.tenure); another algorithm's option reads as its default."""
+        options = self.__dict__.get("options")
+        if name.startswith("__") or options is None:
+            raise AttributeError(name)
+        if name in options.__dataclass_fields__:
+            return getattr(options, name)
+        try:
+            return option_defaults()[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
     @property
     def label(self) -> str:
         """e.g. pls-nondominated, tabu or ils3opt."""
-        if self.strategy is not None:
-            return "ils3opt"
-        return f"pls-{self.variant}" if self.algorithm == "pls" else self.algorithm
+        return REGISTRY[self.algorithm].label(self.options)
 
     @property
     def spec(self) -> BackendSpec:
         """The backend spec of the run (resolved: cpu or gpu)."""
         return BackendSpec(self.backend, self.threads, self.archive, block=self.block, tune=self.tune).resolved()
 
+    def record(self) -> dict:
+        """Every option by name, those of algorithms other than this one's at their defaults (run.json's config:
+        RunConfig(**record) makes this configuration again)."""
+        common = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "options"}
+        return common | {name: getattr(self, name) for name in option_defaults()}
+
+
+def option_defaults() -> dict:
+    """Every registered algorithm's options and their defaults, in the registry's order."""
+    return {f.name: f.default for entry in REGISTRY.values() for f in dataclasses.fields(entry.options)}
+
+
+def refuse_foreign(given: dict, algorithm: str) -> None:
+    """TypeError for a keyword no algorithm takes; OptionError naming every option of other algorithms given a
+    value."""
+    defaults = option_defaults()
+    for name in given:
+        if name not in defaults:
+            raise TypeError(f"RunConfig got an unexpected keyword argument {name!r}")
+    foreign = [name for name in defaults if name in given and given[name] != defaults[name]]
+    if foreign:
+        raise OptionError("algorithm", f"{algorithm} does not take " + ", ".join(
+            f"{{{name}}} (only {' or '.join(takers(name))})" for name in foreign), *foreign)
+
+
+def cli_arguments(config: RunConfig) -> list[str]:
+    """The `mols run` arguments that make `config` again: its instance, then each option not at its default."""
+    defaults = {f.name: f.default for f in dataclasses.fields(RunConfig)} | option_defaults()
+    args = [config.instance]
+    for name, value in config.record().items():
+        if name in ("instance", "options") or value == defaults[name] or (name == "neighborhood" and config.strategy):
+            continue
+        if isinstance(value, tuple):
+            value = ",".join(v if isinstance(v, str) else repr(v) for v in value)
+        args += [flag(name)] if value is True else [flag(name), str(value)]
+    return args
+
+
+def archive_part(config: RunConfig) -> str | None:
+    """The results folder's part of a PLS archive not where the backend keeps it by default."""
+    if not REGISTRY[config.algorithm].archive or config.archive == BackendSpec(config.backend).resolved().archive:
+        return None
+    return f"{config.archive}archive"
+
 
 def check_ils3opt(config: RunConfig) -> None:
-    """MolsError unless `config` can run ILS-3opt (-p tsp -a ils --strategy S)."""
-    from mols.algorithms.ils3opt.search import STRATEGIES
-
-    if config.strategy not in STRATEGIES:
-        raise MolsError(f"--strategy: unknown strategy {config.strategy!r}; choose one of {', '.join(STRATEGIES)}")
-    if config.problem != "tsp" or config.algorithm != "ils":
-        raise MolsError("--strategy runs ILS-3opt: give it with -p tsp -a ils")
-    if config.population is not None and config.population < 1:
-        raise MolsError(f"--population must be at least 1, got {config.population}")
-    given = [option for option, value in (("--evaluations", config.evaluations), ("--weights", config.weights),
-                                          ("--strength", config.strength), ("--objectives", config.objectives),
-                                          ("--neighborhood", config.neighborhood)) if value is not None]
+    """OptionError unless `config` can run ILS-3opt (-p tsp -a ils --strategy S)."""
+    if config.problem != "tsp":
+        raise OptionError("strategy", "runs ILS-3opt: give it with {problem} tsp", "problem")
+    given = [name for name, value in (("evaluations", config.evaluations), ("weights", config.weights),
+                                      ("strength", config.strength), ("objectives", config.objectives),
+                                      ("neighborhood", config.neighborhood)) if value is not None]
     if given:
-        raise MolsError(f"ILS-3opt (--strategy) does not take {', '.join(given)}")
+        raise OptionError("strategy", "runs ILS-3opt, which does not take " + ", ".join(f"{{{n}}}" for n in given),
+                          *given)
 
 
 def default_iterations(iterations: int | None, time: float | None, evaluations: int | None) -> int | None:
@@ -132,10 +201,13 @@ def default_iterations(iterations: int | None, time: float | None, evaluations: 
 
 
 def check_budget(iterations: int | None, time: float | None, evaluations: int | None) -> None:
-    """MolsError naming the option of a value out of range."""
+    """OptionError naming the option of a value out of range."""
     if iterations is not None and iterations < 1:
-        raise MolsError(f"--iterations must be at least 1, got {iterations}")
+        raise OptionError("iterations", f"must be at least 1, got {iterations}")
     if time is not None and not (math.isfinite(time) and time > 0):
-        raise MolsError(f"--time must be a positive number of seconds, got {time}")
+        raise OptionError("time", f"must be a positive number of seconds, got {time}")
     if evaluations is not None and evaluations < 1:
-        raise MolsError(f"--evaluations must be at least 1, got {evaluations}")
+        raise OptionError("evaluations", f"must be at least 1, got {evaluations}")
+
+
+__all__ = ["ALGORITHMS", "DEFAULT_ITERATIONS", "DEFAULT_PARTITIONS", "VARIANTS", "RunConfig", "cli_arguments"]

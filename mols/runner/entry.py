@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from mols.algorithms.registry import REGISTRY
 from mols.backends import prepare
-from mols.errors import MolsError
+from mols.errors import MolsError, OptionError
 from mols.neighborhoods import Neighborhood
 from mols.problems import Problem, load_problem
-from mols.search.base import OnIteration, Search, SearchResult
-from mols.algorithms.descent.climb import HillClimbing, IteratedLocalSearch
 from mols.runner.config import RunConfig
-from mols.algorithms.descent.its import IteratedTabu
-from mols.algorithms.pls.search import ParetoLocalSearch
-from mols.algorithms.tabu.search import AggregatedTabu
+from mols.search.base import OnIteration, Search, SearchResult
 from mols.signals import StopSignals
 
 
@@ -44,23 +41,14 @@ def make_search(config: RunConfig, problem: Problem, nbh: Neighborhood, evaluato
                 initial=None) -> Search:
     """The search `config` describes, on a problem, neighborhood and evaluator already made (which several
     searches may share, algorithms/tabu/batch.py); `initial` as build_search's."""
-    if initial is not None and config.algorithm != "pls":
-        raise MolsError(f"-a {config.algorithm} does not start from an initial population (only -a pls)")
-    common = (problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration)
+    entry = REGISTRY[config.algorithm]
+    if initial is not None and not entry.initial:
+        raise OptionError("initial", f": algorithm {config.algorithm} does not start from an initial population "
+                          f"(only {' or '.join(name for name, one in REGISTRY.items() if one.initial)})")
     budgets = {"target": config.target if config.target is not None else problem.target, "time": config.time,
-               "evaluations": config.evaluations}
-    if config.algorithm == "pls":
-        return ParetoLocalSearch(*common, variant=config.variant, restarts=config.restarts, initial=initial,
-                                 **budgets)
-    if config.algorithm == "its":
-        return IteratedTabu(*common, weights=config.weights, tenure=config.tenure, strength=config.strength,
-                            run_length=config.run_length, **budgets)
-    if config.algorithm == "hc":
-        return HillClimbing(*common, weights=config.weights, **budgets)
-    if config.algorithm == "ils":
-        return IteratedLocalSearch(*common, weights=config.weights, strength=config.strength, **budgets)
-    return AggregatedTabu(*common, weights=config.weights, partitions=config.partitions, tenure=config.tenure,
-                          **budgets)
+               "evaluations": config.evaluations} | ({"initial": initial} if initial is not None else {})
+    return entry.build(problem, nbh, evaluator, config.iterations, np.random.default_rng(config.seed), on_iteration,
+                       options=config.options, **budgets)
 
 
 def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, stop: StopSignals | None = None,

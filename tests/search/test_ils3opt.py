@@ -105,8 +105,8 @@ def test_run_writes_best_tour_and_gap(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "best"], "unknown strategy"),
-    (["020_10_01", "-a", "ils", "--strategy", "cpu"], "-p tsp -a ils"),
-    (["kroA100", "-p", "tsp", "-a", "hc", "--strategy", "cpu"], "give it with -p tsp -a ils"),
+    (["020_10_01", "-a", "ils", "--strategy", "cpu"], "--strategy runs ILS-3opt: give it with --problem tsp"),
+    (["kroA100", "-p", "tsp", "-a", "hc", "--strategy", "cpu"], "--algorithm hc does not take --strategy (only ils)"),
     (["kroA100", "-p", "tsp", "-a", "ils", "--population", "8"], "--population is ILS-3opt's"),
     (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--population", "0"], "at least 1"),
     (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--evaluations", "10"], "does not take"),

@@ -100,9 +100,9 @@ def test_merged_run_on_one_core_equals_all_cores_and_improves():
 
 
 def test_merge_refuses_small_instances_and_rkbi():
-    with pytest.raises(MolsError, match="--merge needs at least"):
+    with pytest.raises(MolsError, match="^merge needs at least"):
         run_ils3opt(load_tsp("kroA100"), "cpu", 4, iterations=8, merge=4)
     with pytest.raises(MolsError, match="first-improvement"):
         run_ils3opt(load_tsp("lin318"), "cpu-rkbi", 4, iterations=8, merge=4)
-    with pytest.raises(MolsError, match="a divisor of --population 6"):
+    with pytest.raises(MolsError, match="a divisor of population 6"):
         run_ils3opt(load_tsp("lin318"), "cpu", 6, iterations=8, merge=4)

@@ -58,10 +58,10 @@ def test_its_multiobjective_uses_one_weight_vector():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"algorithm": "its", "strength": 16}, "--strength must be in 1..15"),
-    ({"algorithm": "its", "run_length": 0}, "--run-length must be at least 1"),
-    ({"algorithm": "tabu", "strength": 2}, r"-a tabu does not take --strength \(only -a its or -a ils\)"),
-    ({"algorithm": "its", "partitions": 4}, r"-a its does not take --partitions \(only -a tabu\)"),
+    ({"algorithm": "its", "strength": 16}, "^strength must be in 1..15"),
+    ({"algorithm": "its", "run_length": 0}, "^run_length must be at least 1"),
+    ({"algorithm": "tabu", "strength": 2}, r"^algorithm tabu does not take strength \(only its or ils\)"),
+    ({"algorithm": "its", "partitions": 4}, r"^algorithm its does not take partitions \(only tabu\)"),
 ])
 def test_its_options_checked(kwargs, message):
     with pytest.raises(MolsError, match=message):

@@ -168,18 +168,18 @@ def test_on_iteration_sees_every_iteration_and_the_archive_size(tiny):
 
 
 def test_bad_variant_and_budget(tiny):
-    with pytest.raises(MolsError, match="--variant"):
+    with pytest.raises(MolsError, match="^variant: unknown PLS variant"):
         pls(tiny, variant="PLS-√")
-    with pytest.raises(MolsError, match="--iterations"):
+    with pytest.raises(MolsError, match="^iterations"):
         pls(tiny, iterations=0)
 
 
 def test_run_config():
     with pytest.raises(TypeError):
         RunConfig(instance="020_05_01", iteration=5)  # misspelt key
-    with pytest.raises(MolsError, match="--algorithm"):
+    with pytest.raises(MolsError, match="^algorithm: unknown algorithm 'nsga2'"):
         RunConfig(instance="020_05_01", algorithm="nsga2")
-    with pytest.raises(MolsError, match="--variant"):
+    with pytest.raises(MolsError, match="^variant: unknown variant 'bogus'"):
         build_search(RunConfig(instance="020_05_01", backend="cpu", variant="bogus"))
     with pytest.raises(MolsError, match="no such instance"):
         build_search(RunConfig(instance="no_such_instance", backend="cpu"))
@@ -201,9 +201,9 @@ def test_solve_runs_a_bundled_instance():
 
 
 @pytest.mark.parametrize("changes, message", [
-    ({"archive": "gpu", "backend": "cpu"}, "--archive gpu"),
-    ({"archive": "disk", "backend": "cpu"}, "--archive disk"),
-    ({"archive": "gpu", "algorithm": "tabu", "backend": "cpu"}, r"-a tabu does not take --archive \(only -a pls\)"),
+    ({"archive": "gpu", "backend": "cpu"}, "^archive gpu: choose cpu"),
+    ({"archive": "disk", "backend": "cpu"}, "^archive: unknown archive 'disk'"),
+    ({"archive": "gpu", "algorithm": "tabu", "backend": "cpu"}, r"^algorithm tabu does not take archive \(only pls\)"),
 ])
 def test_archive_option_is_checked(changes, message):
     with pytest.raises(MolsError, match=message):
@@ -260,5 +260,5 @@ def test_initial_population_errors(tiny):
         solve(tiny, neighborhood="insertion", initial=[np.arange(tiny.n), np.zeros(tiny.n, dtype=int)], backend="cpu")
     with pytest.raises(MolsError, match="initial"):
         solve(tiny, neighborhood="insertion", initial=np.arange(tiny.n), backend="cpu")
-    with pytest.raises(MolsError, match="only -a pls"):
+    with pytest.raises(MolsError, match="only pls"):
         solve(tiny, neighborhood="insertion", algorithm="tabu", initial=[np.arange(tiny.n)], backend="cpu")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from mols.algorithms.tabu.select import weighted_scores
-from mols.errors import MolsError
+from mols.errors import OptionError
 from mols.search.base import Search
 from mols.algorithms.descent.its import default_strength, one_weight_vector
 from mols.algorithms.tabu.search import AggregatedTabu, new_bests
@@ -55,7 +55,7 @@ class IteratedLocalSearch(HillClimbing):
         n = self.problem.encoding.size
         self.strength = default_strength(n) if strength is None else strength
         if not 1 <= self.strength <= n:
-            raise MolsError(f"--strength must be in 1..{n} (random changes per perturbation), got {self.strength}")
+            raise OptionError("strength", f"must be in 1..{n} (random changes per perturbation), got {self.strength}")
 
     def _search(self) -> None:
         best = self._climb(*self._random_start())

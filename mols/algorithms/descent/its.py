@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mols.errors import MolsError
+from mols.errors import OptionError
 from mols.algorithms.tabu.search import AggregatedTabu, check_weights
 
 RUN_LENGTH_PER_SIZE = 10  # default run length: 10 n iterations
@@ -39,9 +39,9 @@ class IteratedTabu(AggregatedTabu):
         self.strengths = drawn or (self.strength, self.strength)  # each perturbation's changes: drawn in this range
         self.run_length = RUN_LENGTH_PER_SIZE * n if run_length is None else run_length
         if not 1 <= self.strength <= n:
-            raise MolsError(f"--strength must be in 1..{n} (random changes per perturbation), got {self.strength}")
+            raise OptionError("strength", f"must be in 1..{n} (random changes per perturbation), got {self.strength}")
         if self.run_length < 1:
-            raise MolsError(f"--run-length must be at least 1, got {self.run_length}")
+            raise OptionError("run_length", f"must be at least 1, got {self.run_length}")
 
     _weight_vectors = one_weight_vector
 

@@ -99,10 +99,10 @@ class GpuPopulation:
         pairs = team <= PAIRS_PER_SM * sms
         self.shared = shared_bytes(n) if strategy == "fi-block-shared" else 0
         if self.shared > SHARED_LIMIT:
-            from mols.errors import MolsError
+            from mols.errors import OptionError
 
-            raise MolsError(f"--strategy fi-block-shared: {n} cities need {self.shared:,} bytes of shared "
-                            f"memory per block, more than the {SHARED_LIMIT:,} a block may take; use fi-block")
+            raise OptionError("strategy", f"fi-block-shared: {n} cities need {self.shared:,} bytes of shared "
+                              f"memory per block, more than the {SHARED_LIMIT:,} a block may take; use fi-block")
         bounds = None
         if strategy in ("fi-block", "fi-block-shared"):
             self.threads, blocks = fi_block_shape(team, pairs, self.shared, props)

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from mols.errors import MolsError
+from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, STRATEGIES
+from mols.errors import MolsError, OptionError
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.algorithms.ils3opt.population import ils_population, max_segment, start_lengths, start_tours
 from mols.algorithms.ils3opt.merge import (
@@ -26,14 +27,12 @@ from mols.algorithms.ils3opt.merge import (
 )
 from mols.problems.tsp.model import Tsp
 
-STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared", "rkbi", "cpu-rkbi")
 GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi")
 RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
 # rkbi's samples per step in the paper (its k, Table 3's runs), and where it gives none
 PAPER_SAMPLES = {"kroA100": 5_500, "lin318": 11_000, "rat783": 10_000, "fl1577": 1_200, "pcb3038": 1_000}
 DEFAULT_SAMPLES = 10_000
 POPULATIONS = (1, 8, 64, 512, 2048)  # the paper's nbsol
-DEFAULT_POPULATION = 64
 DEFAULT_ITERATIONS = 1_048_576  # the paper's it_total
 CHUNK_SECONDS = 0.25
 
@@ -62,23 +61,24 @@ class IlsResult:
 
 def check_options(problem: Tsp, strategy: str, population: int, merge: int = 0) -> None:
     if strategy not in STRATEGIES:
-        raise MolsError(f"--strategy: unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+        raise OptionError("strategy", f": unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if population < 1:
-        raise MolsError(f"--population must be at least 1, got {population}")
+        raise OptionError("population", f"must be at least 1, got {population}")
 
     if problem.n_obj != 1:
-        raise MolsError("ILS-3opt (--strategy) searches the TSP of one coordinate set (-p tsp), not -p bitsp")
+        raise OptionError("strategy", "runs ILS-3opt, which searches the TSP of one coordinate set (problem tsp), "
+                          "not bitsp")
     if problem.n < 8:
         raise MolsError(f"ILS-3opt needs at least 8 cities (a double bridge and 3-opt moves), got {problem.n}")
     if merge and problem.n < MIN_CITIES:
-        raise MolsError(f"--merge needs at least {MIN_CITIES} cities (its windows would cover the tour), got "
-                        f"{problem.n}; run without --merge")
+        raise OptionError("merge", f"needs at least {MIN_CITIES} cities (its windows would cover the tour), got "
+                          f"{problem.n}; run without {{merge}}", "merge")
     if merge < 0 or (merge and population % merge):
-        raise MolsError(f"--merge takes the solutions of an island, a divisor of --population {population}; got "
-                        f"{merge}")
+        raise OptionError("merge", f"takes the solutions of an island, a divisor of {{population}} {population}; got "
+                          f"{merge}", "population")
     if merge and strategy in RKBI_STRATEGIES:
-        raise MolsError("--merge runs the first-improvement strategies (cpu, fi-thread, fi-block, fi-block-shared), "
-                        f"not {strategy}")
+        raise OptionError("merge", "runs the first-improvement strategies (cpu, fi-thread, fi-block, "
+                          f"fi-block-shared), not {strategy}")
 
 
 @contextmanager

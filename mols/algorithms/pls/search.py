@@ -8,9 +8,9 @@ import numpy as np
 
 from mols.algorithms.pls.local import start_archive
 from mols.algorithms.pls.local import pick_rank
-from mols.errors import MolsError
+from mols.errors import OptionError
 from mols.search.base import Search
-from mols.runner.config import VARIANTS
+from mols.algorithms.pls.options import VARIANTS
 from mols.search.profiler import Profiler
 
 
@@ -18,9 +18,9 @@ class ParetoLocalSearch(Search):
     def __init__(self, *args, variant: str = "nondominated", restarts: int | None = None, initial=None, **kwargs):
         super().__init__(*args, **kwargs)
         if variant not in VARIANTS:
-            raise MolsError(f"--variant: unknown PLS variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+            raise OptionError("variant", f": unknown PLS variant {variant!r}; choose one of {', '.join(VARIANTS)}")
         if restarts is not None and restarts < 0:
-            raise MolsError(f"--restarts must be at least 0, got {restarts}")
+            raise OptionError("restarts", f"must be at least 0, got {restarts}")
         self.variant, self.restarts = variant, restarts
         self.initial = None if initial is None else self._checked(initial)
         self.local = start_archive(self.evaluator, self.nbh, self.problem)  # one for every start
@@ -30,11 +30,11 @@ class ParetoLocalSearch(Search):
             self.local.device_iterations.most = 1  # the target looked at after every iteration
 
     def _checked(self, initial) -> np.ndarray:
-        """The initial population (B, size), each solution checked (MolsError naming the bad one)."""
+        """The initial population (B, size), each solution checked (OptionError naming the bad one)."""
         X = np.asarray(initial)
         if X.ndim != 2 or len(X) == 0:
-            raise MolsError(f"initial: expected a population of solutions (B, {self.problem.encoding.size}), "
-                            f"got an array of shape {X.shape}")
+            raise OptionError("initial", f": expected a population of solutions (B, {self.problem.encoding.size}), "
+                              f"got an array of shape {X.shape}")
         return np.stack([self.problem.encoding.check(x, f"initial solution {b}") for b, x in enumerate(X)])
 
     def _starts(self):

@@ -15,11 +15,11 @@ from numba import njit
 from mols.archive.lanes import LaneArchives
 from mols.backends.base import LaneBatch, Trail, WalkLane, column_bounds
 from mols.algorithms.tabu.select import MAX_TABU_STEP, weighted_scores
-from mols.errors import MolsError
+from mols.errors import OptionError
 from mols.neighborhoods import Neighborhood
 from mols.search.base import Search
 from mols.search.budget import UNLIMITED, first_at_most
-from mols.runner.config import DEFAULT_PARTITIONS
+from mols.algorithms.tabu.options import DEFAULT_PARTITIONS
 
 
 def simplex_lattice(k: int, partitions: int) -> np.ndarray:
@@ -31,7 +31,7 @@ def simplex_lattice(k: int, partitions: int) -> np.ndarray:
 def check_weights(weights, k: int) -> np.ndarray:
     w = np.atleast_1d(np.asarray(weights, dtype=np.float64))
     if w.shape != (k,) or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
-        raise MolsError(f"--weights: expected {k} non-negative numbers, not all zero; got {w.tolist()}")
+        raise OptionError("weights", f": expected {k} non-negative numbers, not all zero; got {w.tolist()}")
     return w / w.sum()
 
 
@@ -204,17 +204,18 @@ class AggregatedTabu(Search):
         if tenure is None:
             tenure = self.problem.defaults(self.nbh).tenure or self.problem.n
         if tenure < 0:
-            raise MolsError(f"--tenure must be at least 0, got {tenure}")
+            raise OptionError("tenure", f"must be at least 0, got {tenure}")
         self.tenure = min(tenure, self.budget)  # a longer tenure forbids for the whole run all the same
         self._open = []  # the archives of runs not merged yet (_merge)
         if self.budget == UNLIMITED:  # only time (or a target) ends it: as many steps as the tabu memory counts
             if len(self.weights) > 1:
-                raise MolsError(f"-a tabu shares its iterations between its {len(self.weights)} weight "
-                                "vectors: give --iterations or --evaluations too (or one vector, --weights)")
+                raise OptionError("algorithm", f"tabu shares its iterations between its {len(self.weights)} weight "
+                                  "vectors: give {iterations} or {evaluations} too (or one vector, {weights})",
+                                  "iterations", "evaluations", "weights")
             self.budget = MAX_TABU_STEP - 1 - self.tenure
         if self.budget + self.tenure >= MAX_TABU_STEP:
-            raise MolsError(f"--iterations {self.budget}: the tabu memory counts steps in 32 bits, so a run takes at "
-                            f"most {MAX_TABU_STEP - 1 - self.tenure} iterations with tenure {self.tenure}")
+            raise OptionError("iterations", f"{self.budget}: the tabu memory counts steps in 32 bits, so a run takes "
+                              f"at most {MAX_TABU_STEP - 1 - self.tenure} iterations with tenure {self.tenure}")
 
     def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
         """(W, k): the one vector given, or the lattice with `partitions`."""
@@ -225,11 +226,11 @@ class AggregatedTabu(Search):
 
     def _check_partitions(self, partitions: int, k: int) -> int:
         if partitions < 1:
-            raise MolsError(f"--partitions must be at least 1, got {partitions}")
+            raise OptionError("partitions", f"must be at least 1, got {partitions}")
         n_vectors = math.comb(partitions + k - 1, k - 1)
         if n_vectors > self.budget:
-            raise MolsError(f"--partitions {partitions} gives {n_vectors} weight vectors, more than the "
-                            f"{self.budget} iterations of the budget")
+            raise OptionError("partitions", f"{partitions} gives {n_vectors} weight vectors, more than the "
+                              f"{self.budget} iterations of the budget")
         return partitions
 
     def warm_up(self) -> None:

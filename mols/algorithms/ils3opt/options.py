@@ -1,0 +1,40 @@
+"""ILS-3opt's options (-p tsp -a ils --strategy S)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mols.errors import OptionError
+from mols.search.options import ILS3OPT, AlgorithmOptions, option
+
+DEFAULT_POPULATION = 64  # solutions improved side by side (the paper's nbsol)
+# The strategies: first improvement on the CPU (cpu), by a thread (fi-thread) or a block (fi-block, in global or
+# shared memory) per solution on the GPU; best improvement over random samples (rkbi), and rkbi's Numba twin.
+STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared", "rkbi", "cpu-rkbi")
+
+
+@dataclass(frozen=True)
+class ILS3optOptions(AlgorithmOptions):
+    """ILS-3opt (Delévacq et al. 2012): a population of tours, each improved by 3-opt moves and perturbed."""
+
+    strategy: str | None = option(None, "-p tsp -a ils: ILS-3opt (Delévacq et al. 2012) run by cpu (Numba, "
+                                  "--threads cores), fi-thread, fi-block, fi-block-shared or rkbi (GPU), or cpu-rkbi "
+                                  "(rkbi's Numba twin). -i is the total of ILS iterations, split over the "
+                                  "population.", ILS3OPT, choices=STRATEGIES, cli=str, search=False, late=True,
+                                  folder=lambda strategy, config: strategy)
+    population: int | None = option(None, "ILS-3opt: solutions improved side by side (the paper's nbsol: 1, 8, 64, "
+                                    "512, 2048; default 64).", ILS3OPT, search=False, late=True,
+                                    folder=lambda p, config: f"P{p or DEFAULT_POPULATION}" if config.strategy else None)
+    merge: int = option(0, "ILS-3opt: merged rounds in islands of this many solutions (a divisor of --population): "
+                        "an island's solutions start every round of 32 iterations from its tour, and their "
+                        "improvements are merged into it. 0: independent solutions, the paper's. At least 200 "
+                        "cities.", ILS3OPT, minimum=0, search=False, late=True,
+                        folder=lambda merge, config: f"M{merge}" if merge else None)
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.strategy is None and (self.population is not None or self.merge):
+            raise OptionError("population" if self.population is not None else "merge",
+                              "is ILS-3opt's: give {strategy} too (with problem tsp, algorithm ils)", "strategy")
+        if self.population is not None and self.population < 1:
+            raise OptionError("population", f"must be at least 1, got {self.population}")
