@@ -114,3 +114,21 @@ def test_a_folder_holding_a_batch_is_refused_without_overwrite(tmp_path):
     (tmp_path / BATCH).write_text("{}")
     code, output = finish(mols_run(*TABU, "--batch", "2", "-o", str(tmp_path)))
     assert code == 1 and "holds a" in output and "batch already" in output and "Traceback" not in output
+
+
+def test_without_dask_a_batch_runs_on_a_pool_of_processes(tmp_path, monkeypatch):
+    """The driver's other executor: the same folders, logs, merged front and record."""
+    import mols.extras
+    from typer.testing import CliRunner
+
+    from mols.cli import app
+
+    monkeypatch.setattr(mols.extras, "find_spec", lambda module: None if module in ("dask", "distributed") else 1)
+    result = CliRunner().invoke(app, ["run", *TABU, "--seed", "1", "--batch", "2", "--threads", "2",
+                                      "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / BATCH).read_text())
+    assert record["mode"] == "processes" and [s["log"] for s in record["searches"]] == ["seed-1.log", "seed-2.log"]
+    assert "iterations, archive" in (tmp_path / "seed-1.log").read_text()
+    config = RunConfig(instance="020_05_01", algorithm="tabu", backend="cpu", iterations=150, seed=1)
+    assert len(fronts_as_alone(tmp_path, config, 2)) == 2 and record["merged"]["rows"] > 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import signal
 import traceback
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +65,8 @@ class Driver:
         self.logs = str(self.folder.absolute()) if logs else None  # a worker's working folder may differ
         self.task, self.shipped, self.keep = task or run_task, Shipped.of(fields["instance"]), keep
         self.log = log_file(self.folder, record)
+        self.run_id = uuid.uuid4().hex[:8]  # the tasks' keys: the same cluster may serve other runs
+        self.side = executor.new_side()
         self.tasks: list[Task] = []
         self.history: list[dict] = []  # the tasks of the runs into this folder before
         self.codes: dict[int, int] = {}
@@ -73,7 +76,7 @@ class Driver:
     def check(self) -> dict:
         """The configuration as a worker resolves it: a MolsError from the worker is raised here, and any other
         error as a MolsError in one line (its traceback logged)."""
-        future = self.executor.submit(check_task, self.fields, self.shipped, key="mols-check")
+        future = self.executor.submit(check_task, self.fields, self.shipped, key=f"mols-check-{self.run_id}")
         while not self.executor.wait([future], POLL_SECONDS):
             pass
         error = self.executor.error(future)
@@ -109,8 +112,8 @@ class Driver:
         futures = {self._submit(task): task for task in self.tasks}
         stopping = False
         while futures:
-            if stop.requested and not stopping:
-                self.executor.stop(stop.signum or signal.SIGINT)  # a stop of no signal (a test's, a bench's): Ctrl-C
+            if stop.requested and not stopping:  # a stop of no signal (a test's): as Ctrl-C
+                self.executor.stop(self.side, stop.signum or signal.SIGINT)
                 stopping = True
             for future in self.executor.wait(list(futures), POLL_SECONDS):
                 task = futures.pop(future)
@@ -119,8 +122,8 @@ class Driver:
                 on_search(len(self.codes))
 
     def _submit(self, task: Task):
-        return self.executor.submit(self.task, self.fields, task.seeds, self.shipped, self.executor.side, self.logs,
-                                    key=f"mols-task-{task.index}-{len(task.attempts)}")
+        return self.executor.submit(self.task, self.fields, task.seeds, self.shipped, self.side, self.logs,
+                                    key=f"mols-task-{task.index}-{len(task.attempts)}-{self.run_id}")
 
     def _settle(self, task: Task, future) -> bool:
         """Write what the task's attempt found; whether to try it again."""

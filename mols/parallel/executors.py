@@ -81,7 +81,11 @@ class DaskExecutor:
     mode = "dask"
 
     def __init__(self, client):
-        self.client, self.side = client, DaskSide(f"mols-stop-{uuid.uuid4().hex}")
+        self.client = client
+
+    def new_side(self) -> DaskSide:
+        """What the tasks of one driver's run see (their stop its own: the same cluster may serve other runs)."""
+        return DaskSide(f"mols-stop-{uuid.uuid4().hex}")
 
     def workers(self) -> list[str]:
         return sorted(str(w.get("name")) for w in self.client.scheduler_info()["workers"].values())
@@ -90,7 +94,7 @@ class DaskExecutor:
         return {"scheduler": self.client.scheduler_info().get("address"), "workers": self.workers()}
 
     def submit(self, fn: Callable, *args, key: str):
-        return self.client.submit(fn, *args, key=f"{key}-{self.side.name[-8:]}", pure=False, retries=0)
+        return self.client.submit(fn, *args, key=key, pure=False, retries=0)
 
     def wait(self, futures: list, seconds: float) -> list:
         from distributed import wait as dask_wait
@@ -112,11 +116,11 @@ class DaskExecutor:
 
         return isinstance(error, KilledWorker)
 
-    def stop(self, signum: int) -> None:
+    def stop(self, side: DaskSide, signum: int) -> None:
         from distributed import Event, Variable
 
-        Variable(self.side.name, client=self.client).set(signum)
-        Event(self.side.name, client=self.client).set()
+        Variable(side.name, client=self.client).set(signum)
+        Event(side.name, client=self.client).set()
 
 
 class PoolSide:
@@ -149,7 +153,7 @@ class ProcessExecutor:
     def __init__(self, workers: dict[str, dict[str, str]]):
         self.context = multiprocessing.get_context("spawn")
         self.event, self.signum = self.context.Event(), self.context.Value("i", 0)
-        self.env, self.cores, self.side = workers, core_shares(list(workers)), PoolSide()
+        self.env, self.cores = workers, core_shares(list(workers))
         self.pools = {name: self._pool(name) for name in workers}
         self.idle, self.queue = list(workers), []
         self.running: dict[Future, tuple[Future, str]] = {}  # a pool's future -> (the task's, its worker)
@@ -157,6 +161,12 @@ class ProcessExecutor:
     def _pool(self, name: str) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(1, mp_context=self.context, initializer=_start_worker,
                                    initargs=(name, self.env[name], self.cores.get(name), self.event, self.signum))
+
+    def new_side(self) -> PoolSide:
+        """What the tasks of one driver's run see: the workers' stop, cleared (one run at a time)."""
+        self.signum.value = 0
+        self.event.clear()
+        return PoolSide()
 
     def workers(self) -> list[str]:
         return sorted(self.pools)
@@ -185,7 +195,10 @@ class ProcessExecutor:
             if isinstance(error, BrokenProcessPool):  # its process died: a new one for the next task
                 self.pools[name].shutdown(wait=False)
                 self.pools[name] = self._pool(name)
-            task.set_exception(error) if error is not None else task.set_result(inner.result())
+            if error is None:
+                task.set_result(inner.result())
+            else:
+                task.set_exception(error)
             self.idle.append(name)
         self._start()
         return [future for future in futures if future.done()]
@@ -200,14 +213,14 @@ class ProcessExecutor:
     def died(self, error: BaseException) -> bool:
         return isinstance(error, BrokenProcessPool)
 
-    def stop(self, signum: int) -> None:
+    def stop(self, side: PoolSide, signum: int) -> None:
         self.signum.value = signum
         self.event.set()
 
     def close(self) -> None:
         """The workers ended, after their tasks (stopped first where the block left early)."""
         if self.running and not self.event.is_set():
-            self.stop(signal.SIGTERM)
+            self.stop(PoolSide(), signal.SIGTERM)
         for pool in self.pools.values():
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -218,7 +231,7 @@ def executor_kind(executor: str, scheduler: str | None) -> str:
         raise MolsError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
     if scheduler is not None:
         if executor == "processes":
-            raise MolsError("a scheduler's address needs the dask executor, not processes")
+            raise MolsError(f"scheduler {scheduler}: a Dask scheduler needs executor dask, not processes")
         need("dask", "a Dask scheduler (--scheduler)")
         return "dask"
     if executor == "processes":
