@@ -17,6 +17,7 @@ _WHERE = {
     "Problem": "mols.problems.base", "KernelSet": "mols.problems.kernels", "NEIGHBORHOODS": "mols.neighborhoods",
     "get_neighborhood": "mols.neighborhoods", "Neighborhood": "mols.neighborhoods.base", "position_moves": "mols.neighborhoods.base",
     "prepare": "mols.backends", "SearchResult": "mols.search.base", "solve": "mols.runner.entry",
+    "solve_many": "mols.parallel.many",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE)
 __all__ = sorted(_WHERE)

@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mols.batch import BATCH, FLAGS, MERGED, child_arguments, merge_fronts, seed_folder
+from mols.parallel.record import BATCH, MERGED, merge_fronts, seed_folder
+from mols.parallel.task import worker_config
 from mols.problems import load_problem
 from mols.results import front_csv
 from mols.runner import RunConfig, build_search
@@ -79,23 +80,17 @@ def test_the_merged_front_of_one_objective_is_its_best_rows():
     assert merged["solution"].tolist() == ["d", "e"] and merged["cost"].tolist() == [3, 3]
 
 
-def test_a_child_gets_the_configuration_of_the_batch(tmp_path):
-    config = RunConfig(instance="tai12a", problem="qap", algorithm="its", backend="cpu", iterations=9, seed=3,
-                       weights=(0.25, 0.75), tenure=4, threads=1, objectives="cost, cost_2")
-    args = child_arguments(config, tmp_path / "seed-3", overwrite=True)
-    assert args[:5] == ["tai12a", "--seed", "3", "--output", str(tmp_path / "seed-3")]
-    pairs = dict(zip(args[5:-1:2], args[6:-1:2]))
-    assert pairs["--problem"] == "qap" and pairs["--algorithm"] == "its" and pairs["--iterations"] == "9"
-    assert pairs["--weights"] == "0.25,0.75" and pairs["--tenure"] == "4" and args[-1] == "--overwrite"
-    assert pairs["--objectives"] == "cost,cost_2"
-    assert set(config.record()) == {*FLAGS, "instance", "seed", "weights", "objectives", "tune"}
-    assert "--block" not in args and "--tune" not in args
-
-
-def test_a_child_gets_the_launch_options_of_the_batch(tmp_path):
-    for options, expected in (({"block": 64}, "--block 64"), ({"tune": True}, "--tune")):
-        config = RunConfig(instance="tai12a", problem="qap", algorithm="tabu", backend="gpu", **options)
-        assert expected in " ".join(child_arguments(config, tmp_path, overwrite=False))
+@pytest.mark.parametrize("options", [
+    {"problem": "qap", "algorithm": "its", "weights": (0.25, 0.75), "tenure": 4, "objectives": "cost, cost_2"},
+    {"problem": "qap", "algorithm": "tabu", "backend": "gpu", "block": 64},
+    {"problem": "qap", "algorithm": "tabu", "backend": "gpu", "tune": True},
+    {"time": 2.5, "evaluations": 1000, "target": (1.0, 2.5)}])
+def test_a_worker_gets_the_configuration_of_the_batch(options):
+    """A search of the driver is its RunConfig's keywords made again on the worker: every option and budget kept,
+    one core on a CPU worker."""
+    config = RunConfig(instance="tai12a", iterations=9, seed=3, **({"backend": "cpu"} | options))
+    again = worker_config(config.record(), None)
+    assert again == dataclasses.replace(config, threads=1 if config.spec.device == "cpu" else None)
 
 
 def test_a_stop_writes_every_running_search_and_the_merged_front(tmp_path):
@@ -119,3 +114,21 @@ def test_a_folder_holding_a_batch_is_refused_without_overwrite(tmp_path):
     (tmp_path / BATCH).write_text("{}")
     code, output = finish(mols_run(*TABU, "--batch", "2", "-o", str(tmp_path)))
     assert code == 1 and "holds a" in output and "batch already" in output and "Traceback" not in output
+
+
+def test_without_dask_a_batch_runs_on_a_pool_of_processes(tmp_path, monkeypatch):
+    """The driver's other executor: the same folders, logs, merged front and record."""
+    import mols.extras
+    from typer.testing import CliRunner
+
+    from mols.cli import app
+
+    monkeypatch.setattr(mols.extras, "find_spec", lambda module: None if module in ("dask", "distributed") else 1)
+    result = CliRunner().invoke(app, ["run", *TABU, "--seed", "1", "--batch", "2", "--threads", "2",
+                                      "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / BATCH).read_text())
+    assert record["mode"] == "processes" and [s["log"] for s in record["searches"]] == ["seed-1.log", "seed-2.log"]
+    assert "iterations, archive" in (tmp_path / "seed-1.log").read_text()
+    config = RunConfig(instance="020_05_01", algorithm="tabu", backend="cpu", iterations=150, seed=1)
+    assert len(fronts_as_alone(tmp_path, config, 2)) == 2 and record["merged"]["rows"] > 0

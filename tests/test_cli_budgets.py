@@ -9,10 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from mols.batch import child_arguments
 from mols.cli import app
 from mols.reporting.tables import budget
-from mols.runner import RunConfig
 
 runner = CliRunner()
 
@@ -59,12 +57,14 @@ def test_bad_budgets_exit_1_naming_the_option(tmp_path, args, message):
     assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
 
 
-def test_a_batch_passes_the_budgets_on():
-    config = RunConfig("020_05_01", backend="cpu", time=2.5, evaluations=1000, restarts=1, target=(1.0, 2.5, 3.0))
-    args = child_arguments(config, Path("out"), False)
-    for flag, value in [("--time", "2.5"), ("--evaluations", "1000"), ("--restarts", "1"), ("--target", "1.0,2.5,3.0")]:
-        assert args[args.index(flag) + 1] == value
-    assert "--iterations" not in args
+def test_a_batch_passes_the_budgets_on(tmp_path):
+    result = runner.invoke(app, ["run", "020_05_01", "-b", "cpu", "--time", "30", "--evaluations", "1000",
+                                 "--batch", "2", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    for seed in (0, 1):
+        manifest = json.loads((tmp_path / "out" / f"seed-{seed}" / "run.json").read_text())
+        assert manifest["config"]["time"] == 30 and manifest["config"]["evaluations"] == 1000
+        assert manifest["ended_by"] == "evaluations" and manifest["iterations"] == 1000 // 361
 
 
 def test_reports_state_the_budget():

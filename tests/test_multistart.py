@@ -1,6 +1,6 @@
-"""mols multistart on Dask distributed: a local cluster of two CPU workers (and, with the gpu marker, one worker
-per GPU), an external scheduler with two `dask worker` processes, faults, resuming and stopping; the command's
-one-line errors (a bad scheduler, one without workers, a bad instance) and worker tracebacks kept to the log."""
+"""The driver of many searches (mols multistart's) on Dask distributed: a local cluster of two CPU workers (and, with
+the gpu marker, one worker per GPU), an external scheduler with two `dask worker` processes; faults, resuming and
+stopping, on Dask and on a pool of local processes (the command: test_multistart_command.py)."""
 
 from __future__ import annotations
 
@@ -14,15 +14,14 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
 
-from mols.batch import batch_error, merge_fronts
-from mols.cli import app
 from mols.errors import MolsError
-from mols.multistart import MULTISTART, Multistart
-from mols.multistart.cluster import open_client, visible_gpus
-from mols.multistart.logs import LOG
-from mols.multistart.task import run_task
+from mols.parallel import Driver
+from mols.parallel.cluster import open_client
+from mols.parallel.executors import DaskExecutor, open_executor
+from mols.parallel.record import MULTISTART, merge_fronts, unfinished
+from mols.parallel.task import run_task
+from mols.parallel.workers import visible_gpus
 from mols.results import FRONT, MANIFEST, RunContext, results_files
 from mols.runner import RunConfig, build_search
 
@@ -46,10 +45,19 @@ class TimedStop(NoStop):
         return time.monotonic() >= self.at
 
 
+LOG = "multistart.log"
+
+
 @pytest.fixture(scope="module")
 def client():
     with open_client(None, "cpu", 2) as client:
         yield client
+
+
+@pytest.fixture(scope="module")
+def pool():
+    with open_executor("processes", "cpu", 2) as executor:
+        yield executor
 
 
 def fronts_one_by_one(fields: dict, seeds) -> dict[int, bytes]:
@@ -71,8 +79,15 @@ def read_merged(folder: Path) -> pd.DataFrame:
     return pd.read_csv(folder / "merged_front.csv", dtype={"solution": str})
 
 
-def run(client, fields, searches, folder, stop=None, **options) -> dict:
-    return Multistart(client, fields, searches, folder, **options).run(stop or NoStop())
+def driver(client_or_pool, fields, searches, folder, **options) -> Driver:
+    """The driver of `searches` searches from fields' seed on a Dask client's cluster, or on a pool executor."""
+    executor = DaskExecutor(client_or_pool) if hasattr(client_or_pool, "scheduler_info") else client_or_pool
+    seeds = range(fields["seed"], fields["seed"] + searches)
+    return Driver(executor, fields, seeds, folder, MULTISTART, resume=True, **options)
+
+
+def run(client_or_pool, fields, searches, folder, stop=None, **options) -> dict:
+    return driver(client_or_pool, fields, searches, folder, **options).run(stop or NoStop())
 
 
 def test_merged_front_is_the_nondominated_union_of_the_searches_run_one_by_one(client, tmp_path):
@@ -95,49 +110,55 @@ def test_tabu_searches_are_spread_evenly_over_the_workers_in_tasks(client, tmp_p
     pd.testing.assert_frame_equal(read_merged(tmp_path), merged_of(alone, ["cost"]), check_dtype=False)
 
 
-def failing_task(fields, seeds, shipped, stop_event):
+def failing_task(fields, seeds, *rest):
     """run_task, except that a task holding seed 4 raises."""
     if 4 in seeds:
         raise RuntimeError("a fault in seed 4's task")
-    return run_task(fields, seeds, shipped, stop_event)
+    return run_task(fields, seeds, *rest)
 
 
-def test_a_task_that_raises_is_tried_again_then_reported_and_the_others_finish(client, tmp_path):
-    record = run(client, QAP, 3, tmp_path, per_task=1, task=failing_task)
+@pytest.mark.parametrize("executor", ["client", "pool"])
+def test_a_task_that_raises_is_tried_again_then_reported_and_the_others_finish(executor, request, tmp_path):
+    record = run(request.getfixturevalue(executor), QAP, 3, tmp_path, per_task=1, task=failing_task)
     by_seed = {t["seeds"][0]: t for t in record["tasks"]}
     assert by_seed[4]["status"] == "failed"
     assert [a["status"] for a in by_seed[4]["attempts"]] == ["failed", "failed"]
     assert "a fault in seed 4's task" in by_seed[4]["attempts"][-1]["error"]
     assert by_seed[3]["status"] == by_seed[5]["status"] == "finished"
     assert {s["seed"]: s["status"] for s in record["searches"]} == {3: "completed", 4: "not run", 5: "completed"}
-    assert "seed 4" in batch_error(record)
+    assert "seed 4" in unfinished(record)
     assert set(read_merged(tmp_path)["seed"]) <= {3, 5}
 
 
-def dying_task(fields, seeds, shipped, stop_event):
+def dying_task(fields, seeds, *rest):
     """run_task, except that the first time a task is tried its worker process dies."""
     marker = Path(fields["marker"])
     if not marker.exists():
         marker.write_text("died once")
         os._exit(1)
-    return run_task({k: v for k, v in fields.items() if k != "marker"}, seeds, shipped, stop_event)
+    return run_task({k: v for k, v in fields.items() if k != "marker"}, seeds, *rest)
 
 
-def test_a_task_whose_worker_dies_runs_again_on_a_worker(client, tmp_path):
+@pytest.mark.parametrize("executor, error", [("client", "KilledWorker"), ("pool", "BrokenProcessPool")])
+def test_a_task_whose_worker_dies_runs_again_on_a_worker(executor, error, request, tmp_path):
     fields = QAP | {"marker": str(tmp_path / "marker")}
-    record = run(client, fields, 1, tmp_path / "out", task=dying_task)
+    on = request.getfixturevalue(executor)
+    failed = []
+    record = driver(on, fields, 1, tmp_path / "out", task=dying_task).run(NoStop(), on_failed=lambda task, why, again:
+                                                                           failed.append((why, again)))
     (task,) = record["tasks"]
     assert [a["status"] for a in task["attempts"]] == ["failed", "finished"]
-    assert "KilledWorker" in task["attempts"][0]["error"]
+    assert error in task["attempts"][0]["error"] and failed == [("its worker died", True)]
     assert (tmp_path / "out" / "seed-3" / FRONT).read_bytes() == fronts_one_by_one(QAP, [3])[3]
-    client.wait_for_workers(2, timeout=60)  # the nanny has started a new worker for the module's next tests
+    if executor == "client":
+        on.wait_for_workers(2, timeout=60)  # the nanny has started a new worker for the module's next tests
 
 
 def test_a_configuration_a_worker_cannot_run_is_refused_once_before_the_tasks(client, tmp_path):
     if visible_gpus():
         pytest.skip("the workers have a GPU")
     with pytest.raises(MolsError, match="^(on a worker: |a worker could not check)"):  # no CuPy, or no device
-        Multistart(client, QAP | {"backend": "gpu"}, 2, tmp_path).check()
+        driver(client, QAP | {"backend": "gpu"}, 2, tmp_path).check()
 
 
 def process_cores() -> list[list[int]]:
@@ -165,87 +186,18 @@ def test_a_rerun_into_the_same_folder_runs_only_the_missing_searches(client, tmp
         run(client, QAP | {"iterations": 41}, 4, tmp_path)
 
 
-def test_a_stop_ends_the_running_searches_which_keep_their_archive(client, tmp_path):
+@pytest.mark.parametrize("executor", ["client", "pool"])
+def test_a_stop_ends_the_running_searches_which_keep_their_archive(executor, request, tmp_path):
     fields = QAP | {"iterations": None, "time": 60.0}
     start = time.monotonic()
-    record = run(client, fields, 2, tmp_path, stop=TimedStop(4.0), per_task=1)
+    after = 4.0 if executor == "client" else 10.0  # a pool's replaced worker (the test above) starts cold
+    record = run(request.getfixturevalue(executor), fields, 2, tmp_path, stop=TimedStop(after), per_task=1)
     assert time.monotonic() - start < 40
     for seed in (3, 4):
         manifest = json.loads((tmp_path / f"seed-{seed}" / MANIFEST).read_text())
         assert manifest["status"] == "interrupted" and manifest["iterations"] > 0
         assert manifest["archive_size"] >= 1
     assert {s["status"] for s in record["searches"]} == {"interrupted"}
-
-
-def test_the_command_runs_the_searches_and_names_a_bad_option(tmp_path):
-    runner = CliRunner()
-    out = tmp_path / "out"
-    done = runner.invoke(app, ["multistart", "-k", "2", "--workers", "2", "tai12a", "-p", "qap", "-a", "its",
-                               "-i", "30", "-b", "cpu", "-o", str(out)])
-    assert done.exit_code == 0, done.output
-    assert json.loads((out / MULTISTART).read_text())["merged"]["rows"] >= 1
-    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["seed-0", "seed-1"]
-    bad = runner.invoke(app, ["multistart", "tai12a", "-p", "qap", "--tenure", "x", "-o", str(tmp_path / "b")])
-    assert bad.exit_code == 1 and "--tenure" in bad.output and "Traceback" not in bad.output
-    batch = runner.invoke(app, ["multistart", "tai12a", "-p", "qap", "--batch", "3", "-o", str(tmp_path / "c")])
-    assert batch.exit_code == 1 and "--searches" in batch.output
-
-
-TINY = ["tai12a", "-p", "qap", "-a", "tabu", "-i", "3", "-b", "cpu"]
-
-
-def flat(output: str) -> str:
-    return " ".join(output.split())  # rich wraps long lines at spaces
-
-
-@pytest.mark.parametrize("address, why", [
-    ("nonsense", "not a scheduler address"), ("foo://x", "not a scheduler address"),
-    ("tcp://127.0.0.1:1", "no Dask scheduler answered within 2 s"),  # nothing listens there
-    (None, "the scheduler has no worker (none joined within 2 s)")])  # a scheduler of no workers, made here
-def test_a_bad_scheduler_or_one_without_workers_is_one_line_within_the_timeout(address, why, tmp_path):
-    from distributed import LocalCluster
-
-    with LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster:
-        address, start = address or cluster.scheduler_address, time.monotonic()
-        result = CliRunner().invoke(app, ["multistart", "--scheduler", address, "--connect-timeout", "2", *TINY,
-                                          "-o", str(tmp_path / "out")])
-        assert time.monotonic() - start < 2 + 10
-    output = flat(result.output)
-    assert result.exit_code == 1 and "Traceback" not in output and output.count("error:") == 1
-    assert f"error: --scheduler {address}: {why}" in output and not (tmp_path / "out").exists()
-
-
-@pytest.mark.parametrize("scheduler", [[], ["--scheduler", "tcp://127.0.0.1:1"]], ids=["local", "existing"])
-@pytest.mark.parametrize("content", [None, "12\n1 2 3\n"], ids=["missing", "malformed"])
-def test_a_bad_instance_is_read_here_and_named_as_the_user_gave_it(content, scheduler, tmp_path):
-    """Before any cluster is started or reached, with mols run's message (the reader's)."""
-    path = tmp_path / "my.dat"
-    if content is not None:
-        path.write_text(content)
-    result = CliRunner().invoke(app, ["multistart", *scheduler, str(path), *TINY[1:], "-o", str(tmp_path / "out")])
-    alone = CliRunner().invoke(app, ["run", str(path), *TINY[1:], "-o", str(tmp_path / "run")])
-    assert result.exit_code == alone.exit_code == 1
-    assert "Traceback" not in result.output and "mols: starting" not in result.output
-    assert str(path) in result.output.replace("\n", "") and "mols-instances" not in result.output
-    assert flat(result.output) == flat(alone.output) and not (tmp_path / "out").exists()
-
-
-def test_a_failing_tasks_traceback_goes_to_the_log_not_the_terminal(tmp_path, monkeypatch, capfd):
-    """The worker's report and the driver's traceback in the log; a line per attempt on the terminal (fd 2 too)."""
-    monkeypatch.setattr("mols.multistart.driver.run_task", failing_task)
-    out = tmp_path / "out"
-    result = CliRunner().invoke(app, ["multistart", "-k", "2", "--seed", "3", "--workers", "1", "--per-task", "1",
-                                      *TINY, "-o", str(out)])
-    terminal = result.output + "".join(capfd.readouterr())
-    assert result.exit_code == 1, terminal
-    for then in ("trying it once more", "given up"):
-        assert f"mols: task 1 (seed 4) failed: RuntimeError: a fault in seed 4's task; {then}" in flat(result.output)
-    assert "Traceback" not in terminal and "Compute Failed" not in terminal
-    log = (out / LOG).read_text()
-    assert log.count("Compute Failed") == 2 and log.count("Traceback (most recent call last)") == 2
-    assert 'raise RuntimeError("a fault in seed 4\'s task")' in log
-    tasks = json.loads((out / MULTISTART).read_text())["tasks"]
-    assert [t["status"] for t in tasks] == ["finished", "failed"] and len(tasks[1]["attempts"]) == 2
 
 
 @pytest.fixture

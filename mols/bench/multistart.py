@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mols.batch import batch_error
 from mols.bench.common import cpu_budget, write_tables
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
@@ -95,35 +94,38 @@ def plan_columns(requested: list[str], gpus: int) -> tuple[list[str], list[str]]
 def modes(case: Case, column: str, searches: int, workers: int) -> list[tuple[str, int]]:
     """(mode, searches per task) of a column: `one`; on a GPU also `batched` where the searches share launches
     (driver.default_per_task) and a task would hold more than one."""
-    from mols.multistart.driver import default_per_task
+    from mols.parallel.driver import default_per_task
 
     per_task = default_per_task(case.fields, searches, workers)
     return [("one", 1)] + ([("batched", per_task)] if COLUMNS[column][0] == "gpu" and per_task > 1 else [])
 
 
-def timed_multistart(client, fields: dict, searches: int, folder: Path, per_task: int) -> tuple[float, dict]:
-    """Wall seconds of Multistart.run and its record; MolsError where a search did not complete."""
-    from mols.multistart import MULTISTART, Multistart
+def timed_multistart(executor, fields: dict, searches: int, folder: Path, per_task: int) -> tuple[float, dict]:
+    """Wall seconds of the driver's run (`mols multistart`'s) and its record; MolsError where a search did not
+    complete."""
+    from mols.parallel.driver import Driver
+    from mols.parallel.record import MULTISTART, unfinished
 
-    multistart = Multistart(client, fields, searches, folder, per_task, overwrite=True)
+    seeds = range(fields.get("seed", 0), fields.get("seed", 0) + searches)
+    driver = Driver(executor, fields, seeds, folder, MULTISTART, per_task, overwrite=True)
     start = time.perf_counter()
-    record = multistart.run(Stop())  # never requested: Ctrl-C interrupts the bench itself
+    record = driver.run(Stop())  # never requested: Ctrl-C interrupts the bench itself
     seconds = time.perf_counter() - start
-    error = batch_error(record)
+    error = unfinished(record)
     if error:
         raise MolsError(f"a benchmark multistart did not complete ({error}); see {folder / MULTISTART}")
     return seconds, record
 
 
-def measure(client, case: Case, column: str, mode: str, per_task: int, settings: Settings, scratch: Path) -> dict:
+def measure(executor, case: Case, column: str, mode: str, per_task: int, settings: Settings, scratch: Path) -> dict:
     """One cell: a warm-up multistart, then `repeats` timed ones (docs/internals.md)."""
-    workers = len(client.scheduler_info()["workers"])
+    workers = len(executor.workers())
     iterations = case.iterations(column)
     fields = case.fields | {"backend": COLUMNS[column][0], "iterations": iterations}
     warm = fields | {"iterations": min(WARM_ITERATIONS, iterations)}
-    timed_multistart(client, warm, per_task * workers, scratch / "warm-up", per_task)
+    timed_multistart(executor, warm, per_task * workers, scratch / "warm-up", per_task)
     folder = scratch / f"{case.instance}-{column}-{mode}"
-    runs = [timed_multistart(client, fields, settings.searches, folder, per_task) for _ in range(settings.repeats)]
+    runs = [timed_multistart(executor, fields, settings.searches, folder, per_task) for _ in range(settings.repeats)]
     shutil.rmtree(folder, ignore_errors=True)
     seconds = statistics.median(s for s, _ in runs)
     budget = case.fields["iterations"]
@@ -165,19 +167,19 @@ def run(cases: list[Case], columns: list[str], settings: Settings, output: Path,
         on_row: OnRow = lambda rows, clusters: None) -> tuple[list[dict], list[dict]]:
     """Every case in every column, a cluster per column: (cells, clusters); on_row(cells, clusters) after each
     cell (e.g. to rewrite the report, so that a run cut short keeps what it measured)."""
-    from mols.multistart.cluster import open_client
+    from mols.parallel.executors import open_executor
 
     rows, clusters, scratch = [], [], output / SCRATCH
     for column in columns:
         device, workers = COLUMNS[column]
         start = time.perf_counter()
-        with open_client(None, device, workers) as client:
-            count = len(client.scheduler_info()["workers"])
+        with open_executor("dask", device, workers) as executor:
+            count = len(executor.workers())
             clusters.append({"column": column, "device": device, "workers": count,
                              "start_seconds": time.perf_counter() - start})
             for case in cases:
                 for mode, per_task in modes(case, column, settings.searches, count):
-                    rows.append(measure(client, case, column, mode, per_task, settings, scratch))
+                    rows.append(measure(executor, case, column, mode, per_task, settings, scratch))
                     on_row(rows, clusters)
     shutil.rmtree(scratch, ignore_errors=True)
     return rows, clusters
@@ -221,7 +223,7 @@ def cpu_model() -> str:
 
 
 def gpu_names() -> list[str]:
-    from mols.multistart.cluster import visible_gpus
+    from mols.parallel.workers import visible_gpus
 
     gpus = visible_gpus()
     if not gpus:

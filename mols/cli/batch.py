@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 from pathlib import Path
 
 import typer
@@ -14,13 +13,13 @@ from mols.cli.options import EXIT_INTERRUPTED
 from mols.errors import MolsError, reason
 from mols.signals import StopSignals
 
-CHILD = [sys.executable, "-m", "mols", "run"]  # how a search of its own process starts
-
 
 def run_batch_command(config, size: int, folder: Path, overwrite: bool) -> None:
-    """The searches (sharing each launch on the GPU where they can, else one process each: mols/batch.py)."""
+    """The searches (sharing each launch on the GPU where they can, else through the driver, one search per
+    worker process: mols/parallel/)."""
     from mols.backends import BackendSpec
-    from mols.batch import BATCH, MERGED, batch_error, run_batch, run_together
+    from mols.parallel.record import BATCH, MERGED, unfinished
+    from mols.parallel.together import run_together
     from mols.results_folder import refuse_other_kind
 
     refuse_other_kind(folder, "batch")
@@ -32,8 +31,6 @@ def run_batch_command(config, size: int, folder: Path, overwrite: bool) -> None:
     except OSError as err:
         raise MolsError(f"--output: cannot make {folder} ({reason(err)})") from None
     on_gpu = BackendSpec(config.backend).resolved().device == "gpu"
-    parallel = 1 if on_gpu else min(size, config.threads or os.cpu_count() or 1)
-    child = dataclasses.replace(config, threads=None if on_gpu else 1)
     seeds = f"seeds {config.seed}..{config.seed + size - 1}"
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"], phase="setup") as stop, progress_bar() as progress:
         if made:  # a signal before the searches start leaves no empty folder behind
@@ -44,22 +41,54 @@ def run_batch_command(config, size: int, folder: Path, overwrite: bool) -> None:
         try:
             record = run_together(config, size, folder, overwrite, stop,
                                   lambda done: progress.update(task, completed=done))
+            if record is None:
+                progress.update(task, total=size, description="searches")
+                record = run_apart(config, size, folder, on_gpu, overwrite, stop,
+                                   lambda done: progress.update(task, completed=done))
         except KeyboardInterrupt:
             err_console.print(f"interrupted by {stop.name} before the searches started: nothing written")
             raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
-        if record is None:
-            err_console.print(f"mols: one search per process, {parallel} at a time", highlight=False)
-            progress.update(task, total=size, description="searches")
-            stop.phase = "search"
-            record = run_batch(CHILD, child, size, folder, parallel, overwrite, stop,
-                               lambda done: progress.update(task, completed=done))
     show_table("batch", ["seed", "status", "iterations", "archive", "seconds"],
                [[s["seed"], s["status"], s.get("iterations", ""), s.get("archive_size", ""),
                  f"{s['wall_seconds']:.2f}" if "wall_seconds" in s else ""] for s in record["searches"]])
     console.print(f"wrote {folder / MERGED} ({record['merged']['rows']} rows) and {folder / BATCH}", highlight=False)
     if stop.requested:
         raise typer.Exit(stop.exit_code)
-    error = batch_error(record)
+    error = unfinished(record)
     if error:
         raise MolsError(f"some searches of the batch did not run to their end ({error}); see their folders and "
                         f"logs in {folder}")
+
+
+def run_apart(config, size: int, folder: Path, on_gpu: bool, overwrite: bool, stop, on_search) -> dict:
+    """The searches through the driver (mols/parallel/driver.py), one per task, on as many local workers as
+    --threads says (default: every core; one worker on the GPU), each search on one core; each search's progress
+    in OUT/seed-S.log; returns batch.json's content."""
+    from mols.parallel.driver import Driver
+    from mols.parallel.executors import open_executor
+    from mols.parallel.logs import log_file
+    from mols.parallel.record import BATCH, refuse_taken
+    from mols.runner import run_problem
+
+    seeds = list(range(config.seed, config.seed + size))
+    if not overwrite:
+        refuse_taken(folder, seeds)
+    child = dataclasses.replace(config, threads=None if on_gpu else 1)
+    run_problem(child)  # the instance read here: a bad one gets `mols run`'s message, before any worker starts
+    parallel = 1 if on_gpu else min(size, config.threads or os.cpu_count() or 1)
+    with open_executor("auto", child.spec.device, parallel, log=log_file(folder, BATCH)) as executor:
+        err_console.print(f"mols: one search per process, {parallel} at a time ({executor.mode})", highlight=False)
+        driver = Driver(executor, child.record(), seeds, folder, BATCH, per_task=1, overwrite=True,
+                        logs=True)
+        stop.phase = "search"
+        record = driver.run(stop, on_search, lambda task, why, again: show_failed(task, why, again, driver.log))
+        stop.phase = "write"
+    return record
+
+
+def show_failed(task, why: str, again: bool, log: Path) -> None:
+    """A failed attempt of a driver's task in one line (its traceback is in the log)."""
+    seeds = f"seed{'s' if len(task.seeds) > 1 else ''} {', '.join(map(str, task.seeds))}"
+    err_console.print(f"mols: task {task.index} ({seeds}) failed: {why}; "
+                      f"{'trying it once more' if again else 'given up'} (details in {log})", highlight=False,
+                      markup=False)

@@ -88,7 +88,7 @@ def bench_multistart(
     one GPU and all GPUs (one search per task, and batched: a GPU's searches sharing each launch) on Dask, then
     K PLS searches on the flowshop 200_20_01."""
     from mols.bench import multistart as bench
-    from mols.multistart.cluster import visible_gpus
+    from mols.parallel.workers import visible_gpus
 
     chosen = [] if instances == "none" else choose(instances, bench.INSTANCES, "--instances")
     wanted, notes = bench.plan_columns(choose(columns, bench.COLUMNS, "--columns"), len(visible_gpus()))

@@ -1,4 +1,5 @@
-"""`mols multistart`: K searches on Dask distributed (the cluster, the searches with progress, a table of tasks)."""
+"""`mols multistart`: K searches through the driver, on Dask distributed (or a pool of local processes without the
+Dask extra): the executor, the searches with progress, a table of tasks."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from mols.cli.console import WHOLE_PROCESS, console, err_console, new_app, progr
 from mols.cli.options import EXIT_INTERRUPTED, config_fields
 from mols.cli.run import run
 from mols.errors import MolsError
-from mols.multistart.cluster import CONNECT_TIMEOUT
+from mols.parallel.cluster import CONNECT_TIMEOUT
 from mols.signals import StopSignals
 
 
@@ -40,7 +41,8 @@ def multistart(
     `mols multistart -k 20 tai100a -p qap -a its -i 100000`. Each search writes OUTPUT/seed-S as its task ends; a
     task that fails, or whose worker dies, is tried once more and then reported (its traceback, with Dask's
     warnings and errors, in OUTPUT/multistart.log); Ctrl-C stops the running searches at their next iteration
-    (each writes its archive so far) and starts no other. Needs the Dask extra: pip install 'mols[dask]'."""
+    (each writes its archive so far) and starts no other. Without the Dask extra (pip install 'mols[dask]') it runs
+    on local worker processes, and --scheduler is refused."""
     fields = config_fields(run_parameters(ctx.args))
     run_multistart(fields, searches, workers, scheduler, per_task, output, overwrite, connect_timeout)
 
@@ -63,7 +65,7 @@ def run_parameters(args: list[str]) -> dict:
 
 
 def default_folder(fields: dict, searches: int) -> Path:
-    """results/INSTANCE-multistart-ALGORITHM-kK-sSEED (other options into it are refused: driver.previous_tasks)."""
+    """results/INSTANCE-multistart-ALGORITHM-kK-sSEED (other options into it are refused: record.previous_tasks)."""
     from mols.results import RESULTS, safe_name
 
     stem = safe_name(Path(fields["instance"]).stem)
@@ -72,32 +74,36 @@ def default_folder(fields: dict, searches: int) -> Path:
 
 def run_multistart(fields: dict, searches: int, workers: int | None, scheduler: str | None, per_task: int | None,
                    output: Path | None, overwrite: bool, connect_timeout: float = CONNECT_TIMEOUT) -> None:
-    from mols.extras import need
-
-    need("dask", "mols multistart")
-    from mols.batch import batch_error
-    from mols.multistart.cluster import open_client
-    from mols.multistart.driver import MULTISTART, Multistart, previous_tasks
-    from mols.multistart.logs import LOG
+    from mols.parallel.driver import Driver
+    from mols.parallel.executors import executor_kind, open_executor
+    from mols.parallel.logs import log_file
+    from mols.parallel.record import MULTISTART, previous_tasks, unfinished
     from mols.results_folder import checked_output, refuse_other_kind
 
+    kind = executor_kind("auto", scheduler)
     device = checked_here(fields, scheduler)
     folder = checked_output(output) if output is not None else default_folder(fields, searches)
     refuse_other_kind(folder, "multistart")  # before a cluster is made, as other options into the folder are:
-    previous_tasks(folder, fields, overwrite)
-    where = scheduler or f"a local cluster, one worker per {'GPU' if device == 'gpu' else 'core'}"
+    if not overwrite:
+        previous_tasks(folder, fields)
+    unit = "GPU" if device == "gpu" else "core"
+    where = scheduler or (f"a local cluster, one worker per {unit}" if kind == "dask" else
+                          f"local worker processes, one per {unit} (no Dask: pip install 'mols[dask]' for clusters)")
+    seeds = list(range(fields["seed"], fields["seed"] + searches))
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"], phase="setup") as stop:
         try:
             err_console.print(f"mols: starting {where}", highlight=False)
-            with open_client(scheduler, device, workers, folder / LOG, connect_timeout) as client:
-                record = _run(Multistart(client, fields, searches, folder, per_task, overwrite), stop)
+            with open_executor(kind, device, workers, scheduler, log_file(folder, MULTISTART),
+                               connect_timeout) as executor:
+                record = _run(Driver(executor, fields, seeds, folder, MULTISTART, per_task, resume=True,
+                                     overwrite=overwrite), stop)
         except KeyboardInterrupt:
             err_console.print(f"interrupted by {stop.name} before the searches started: nothing written")
             raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
     _show(record, folder)
     if stop.requested:
         raise typer.Exit(stop.exit_code)
-    error = batch_error(record)
+    error = unfinished(record)
     if error:
         raise MolsError(f"some searches did not run to their end ({error}); see {folder / MULTISTART}")
 
@@ -117,36 +123,26 @@ def checked_here(fields: dict, scheduler: str | None) -> str | None:
     return config.backend
 
 
-def _run(multistart, stop) -> dict:
-    from mols.multistart.logs import LOG
+def _run(driver, stop) -> dict:
+    from mols.cli.batch import show_failed
 
-    checked = multistart.check()
-    workers = multistart.client.scheduler_info()["workers"]
-    err_console.print(f"mols: {len(multistart.seeds)} searches on {len(workers)} worker(s) "
-                      f"({', '.join(sorted(str(w.get('name')) for w in workers.values()))}), {checked['backend']}; "
-                      f"results go to {multistart.folder}", highlight=False)
+    checked = driver.check()
+    workers = driver.executor.workers()
+    err_console.print(f"mols: {len(driver.seeds)} searches on {len(workers)} worker(s) ({', '.join(workers)}), "
+                      f"{checked['backend']}; results go to {driver.folder}", highlight=False)
     with progress_bar() as progress:
-        task = progress.add_task("searches", total=len(multistart.seeds))
-        total = len(multistart.seeds)
+        task = progress.add_task("searches", total=len(driver.seeds))
+        total = len(driver.seeds)
         stop.phase = "search"
-        record = multistart.run(stop, lambda done: progress.update(task, completed=done) if console.is_terminal
-                                else err_console.print(f"mols: {done}/{total} searches done", highlight=False),
-                                lambda failed, why, again: _failed(failed, why, again, multistart.folder / LOG))
+        record = driver.run(stop, lambda done: progress.update(task, completed=done) if console.is_terminal
+                            else err_console.print(f"mols: {done}/{total} searches done", highlight=False),
+                            lambda failed, why, again: show_failed(failed, why, again, driver.log))
         stop.phase = "write"
     return record
 
 
-def _failed(task, why: str, again: bool, log: Path) -> None:
-    """A failed attempt in one line (its traceback is in the log)."""
-    seeds = f"seed{'s' if len(task.seeds) > 1 else ''} {', '.join(map(str, task.seeds))}"
-    err_console.print(f"mols: task {task.index} ({seeds}) failed: {why}; "
-                      f"{'trying it once more' if again else 'given up'} (details in {log})", highlight=False,
-                      markup=False)
-
-
 def _show(record: dict, folder: Path) -> None:
-    from mols.batch import MERGED
-    from mols.multistart.driver import MULTISTART
+    from mols.parallel.record import MERGED, MULTISTART
 
     rows = []
     for task in record["tasks"]:

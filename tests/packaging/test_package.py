@@ -108,7 +108,8 @@ def test_a_missing_extra_is_one_line_naming_it_with_exit_code_1(monkeypatch):
     from mols.cli import app
 
     monkeypatch.setattr(mols.extras, "find_spec", lambda module: None if module in ("dask", "distributed") else 1)
-    result = CliRunner().invoke(app, ["multistart", "-k", "2", "020_10_01", "-b", "cpu", "-i", "5"])
+    result = CliRunner().invoke(app, ["multistart", "--scheduler", "tcp://127.0.0.1:1", "-k", "2", "020_10_01",
+                                      "-b", "cpu", "-i", "5"])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "pip install 'mols[dask]'" in " ".join(result.output.split())
 

@@ -1,12 +1,11 @@
-"""What a Dask worker runs for `mols multistart`: a few searches of one configuration on the worker's device,
-returned as their results files so that no shared file system is needed (docs/internals.md)."""
+"""What a worker runs for the driver: a few searches of one configuration on the worker's device, returned as their
+results and results files (the files `mols run` writes) so that no shared file system is needed."""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import os
-import signal
 import socket
 import tempfile
 import threading
@@ -14,13 +13,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mols.results import RunContext, results_files
-from mols.runner import RunConfig, build_search
 from mols.algorithms.tabu.batch import seed_configs, sharing_batch
-from mols.signals import Stop
+from mols.parallel.record import EXIT_CODES, seed_folder
+from mols.results import RunContext, results_files
+from mols.runner import RunConfig, SearchResult, build_search
 
 ONE_AT_A_TIME = threading.Lock()  # a worker started with several threads still runs one task at a time
-WATCH_SECONDS = 0.2  # how often a running task looks at the client's stop
+LOG_SECONDS = 10.0  # a search's log (SearchLog): a line this often
 
 
 @dataclass(frozen=True)
@@ -49,10 +48,13 @@ class Shipped:
 
 @dataclass
 class Outcome:
-    """One search of a task: its status and its results files (None where it did not run)."""
+    """One search of a task: its status, exit code (as `mols run`'s), result and results files (None where it did
+    not run)."""
 
     seed: int
     status: str
+    code: int | None = None
+    result: SearchResult | None = None
     files: dict[str, bytes] | None = None
 
 
@@ -68,34 +70,6 @@ class TaskReport:
     started: float = 0.0
     ended: float = 0.0
     outcomes: list[Outcome] = field(default_factory=list)
-
-
-class RemoteStop(Stop):
-    """The client's stop (a distributed.Event set on Ctrl-C) seen as the searches see a mols.signals.StopSignals:
-    a thread looks at the event every WATCH_SECONDS, and the searches end at their next iteration once it is set,
-    each with its archive so far."""
-
-    def __init__(self, event_name: str):
-        from distributed import Event
-
-        self.phase, self.signum = "search", None
-        self._event, self._done = Event(event_name), threading.Event()
-        if self._event.is_set():
-            self.signum = signal.SIGINT
-            return
-        threading.Thread(target=self._watch, daemon=True).start()
-
-    def _watch(self) -> None:
-        try:
-            while not self._done.is_set():
-                if self._event.wait(WATCH_SECONDS):
-                    self.signum = signal.SIGINT
-                    return
-        except Exception:  # noqa: BLE001 - the cluster closing under a finished task: nothing left to stop
-            return
-
-    def close(self) -> None:
-        self._done.set()
 
 
 def worker_config(fields: dict, shipped: Shipped | None) -> RunConfig:
@@ -117,20 +91,20 @@ def check_task(fields: dict, shipped: Shipped | None) -> dict:
     return {"backend": config.backend, "instance": problem.instance_name, "objectives": list(problem.objectives)}
 
 
-def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, stop_event: str) -> TaskReport:
-    """The searches of `fields` (RunConfig's keywords) with these seeds on this worker (module docstring)."""
-    from distributed import get_worker
-
-    report = TaskReport(str(get_worker().name), socket.gethostname(), os.environ.get("CUDA_VISIBLE_DEVICES"))
+def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, side, logs: str | None = None) -> TaskReport:
+    """The searches of `fields` (RunConfig's keywords) with these seeds on this worker (module docstring); `side`:
+    the executor's side of the worker (its name and the driver's stop, executors.py); `logs`: a folder of this
+    machine where each search writes its progress, seed-S.log (None: nowhere)."""
+    report = TaskReport(side.worker(), socket.gethostname(), os.environ.get("CUDA_VISIBLE_DEVICES"))
     with ONE_AT_A_TIME:
-        stop = RemoteStop(stop_event)
+        stop = side.stop()
         report.started = time.time()
         try:
             if not stop.requested:
                 config = worker_config(fields, shipped)
                 report.bus = _bus(config)
-                report.outcomes = [_outcome(one, context, result, fields["instance"], report)
-                                   for one, context, result in _searches(config, seeds, stop)]
+                report.outcomes = [_outcome(one, context, result, fields["instance"], report, stop)
+                                   for one, context, result in _searches(config, seeds, stop, logs)]
         finally:
             stop.close()
         report.ended = time.time()
@@ -139,15 +113,36 @@ def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, stop_event
     return report
 
 
-def _searches(config: RunConfig, seeds: list[int], stop):
+class SearchLog:
+    """A search's progress as lines in its log, FOLDER/seed-S.log, as `mols run` writes them where the output is
+    no terminal: the first iteration, then one line every LOG_SECONDS, and the last."""
+
+    def __init__(self, folder: str, config: RunConfig):
+        self.path, self.total, self.last = seed_folder(Path(folder), config.seed).with_suffix(".log"), None, None
+        self.write(f"mols: {config.label} on {config.backend}, seed {config.seed}")
+
+    def write(self, line: str) -> None:
+        with open(self.path, "a", encoding="utf-8") as log:
+            log.write(line + "\n")
+
+    def __call__(self, done: int, archive: int) -> None:
+        now = time.monotonic()
+        if self.last is None or now - self.last >= LOG_SECONDS or (self.total is not None and done >= self.total):
+            self.write(f"mols: {done}{'' if self.total is None else f'/{self.total}'} iterations, archive {archive}")
+            self.last = now
+
+
+def _searches(config: RunConfig, seeds: list[int], stop, logs: str | None):
     """(config, RunContext, result) of each seed: together where they share launches, else one after another
     (none starts after a stop)."""
-    batch = sharing_batch(config, seeds)
+    configs = seed_configs(config, seeds)
+    watch = [SearchLog(logs, one) if logs is not None else None for one in configs]
+    batch = sharing_batch(config, seeds, watch.__getitem__)
     if batch is not None:
         results = batch.run(stop)
-        yield from zip(seed_configs(config, seeds), map(RunContext.of, batch.searches), results)
+        yield from zip(configs, map(RunContext.of, batch.searches), results)
         return
-    for one in seed_configs(config, seeds):
+    for one, log in zip(configs, watch):
         if stop.requested:
             return
         if one.strategy is not None:
@@ -156,16 +151,18 @@ def _searches(config: RunConfig, seeds: list[int], stop):
             result, context = config_result(one, stop)
             yield one, context, result
         else:
-            search = build_search(one)
-            result = search.run(stop)
-            yield one, RunContext.of(search), result
+            search = build_search(one, log)
+            if log is not None:
+                log.total = search.total
+            yield one, RunContext.of(search), search.run(stop)
 
 
-def _outcome(config: RunConfig, context: RunContext, result, instance: str, report: TaskReport) -> Outcome:
-    """The search's results files, its configuration naming the instance as the client gave it."""
+def _outcome(config: RunConfig, context: RunContext, result: SearchResult, instance: str, report: TaskReport,
+             stop) -> Outcome:
+    """The search's result and results files, its configuration naming the instance as the client gave it."""
     report.device = context.device
     files = results_files(dataclasses.replace(config, instance=instance), result, context)
-    return Outcome(config.seed, result.status, files)
+    return Outcome(config.seed, result.status, EXIT_CODES.get(result.status, stop.exit_code or 130), result, files)
 
 
 def _bus(config: RunConfig) -> str | None:

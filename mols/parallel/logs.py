@@ -1,5 +1,5 @@
-"""A multistart's log, OUTPUT/multistart.log: Dask's warnings and errors (a worker's traceback among them) and each
-failed attempt's traceback go there, from this process and a local cluster's workers, instead of the terminal."""
+"""The log of many searches (OUTPUT/batch.log, OUTPUT/multistart.log): Dask's warnings and errors and each failed
+attempt's traceback go there, from this process and a local cluster's workers, instead of the terminal."""
 
 from __future__ import annotations
 
@@ -8,9 +8,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-LOG = "multistart.log"
 DASK_ROOTS = ("distributed", "tornado", "bokeh")  # the loggers Dask's logging setup gives a stderr handler
-log = logging.getLogger("mols.multistart")
+log = logging.getLogger("mols.parallel")
+
+
+def log_file(folder: Path, record: str) -> Path:
+    """The log beside a record file: OUT/batch.log for OUT/batch.json."""
+    return folder / Path(record).with_suffix(".log").name
 
 
 class FolderLog(logging.FileHandler):
@@ -32,7 +36,7 @@ class FolderLog(logging.FileHandler):
 
 
 def _routed(handler: logging.Handler) -> list[tuple[logging.Logger, list[logging.Handler], bool]]:
-    """mols.multistart's and Dask's loggers (each with handlers of its own and no propagation) all sent to
+    """mols.parallel's and Dask's loggers (each with handlers of its own and no propagation) all sent to
     `handler` alone; what they had before."""
     loggers = [log] + [logger for name, logger in logging.root.manager.loggerDict.copy().items()
                        if isinstance(logger, logging.Logger) and logger.handlers and name.split(".")[0] in DASK_ROOTS]
@@ -44,7 +48,7 @@ def _routed(handler: logging.Handler) -> list[tuple[logging.Logger, list[logging
 
 @contextmanager
 def logged_to(path: Path) -> Iterator[None]:
-    """This process's Dask messages and mols.multistart's into `path` for the block, as before after it."""
+    """This process's Dask messages and mols.parallel's into `path` for the block, as before after it."""
     handler = FolderLog(path)
     before = _routed(handler)
     try:

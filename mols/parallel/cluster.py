@@ -1,12 +1,10 @@
-"""The Dask cluster a multistart runs on: an existing one (its scheduler's address), or a LocalCluster made here with
-one worker per visible GPU (or per core on the CPU), each worker pinned to cores of its own and running one task
-at a time (docs/internals.md)."""
+"""The Dask cluster many searches run on: an existing one (its scheduler's address), or a LocalCluster made here
+with workers.local_workers' workers, each pinned to cores of its own and running one task at a time."""
 
 from __future__ import annotations
 
 import copy
 import logging
-import os
 import signal
 import time
 from collections.abc import Iterator
@@ -14,42 +12,19 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from mols.errors import MolsError
-from mols.multistart.logs import log_to, logged_to
+from mols.parallel.logs import log_to, logged_to
+from mols.parallel.workers import core_shares, local_workers, pin
 
 CONNECT_TIMEOUT = 10.0  # seconds for an existing cluster's scheduler to answer and show a worker, in all
-
-
-def visible_gpus() -> list[str]:
-    """The GPUs this process may use, as CUDA_VISIBLE_DEVICES names them (its list where it is set)."""
-    from mols.backends.cuda import gpu_available, import_cupy
-
-    if not gpu_available():
-        return []
-    listed = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if listed is not None:
-        return [name.strip() for name in listed.split(",") if name.strip()]
-    return [str(i) for i in range(import_cupy().cuda.runtime.getDeviceCount())]
-
-
-def core_shares(names: list[str]) -> dict[str, list[int]]:
-    """Each named worker's cores, from this process's: an even share each, in order (one core each, in turn,
-    where there are more workers than cores); none where the system does not say."""
-    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    if not cores:
-        return {}
-    if len(names) >= len(cores):
-        return {name: [cores[i % len(cores)]] for i, name in enumerate(names)}
-    per = len(cores) // len(names)
-    return {name: cores[i * per:(i + 1) * per] for i, name in enumerate(names)}
 
 
 def _plugin_class():
     from distributed.diagnostics.plugin import WorkerPlugin
 
     class LocalWorkers(WorkerPlugin):
-        """Set up each worker of a local cluster, a new one that replaces a dead one too: Ctrl-C left to the
-        command (the workers are in its process group), its Dask messages into the run's log (it shares the
-        command's stderr), and the process's threads pinned to its cores."""
+        """Set up each worker of a local cluster, a new one that replaces a dead one too: Ctrl-C and a terminal's
+        hang-up left to the command (the workers are in its process group), its Dask messages into the run's log
+        (it shares the command's stderr), and the process's threads pinned to its cores."""
 
         name = "mols-local-workers"
 
@@ -58,12 +33,10 @@ def _plugin_class():
 
         def setup(self, worker) -> None:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)
             if self.log is not None:
                 log_to(self.log)
-            cores = self.shares.get(str(worker.name))
-            if cores:
-                for thread in os.listdir("/proc/self/task"):  # each thread: the later ones inherit from them
-                    os.sched_setaffinity(int(thread), cores)
+            pin(self.shares.get(str(worker.name)))
 
     return LocalWorkers
 
@@ -72,18 +45,18 @@ def _local_cluster_class():
     from distributed import LocalCluster
 
     class GpuCluster(LocalCluster):
-        """LocalCluster whose workers are gpu-I, each seeing GPU I alone."""
+        """LocalCluster whose workers are local_workers' GPU workers: gpu-I, seeing GPU I alone."""
 
-        def __init__(self, gpus: list[str], **kwargs):
-            self.gpus = gpus
+        def __init__(self, named: dict[str, dict[str, str]], **kwargs):
+            self.named = named  # not `workers`: SpecCluster's own attribute
             super().__init__(n_workers=0, **kwargs)
-            self.scale(len(gpus))
+            self.scale(len(named))
 
         def new_worker_spec(self) -> dict:
-            gpu = next(g for g in self.gpus if f"gpu-{g}" not in self.worker_spec)
+            name = next(name for name in self.named if name not in self.worker_spec)
             spec = copy.deepcopy(self.new_spec)
-            spec["options"]["env"] = {**spec["options"].get("env", {}), "CUDA_VISIBLE_DEVICES": gpu}
-            return {f"gpu-{gpu}": spec}
+            spec["options"]["env"] = {**spec["options"].get("env", {}), **self.named[name]}
+            return {name: spec}
 
     return LocalCluster, GpuCluster
 
@@ -116,19 +89,11 @@ def _local_client(device: str, workers: int | None, log: Path | None) -> Iterato
     LocalCluster, GpuCluster = _local_cluster_class()
     options = {"threads_per_worker": 1, "processes": True, "dashboard_address": ":0", "memory_limit": 0,
                "silence_logs": logging.ERROR}
+    named = local_workers(device, workers)
+    names = list(named)
     # A worker that dies fails its task at once: mols retries it once itself (driver.py).
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-        if device == "gpu":
-            gpus = visible_gpus()
-            if not gpus:
-                raise MolsError("the gpu backend was asked for, but CuPy finds no GPU on this machine")
-            if workers is not None and workers > len(gpus):
-                raise MolsError(f"--workers {workers}: this machine shows {len(gpus)} GPU(s); one worker per GPU")
-            cluster = GpuCluster(gpus[:workers], **options)
-            names = [f"gpu-{gpu}" for gpu in cluster.gpus]
-        else:
-            names = [str(i) for i in range(workers or os.cpu_count() or 1)]
-            cluster = LocalCluster(n_workers=len(names), **options)
+        cluster = GpuCluster(named, **options) if device == "gpu" else LocalCluster(n_workers=len(names), **options)
         with cluster, Client(cluster) as client:
             client.register_plugin(_plugin_class()(core_shares(names), log))
             client.wait_for_workers(len(names), timeout=120)

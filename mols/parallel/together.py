@@ -1,0 +1,43 @@
+"""Many searches of one configuration in this process, every kernel launch serving all of them (the device's batch,
+algorithms/tabu/batch.py), written in the layout of the driver's: OUT/seed-S, the merged front and batch.json."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from mols.algorithms.tabu.batch import seed_configs, sharing_batch
+from mols.parallel.record import EXIT_CODES, refuse_taken, seed_folder, write_merged
+from mols.results import ResultsFolder, RunContext, write_run
+from mols.runner import RunConfig
+
+
+def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, stop,
+                 on_iteration: Callable[[int], None] = lambda done: None) -> dict | None:
+    """The searches of seeds config.seed .. config.seed + size - 1 in this process, sharing each launch, then their
+    folders, merged front and batch.json; returns batch.json's content. None, before anything is done, where they
+    cannot run so (not tabu or ITS, not the GPU, a target, or a problem without lane kernels). on_iteration sees
+    the neighborhood evaluations of all the searches so far."""
+    done = [0] * size
+
+    def counter(b: int):
+        def count(iterations: int, _archive: int) -> None:
+            done[b] = iterations
+            on_iteration(sum(done))
+        return count
+
+    batch = sharing_batch(config, size, counter)
+    if batch is None:
+        return None
+    configs = seed_configs(config, size)
+    if not overwrite:
+        refuse_taken(folder, [one.seed for one in configs])
+    stop.phase = "search"
+    results = batch.run(stop)
+    stop.phase = "write"  # a signal now is only noted: the folders are written
+    codes = {}
+    for one, search, result in zip(configs, batch.searches, results):
+        with ResultsFolder(seed_folder(folder, one.seed), overwrite) as out:
+            write_run(out, one, result, RunContext.of(search))
+        codes[one.seed] = EXIT_CODES.get(result.status, stop.exit_code or 130)
+    return write_merged(folder, [one.seed for one in configs], codes, "one launch")
