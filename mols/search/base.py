@@ -78,7 +78,7 @@ class Search(ABC):
                  evaluations: int | None = None):
         """The budgets (search/budget.py): iterations (None: 10,000, or none where time or evaluations is
         given), evaluations (neighbors), time (seconds) and target (a value per objective); `on_iteration` becomes
-        one of its monitors (search/loop.py)."""
+        one of its monitors (search/monitor.py)."""
         iterations = default_iterations(iterations, time, evaluations)
         check_budget(iterations, time, evaluations)
         self.problem, self.nbh, self.evaluator = problem, nbh, evaluator
@@ -159,7 +159,7 @@ class Search(ABC):
         return x, f
 
     def archive_size(self, reported: int) -> int:
-        """The run's archive now, for a progress display (`reported`: the size on_iteration last saw). Not meant for
+        """The run's archive now, for a progress display (`reported`: the size the last step reported). Not meant for
         every iteration: a search whose run's archive is merged later (PLS's starts) merges a copy here."""
         return reported
 

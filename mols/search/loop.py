@@ -29,11 +29,13 @@ class Runner:
         self.then = [b for b in self.budgets[first:] if not b.in_loop]
         monitors = [*search.monitors, *monitors]
         self.on_step, self.on_end = hears(monitors, "on_step"), hears(monitors, "on_end")
-        self.on_archive, self.on_best = hears(monitors, "on_archive"), hears(monitors, "on_best")
+        archived = [] if getattr(search, "archive", None) is None else monitors  # a batch, an ILS-3opt population: none
+        self.on_archive, self.on_best = hears(archived, "on_archive"), hears(archived, "on_best")
         self.told = bool(self.on_step or self.on_archive or self.on_best)
         self.steps = None
         self.status = None  # completed, interrupted or failed, once the run has ended
         self.result = None
+        self.exception = None  # what failed the run, if something did
         self._F, self._best = None, None  # the archive's vectors and best values at the last step (archive events)
 
     def run(self):
@@ -86,8 +88,10 @@ class Runner:
         except KeyboardInterrupt:
             self._end("interrupted")
         except MolsError as err:
+            self.exception = err
             self._end("failed", str(err))
-        except Exception:  # noqa: BLE001 - a bug or a device fault: keep the archive, report the traceback
+        except Exception as err:  # noqa: BLE001 - a bug or a device fault: keep the archive, report the traceback
+            self.exception = err
             self._end("failed", traceback.format_exc())
         return False
 

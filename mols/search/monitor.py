@@ -7,7 +7,8 @@ class Monitor:
     """What a run tells: override the events to hear. on_step: after each step (search.iterations counts the
     neighborhood evaluations so far); on_archive: the run's archive changed; on_best: the run's best value of an
     objective improved (its ideal point moved); on_end: the run ended, with its result. The run's archive is the
-    search's own: work in progress (a PLS start, the runs of several weight vectors) reaches it later."""
+    search's own: work in progress (a PLS start, the runs of several weight vectors) reaches it later; a run with
+    none (a batch in one launch, an ILS-3opt population) tells no archive events."""
 
     def on_step(self, search) -> None: ...
 

@@ -149,3 +149,19 @@ def test_a_stop_before_the_first_step_searches_nothing():
 
     result = build_search(RunConfig(**FLOWSHOP, iterations=40)).run(Requested())
     assert (result.status, result.signal, result.iterations) == ("interrupted", "SIGTERM", 0)
+
+
+def test_ils3opt_steps_by_chunks_through_the_runner():
+    """ILS-3opt's steps: the first descents, then chunks of iterations (doubling while fast), up to the iterations of
+    each solution; its result is run_ils3opt's."""
+    from mols.algorithms.ils3opt.search import IlsRun, run_ils3opt
+    from mols.problems.tsp import load_tsp
+    from mols.problems.tsp.candidates import DEFAULT_K
+
+    problem = load_tsp("kroA100")
+    want = run_ils3opt(problem, "cpu", population=4, iterations=4 * 50, seed=1, threads=1)
+    recorder = Recorder()
+    got = Runner(IlsRun(problem, "cpu", 4, 50, None, None, 1, 1, DEFAULT_K, 0, 0), monitors=[recorder]).run()
+    assert recorder.steps == [0, 1, 3, 7, 15, 31, 50] and recorder.ends == [got]
+    assert (got.iterations, got.ended_by, got.lengths.tolist()) == (want.iterations, "iterations", want.lengths.tolist())
+    np.testing.assert_array_equal(got.tour, want.tour)
