@@ -7,7 +7,7 @@ from __future__ import annotations
 import traceback
 
 from mols.errors import MolsError
-from mols.search.budget import Budgets
+from mols.search.budget import UNLIMITED, Budgets
 from mols.search.monitor import hears
 from mols.search.profiler import Profiler
 
@@ -23,7 +23,7 @@ class Runner:
         self.budgets = Budgets(search.budgets).plus(budgets)
         # checked after each step in their order, the caps the loops end at as one number (cheaper than a call)
         caps = [b for b in self.budgets if b.in_loop]
-        self.cap = min((b.cap for b in caps), default=None)
+        self.cap = min((b.cap for b in caps), default=UNLIMITED)
         first = self.budgets.index(caps[0]) if caps else len(self.budgets)
         self.first = [b for b in self.budgets[:first] if not b.in_loop]
         self.then = [b for b in self.budgets[first:] if not b.in_loop]
@@ -61,7 +61,7 @@ class Runner:
         if self.status is not None:
             return False
         search = self.search
-        try:  # one block, no call more: a step of a fast loop costs a microsecond
+        try:  # one block, and no call, no loop where nothing is to check: a step of a fast loop is a microsecond
             try:
                 next(self.steps)
             except StopIteration:  # the search's own end: its natural end, or a cap its loops met
@@ -73,18 +73,12 @@ class Runner:
             if self.stop is not None and self.stop.requested:
                 self._end("interrupted")
                 return False
-            for budget in self.first:
-                if budget.spent(search):
-                    self._end("completed", ended_by=budget.name)
-                    return False
-            if self.cap is not None and search.iterations >= self.cap:
+            if self.first and self._spent(self.first):
+                return False
+            if search.iterations >= self.cap:
                 self._at_cap()
                 return False
-            for budget in self.then:
-                if budget.spent(search):
-                    self._end("completed", ended_by=budget.name)
-                    return False
-            return True
+            return not (self.then and self._spent(self.then))
         except KeyboardInterrupt:
             self._end("interrupted")
         except MolsError as err:
@@ -93,6 +87,14 @@ class Runner:
         except Exception as err:  # noqa: BLE001 - a bug or a device fault: keep the archive, report the traceback
             self.exception = err
             self._end("failed", traceback.format_exc())
+        return False
+
+    def _spent(self, budgets: list) -> bool:
+        """Whether one of `budgets` is spent: the first ends the run."""
+        for budget in budgets:
+            if budget.spent(self.search):
+                self._end("completed", ended_by=budget.name)
+                return True
         return False
 
     def _at_cap(self) -> None:
