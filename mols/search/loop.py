@@ -136,5 +136,7 @@ class Runner:
         self.status = status
         signal = stop.name if stop is not None and status == "interrupted" else None
         self.result = search.result(status, error, ended_by if status == "completed" else None, signal)
+        if self.on_archive or self.on_best:  # what the loop's end handed to the archive (a last merge)
+            self._archive_events()
         for on_end in self.on_end:
             on_end(search, self.result)

@@ -122,6 +122,15 @@ def test_monitors_hear_every_step_archive_change_new_best_and_the_end():
     assert len(recorder.sizes) == len(bests)  # one objective: the archive changes only with a new best
 
 
+def test_monitors_hear_of_the_archive_the_end_of_the_loop_fills():
+    """Tabu search's weight vectors' runs keep archives of their own, merged into the run's when the walks end: the
+    monitors hear of that archive at the end."""
+    recorder = Recorder()
+    result = build_search(RunConfig(**FLOWSHOP, algorithm="tabu", iterations=30)).run(monitors=[recorder])
+    assert recorder.sizes[-1] == (30, len(result.archive)) and recorder.ends == [result]
+    assert (recorder.bests[-1] == result.archive.F.min(axis=0)).all()
+
+
 def test_on_iteration_is_a_monitor_before_the_runners():
     seen = []
     search = build_search(RunConfig(**FLOWSHOP, iterations=12), lambda done, size: seen.append(("it", done)))
