@@ -3,6 +3,8 @@ it (climbs from the best local optimum after `strength` random changes), on tabu
 
 from __future__ import annotations
 
+from collections.abc import Generator, Iterator
+
 import numpy as np
 
 from mols.algorithms.tabu.select import weighted_scores
@@ -26,11 +28,11 @@ class HillClimbing(AggregatedTabu):
         self.evaluator.best_weighted(self.problem.encoding.initial(), self.weights[0], 0, -np.inf, self.draw_key())
         new_bests(np.zeros(1), 0.0)
 
-    def steps(self):
+    def steps(self) -> Iterator[None]:
         while self.iterations < self.budget:
             yield from self._climb(*self._random_start())
 
-    def _climb(self, x: np.ndarray, f: np.ndarray):
+    def _climb(self, x: np.ndarray, f: np.ndarray) -> Generator[None, None, Climbed]:
         """Best-improvement steps from (x, f) until a local optimum or the end of the budget, a step each; the local
         optimum (Climbed) is the generator's value (`found = yield from`)."""
         if self.c is None:
@@ -60,7 +62,7 @@ class IteratedLocalSearch(HillClimbing):
         if not 1 <= self.strength <= n:
             raise MolsError(f"--strength must be in 1..{n} (random changes per perturbation), got {self.strength}")
 
-    def steps(self):
+    def steps(self) -> Iterator[None]:
         best = yield from self._climb(*self._random_start())
         while self.iterations < self.budget:
             y = self.problem.encoding.perturb(best[0], self.rng, self.strength)

@@ -4,6 +4,8 @@ the device: docs/internals.md."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from mols.algorithms.pls.local import start_archive
@@ -51,7 +53,7 @@ class ParetoLocalSearch(Search):
             x, f = self._random_start()
             yield x[None], f[None]
 
-    def steps(self):
+    def steps(self) -> Iterator[None]:
         starts = self._starts()
         while self.iterations < self.budget:
             self.local.start(*next(starts))
@@ -64,7 +66,7 @@ class ParetoLocalSearch(Search):
                 self.natural_end = True
                 return
 
-    def _run_start(self):
+    def _run_start(self) -> Iterator[None]:
         """Explore unvisited members of the start's archive, picked at random, until none is left or the
         budget is spent: a batch at a time on the device where it can, else one at a time; a step each."""
         local, device = self.local, self.local.device_iterations

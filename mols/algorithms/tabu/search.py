@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,7 +70,7 @@ def host_walk(ev, nbh: Neighborhood, x: np.ndarray, c: np.ndarray, threshold: fl
         yield x[None], np.array([score]), f[None]
 
 
-def next_round(rounds: Iterator[list[TabuRun] | None]) -> Iterator[None]:
+def next_round(rounds: Iterator[list[TabuRun] | None]) -> Generator[None, None, list[TabuRun] | None]:
     """The next list of runs of a search's rounds (AggregatedTabu._rounds), or None once it has made its last (the
     generator's value: `runs = yield from`); it yields at each step counted while making them."""
     for runs in rounds:
@@ -146,7 +146,7 @@ class SideBySide:
         self.best_f = np.stack([run.best_xf[1] for _, run in runs])
         self.improved = np.zeros(len(runs), dtype=bool)
         self.goals = any(search.goal is not None for search, _ in runs)
-        # each run: its search, and its archive's size for on_iteration where that is the search's archive
+        # each run: its search, and its archive's size to report where that is the search's archive
         self.counted = [(search, run.archive is search.archive, search.target is not None) for search, run in runs]
 
     def take(self, batch: LaneBatch) -> None:
@@ -287,7 +287,7 @@ class AggregatedTabu(Search):
         yield runs
 
     def _start_run(self, w: np.ndarray, budget: int, start: tuple[np.ndarray, np.ndarray] | None = None,
-                   own_archive: bool = False) -> Iterator[None]:
+                   own_archive: bool = False) -> Generator[None, None, TabuRun]:
         """A tabu run from `start` (x, f), or from a random solution (the generator's value: `run = yield from`);
         with `own_archive`, its solutions go to an archive of its own, merged into the search's in the order of the
         runs (_merge). It yields where it counts the evaluation that makes the run's coefficients."""
@@ -353,7 +353,8 @@ class AggregatedTabu(Search):
                 return
             yield batch
 
-    def _coefficients(self, w: np.ndarray, x: np.ndarray, f: np.ndarray) -> Iterator[None]:
+    def _coefficients(self, w: np.ndarray, x: np.ndarray, f: np.ndarray
+                      ) -> Generator[None, None, tuple[np.ndarray, int]]:
         """The score's coefficients (docs/internals.md), and the neighborhood evaluations they cost (the generator's
         value: `c, cost = yield from`; it yields where it counts them)."""
         if self.problem.n_obj == 1:
@@ -363,7 +364,7 @@ class AggregatedTabu(Search):
             lo, hi = self.evaluator.neighborhood_bounds([x], [key])
         return normalising_coefficients(w, lo[0], hi[0], f), 1
 
-    def _counted_key(self) -> Iterator[None]:
+    def _counted_key(self) -> Generator[None, None, np.ndarray | None]:
         """The draw key of the neighborhood evaluation that makes a run's coefficients (the generator's value),
         counted as an iteration: a step."""
         key = self.draw_key()
