@@ -150,9 +150,6 @@ class Budgets(tuple):
     def plus(self, more) -> Budgets:
         return Budgets((*self, *more))
 
-    def without_caps(self) -> Budgets:
-        return Budgets(budget for budget in self if budget.cap is None)
-
     def cap_reached(self, search) -> str:
         """The name of the first cap that `search` has reached ("iterations" where its loops met their own)."""
         return next((budget.name for budget in self if budget.cap is not None and budget.spent(search)), "iterations")
