@@ -19,6 +19,7 @@ from typer.core import TyperGroup
 
 from mols.backends.spec import DEVICES
 from mols.errors import MolsError, OptionError
+from mols.search.monitor import Monitor
 
 console = Console(emoji=False)  # a ':name:' in a path or an instance name is text, not an emoji
 err_console = Console(stderr=True, emoji=False)
@@ -92,6 +93,20 @@ class LogProgress:
             of = "" if self.total is None else f"/{self.total}"
             err_console.print(f"mols: {done}{of} iterations, archive {size}", highlight=False)
             self.last = now
+
+
+class Watch(Monitor):
+    """`mols run`'s progress as one of the runner's monitors: after each step the iterations, and the run's archive,
+    asked of the search at most twice a second (for PLS it merges the current start's archive with the run's)."""
+
+    def __init__(self, show):
+        self.show, self.size, self.last = show, 0, -1.0
+
+    def on_step(self, search) -> None:
+        now, done = time.monotonic(), search.iterations
+        if now - self.last >= 0.5 or (search.total is not None and done >= search.total):
+            self.size, self.last = search.archive_size(search.reported_size()), now
+        self.show(done, self.size)
 
 
 def progress_bar(*fields: str) -> Progress:

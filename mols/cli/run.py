@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import inspect
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import typer
 
-from mols.cli.console import WHOLE_PROCESS, LogProgress, console, err_console, progress_bar, show_table
+from mols.cli.console import WHOLE_PROCESS, LogProgress, Watch, console, err_console, progress_bar, show_table
 from mols.cli.options import EXIT_INTERRUPTED, budget_text, config_fields, parameters
 from mols.errors import MolsError
 from mols.signals import StopSignals
@@ -58,21 +57,6 @@ def results_folder(stop: StopSignals, folder: Path, overwrite: bool, numbered: b
         yield out
 
 
-class Watch:
-    """What the progress shows after each iteration: the iterations, and the run's archive, asked of the search at
-    most twice a second (for PLS it merges the current start's archive with the run's)."""
-
-    def __init__(self, show):
-        self.show, self.search, self.size, self.last = show, None, 0, -1.0
-
-    def __call__(self, done: int, reported: int) -> None:
-        now = time.monotonic()
-        search = self.search
-        if search is not None and (now - self.last >= 0.5 or (search.total is not None and done >= search.total)):
-            self.size, self.last = search.archive_size(reported), now
-        self.show(done, self.size)
-
-
 def run_one(config, folder: Path, overwrite: bool, numbered: bool = False) -> None:
     """One search into its results folder, with a progress bar on a terminal (log lines elsewhere)."""
     from mols.results import RunContext, write_run
@@ -85,14 +69,13 @@ def run_one(config, folder: Path, overwrite: bool, numbered: bool = False) -> No
             log = LogProgress(None)
             watch = Watch((lambda done, size: progress.update(task, completed=done, archive=size))
                           if console.is_terminal else log)
-            search = build_search(config, watch)
-            watch.search = search
+            search = build_search(config)
             progress.update(task, total=search.total)
             log.total = search.total
             err_console.print(f"mols: {config.label} on {config.backend}, {budget_text(config)}; results go to "
                               f"{out.path}", highlight=False)
             stop.phase = "search"
-            result = search.run(stop)
+            result = search.run(stop, [watch])
         stop.phase = "write"  # a signal now is only noted: the write finishes
         if result.status == "interrupted" and result.iterations == 0:
             err_console.print(f"interrupted by {stop.name} before the first iteration: nothing written")

@@ -1,6 +1,6 @@
 """mols' searches as pymoo Algorithms: minimize(MolsProblem(...), PLS(), ("n_eval", 100_000), seed=1) runs one mols
-search as its only step and returns its archive as res.X and res.F; how a termination becomes mols' budget:
-docs/internals.md."""
+search, a pymoo generation per mols step, and returns its archive as res.X and res.F; how a termination becomes mols'
+budget: docs/internals.md."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from pymoo.termination.max_time import TimeBasedTermination
 from mols.errors import MolsError
 from mols.problems import PROBLEMS
 from mols.pymoo.problem import MolsProblem
-from mols.runner import DEFAULT_ITERATIONS, SearchResult, solve
+from mols.runner import DEFAULT_ITERATIONS, SearchResult, build_search
+from mols.search.loop import Runner
 
 
 class Deadline:
@@ -59,29 +60,45 @@ class MolsSearch(Algorithm):
         self.mols_algorithm, self.neighborhood, self.iterations = algorithm, neighborhood, iterations
         self.initial, self.options = initial, options
         self.mols_result: SearchResult | None = None
+        self.live = Live()
 
     def _setup(self, problem, **kwargs) -> None:
         if not isinstance(problem, MolsProblem):
             raise MolsError(f"mols.pymoo's searches run on a MolsProblem, not a {type(problem).__name__}")
 
+    def has_next(self) -> bool:
+        """Until the mols search ends: its budgets are the termination's (mols_budget), checked after each step."""
+        return self.live.runner is None or self.live.runner.status is None
+
     def next(self) -> None:
-        """The whole search, as one step; then pymoo's termination is met."""
-        self._initialize()
-        self.mols_result = result = self._solve()
-        if result.status == "failed":
-            raise MolsError(f"the mols search failed: {result.error}")
-        F, X = result.archive.members()
-        self.pop = Population.new(X=X.copy(), F=F.astype(np.float64))
-        self.evaluator.n_eval += result.evaluated_neighbors
-        self.is_initialized = True
-        self.termination.terminate()
+        """One step of the mols search (an iteration, or a device batch) as one generation: pymoo's callback, display
+        and history see each; the search's end terminates the run."""
+        if not self.is_initialized:
+            self._initialize()
+            self.live.runner = self._runner()
+            self.live.runner.start()
+            self.is_initialized = True
+        runner, search = self.live.runner, self.live.runner.search
+        before = search.iterations
+        going = runner.step()
+        self.evaluator.n_eval += (search.iterations - before) * search.evaluator.n_neighbors
+        if search.archive.F is not self.live.F or not going:
+            self.live.F = search.archive.F
+            F, X = search.archive.members()
+            self.pop = Population.new(X=X.copy(), F=F.astype(np.float64))
+        if not going:
+            self.mols_result = runner.result
+            if runner.status == "failed":
+                raise MolsError(f"the mols search failed: {runner.result.error}")
+            self.termination.terminate()
         self._post_advance()
-        self.finalize()
+        if not going:
+            self.finalize()
 
     def _set_optimum(self) -> None:
         self.opt = self.pop  # the archive: non-dominated already, in its member order
 
-    def _solve(self) -> SearchResult:
+    def _runner(self) -> Runner:
         mols, nbh = self.problem.mols, self.neighborhood
         if nbh is None:
             if mols.name not in PROBLEMS:
@@ -94,8 +111,20 @@ class MolsSearch(Algorithm):
         if initial is not None:  # pymoo's operators may leave integer variables as floats, as _evaluate takes them
             initial = np.asarray(initial).astype(mols.encoding.dtype)
         options = {"backend": self.problem.backend, **self.options}
-        return solve(mols, stop=None if seconds is None else Deadline(seconds), neighborhood=nbh, initial=initial,
-                     algorithm=self.mols_algorithm, iterations=iterations, seed=int(seed), **options)
+        search = build_search(mols, neighborhood=nbh, initial=initial, algorithm=self.mols_algorithm,
+                              iterations=iterations, seed=int(seed), **options)
+        return Runner(search, stop=None if seconds is None else Deadline(seconds))
+
+
+class Live:
+    """The running search (its runner) and the archive's vectors pymoo's population was made from: shared, not
+    copied, by the copies of the algorithm that pymoo's save_history keeps (a running generator cannot be copied)."""
+
+    def __init__(self):
+        self.runner, self.F = None, None
+
+    def __deepcopy__(self, memo) -> Live:
+        return self
 
 
 class PLS(MolsSearch):

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import traceback
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,11 +11,12 @@ import numpy as np
 from mols.archive import Archive, dominates, nondominated
 from mols.archive.host import weakly_dominated
 from mols.backends.base import Evaluator
-from mols.errors import MolsError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
-from mols.search.budget import iteration_cap, target_point
+from mols.search.budget import Budgets, Reached, target_point
 from mols.runner.config import check_budget, default_iterations
+from mols.search.loop import Runner
+from mols.search.monitor import EachIteration
 from mols.search.profiler import Profiler
 
 OnIteration = Callable[[int, int], None]  # (neighborhood evaluations so far, archive size)
@@ -46,31 +46,6 @@ class DrawKeys:
         return np.array([self.seed, self.first + t], dtype=np.uint64)
 
 
-class Stopped(Exception):
-    """A stop was requested (mols.signals): the search ends at this iteration's boundary."""
-
-
-class BudgetSpent(Exception):
-    """A budget other than the iterations ended the search (search/budget.py): it completed."""
-
-
-class TargetReached(BudgetSpent):
-    """The archive holds a solution that weakly dominates the target: the search has found what it was asked for."""
-
-
-class TimeUp(BudgetSpent):
-    """The time budget is spent."""
-
-
-@dataclass(frozen=True)
-class Reached:
-    """When a run first held a solution that weakly dominates its target (one objective: at or below it)."""
-
-    value: float | tuple[float, ...]  # the target
-    iteration: int  # neighborhood evaluations by then
-    seconds: float  # search time by then (compilation excluded)
-
-
 @dataclass
 class SearchResult:
     """What a run found and what it cost. status: completed, interrupted (Ctrl-C) or failed;
@@ -96,88 +71,55 @@ class SearchResult:
         return self.iterations * self.n_neighbors
 
 
-def ended(*steps: Callable[[], None]) -> tuple[str, str | None]:
-    """Run the steps in turn; how the search they make up ended: (status, error). A stop or Ctrl-C is
-    "interrupted"; a budget spent (a target reached, the time up) is "completed"; a MolsError or any other
-    exception (a bug, a device fault: its traceback) is "failed". The archives keep what was found until then."""
-    try:
-        for step in steps:
-            step()
-    except (KeyboardInterrupt, Stopped):
-        return "interrupted", None
-    except BudgetSpent:
-        return "completed", None
-    except MolsError as err:
-        return "failed", str(err)
-    except Exception:  # noqa: BLE001 - a bug or a device fault: keep the archive, report the traceback
-        return "failed", traceback.format_exc()
-    return "completed", None
-
-
 class Search(ABC):
     def __init__(self, problem: Problem, nbh: Neighborhood, evaluator: Evaluator, iterations: int | None,
                  rng: np.random.Generator, on_iteration: OnIteration | None = None,
                  target: float | tuple[float, ...] | None = None, time: float | None = None,
                  evaluations: int | None = None):
         """The budgets (search/budget.py): iterations (None: 10,000, or none where time or evaluations is
-        given), evaluations (neighbors), time (seconds) and target (a value per objective)."""
+        given), evaluations (neighbors), time (seconds) and target (a value per objective); `on_iteration` becomes
+        one of its monitors (search/monitor.py)."""
         iterations = default_iterations(iterations, time, evaluations)
         check_budget(iterations, time, evaluations)
         self.problem, self.nbh, self.evaluator = problem, nbh, evaluator
         self.goal = target_point(target, problem)  # the target as a vector, or None
-        self.budget = iteration_cap(iterations, evaluations, evaluator.n_neighbors)  # iterations at most
-        self.iteration_budget, self.time = iterations, time
+        self.target = None if self.goal is None else (float(self.goal[0]) if len(self.goal) == 1
+                                                      else tuple(self.goal.tolist()))
+        self.budgets = Budgets.of(iterations, evaluations, time, self.target, evaluator.n_neighbors)
+        self.budget = self.budgets.cap  # iterations at most, passed down to the loops
         self.total = self.budget if iterations is not None or evaluations is not None else None  # for progress
-        self.rng, self.on_iteration = rng, on_iteration
+        self.rng = rng
+        self.monitors = [] if on_iteration is None else [EachIteration(on_iteration)]
         self.archive = self.new_archive()
         self.profiler = Profiler()
         self.iterations = 0
+        self.reported = None  # the archive size the last step reported (None: the run's archive's)
         self.starts = 0
-        self.stop = None
-        self.target = None if self.goal is None else (float(self.goal[0]) if len(self.goal) == 1
-                                                      else tuple(self.goal.tolist()))
         self.reached = None
         self.natural_end = False  # PLS: the last start allowed is fully explored
         self.walk = None  # where tabu walks ran (SearchResult.walk)
         self._draw_seed = int(rng.integers(2**63)) if nbh.sampled else None  # drawn only where something samples
         self._draws = 0
 
-    def run(self, stop=None) -> SearchResult:
-        """Search until a budget is spent (or PLS's natural end). A stop requested through `stop` (a mols.signals.StopSignals:
-        SIGINT, SIGTERM, SIGHUP) ends it at the next iteration; Ctrl-C without one, or an error, ends
-        it where it is. Either way the result holds the archive found so far, with the status and the
-        error. A MolsError in the warm-up (an array that does not fit) reaches the caller: nothing has
-        been searched yet."""
-        self.stop = stop
-        self.warm_up()
-        self.profiler = Profiler()
-        status, error = ended(self._check_stop, self._search)
-        self.profiler.stop()
-        return self.result(status, error)
+    def run(self, stop=None, monitors=()) -> SearchResult:
+        """Search until a budget is spent (or PLS's natural end): Runner(self, monitors=monitors, stop=stop).run().
+        A stop requested through `stop` (a mols.signals.StopSignals: SIGINT, SIGTERM, SIGHUP) ends it after the
+        step in progress; Ctrl-C without one, or an error, ends it where it is. Either way the result holds the
+        archive found so far, with the status and the error."""
+        return Runner(self, monitors=monitors, stop=stop).run()
 
-    def result(self, status: str, error: str | None = None) -> SearchResult:
-        """What the run found and cost, its profiler stopped."""
-        stop = self.stop
+    def result(self, status: str, error: str | None = None, ended_by: str | None = None,
+               signal: str | None = None) -> SearchResult:
+        """What the run found and cost, its profiler stopped; `ended_by`: the budget that ended a completed run."""
         return SearchResult(self.archive, self.iterations, self.evaluator.n_neighbors, self.profiler.wall,
-                            self.profiler.split(), status, error, self.starts,
-                            stop.name if stop is not None and status == "interrupted" else None, self.target,
-                            self.reached, self.walk, self.ended_by(status))
-
-    def ended_by(self, status: str) -> str | None:
-        """The budget that ended a completed run. A run ends short of its cap on iterations only by its target,
-        its natural end or its time (every loop runs to the cap otherwise)."""
-        if status != "completed":
-            return None
-        if self.reached is not None:
-            return "target"
-        if self.natural_end:
-            return "natural end"
-        if self.iterations < self.budget:
-            return "time"
-        return "iterations" if self.iteration_budget == self.budget else "evaluations"
+                            self.profiler.split(), status, error, self.starts, signal, self.target, self.reached,
+                            self.walk, ended_by)
 
     @abstractmethod
-    def _search(self) -> None: ...
+    def steps(self) -> Iterator[None]:
+        """The search's loop as a generator: it yields after each step it counts (_count_iteration), and ends at the
+        search's cap (self.budget) or its natural end; the runner (search/loop.py) advances it and may close it
+        after any step (its `finally` blocks then hand the work in progress to the run's archive)."""
 
     def new_archive(self) -> Archive:
         return Archive(self.problem.n_obj, self.problem.encoding.size, self.problem.dtype, self.problem.encoding.dtype)
@@ -217,39 +159,24 @@ class Search(ABC):
         return x, f
 
     def archive_size(self, reported: int) -> int:
-        """The run's archive now, for a progress display (`reported`: the size on_iteration last saw). Not meant for
+        """The run's archive now, for a progress display (`reported`: the size the last step reported). Not meant for
         every iteration: a search whose run's archive is merged later (PLS's starts) merges a copy here."""
         return reported
 
-    def _count_iteration(self, archive_size: int | None = None, steps: int = 1, check: bool = True) -> None:
-        """`steps` more neighborhood evaluations; on_iteration sees the archive size (by default the run's). A stop
-        or the target ends the search here, unless `check` is false (the caller checks later)."""
-        self.iterations += steps
-        if self.on_iteration is not None:
-            self.on_iteration(self.iterations, len(self.archive) if archive_size is None else archive_size)
-        if check:
-            self._check_ends()
+    def reported_size(self) -> int:
+        """The archive size the last step reported: the run's archive's, or that of the step's work (a PLS start)."""
+        return len(self.archive) if self.reported is None else self.reported
 
-    def _check_ends(self) -> None:
-        """End the search here where a stop was requested, the target is reached or the time is up."""
-        self._check_stop()
-        self._check_target()
-        if self.time is not None and self.profiler.elapsed() >= self.time:
-            raise TimeUp
+    def _count_iteration(self, archive_size: int | None = None, steps: int = 1) -> None:
+        """`steps` more neighborhood evaluations, and the archive size to report (by default the run's); the loop
+        yields after it (Search.steps)."""
+        self.iterations += steps
+        self.reported = archive_size
 
     def _archives(self) -> list[Archive]:
         """The archives that hold what the run has found: the run's, and those of work in progress."""
         return [self.archive]
 
-    def _check_target(self) -> None:
-        """TargetReached once the run's archives hold a solution that weakly dominates the target."""
-        if self.goal is not None and self._holds_target():
-            self.reached = Reached(self.target, self.iterations, self.profiler.elapsed())
-            raise TargetReached
-
-    def _holds_target(self) -> bool:
+    def holds_target(self) -> bool:
+        """Whether the run's archives hold a solution that weakly dominates the target (budget.Target)."""
         return any(weakly_dominated(a.F, self.goal) for a in self._archives())
-
-    def _check_stop(self) -> None:
-        if self.stop is not None and self.stop.requested:
-            raise Stopped

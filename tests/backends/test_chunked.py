@@ -60,7 +60,8 @@ def test_tabu_on_one_objective_never_asks_for_the_whole_f():
     search = AggregatedTabu(problem, nbh, evaluator, 20, np.random.default_rng(0))
     search.warm_up()
     evaluator.evaluate = None  # the search itself must select through best_weighted alone
-    search._search()
+    for _ in search.steps():
+        pass
     assert search.iterations == 20
     best = search.archive.F.min()
     assert best == problem.evaluate(search.archive.X).min()

@@ -5,6 +5,7 @@ then runs through mols.solve with budgets and a monitor, and writes its results 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +33,8 @@ class FirstImprovement(Search):
         super().__init__(*args, **kwargs)
         self.order = order
 
-    def _search(self) -> None:
+    def steps(self) -> Iterator[None]:
+        """One step per neighborhood evaluation (the runner checks the budgets, the monitors hear each step)."""
         x, f = self._random_start()
         while self.iterations < self.budget:
             key = self.draw_key()
@@ -45,6 +47,7 @@ class FirstImprovement(Search):
                 with self.profiler.section("archiving"):
                     self.archive.add(f[None], x[None])
             self._count_iteration()
+            yield
             if not len(better):
                 x, f = self._random_start()
 

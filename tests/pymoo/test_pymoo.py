@@ -100,3 +100,26 @@ def test_nsga2_then_pls_from_its_last_population():
     for res in runs:
         np.testing.assert_array_equal(res.F, want.archive.F)
         np.testing.assert_array_equal(res.X, want.archive.X)
+
+
+@pytest.mark.parametrize("algorithm, iterations", [(PLS(), 25), (TabuSearch(weights=(0.5, 0.3, 0.2)), 20)])
+def test_pymoo_sees_every_step_of_the_search(algorithm, iterations):
+    """One generation per mols step (on the CPU, an iteration): the callback and the history see each, with the
+    neighbors evaluated so far and the run's archive then; the last is the run's front."""
+    from pymoo.core.callback import Callback
+
+    class Count(Callback):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def notify(self, algorithm):
+            self.seen.append((algorithm.n_gen, algorithm.evaluator.n_eval, len(algorithm.pop)))
+
+    count = Count()
+    res = minimize(MolsProblem("flowshop", FLOWSHOP, backend="cpu"), algorithm, ("n_gen", iterations), seed=5,
+                   callback=count, save_history=True)
+    assert [(gen, n_eval) for gen, n_eval, _ in count.seen] == [(g, g * 361) for g in range(1, iterations + 1)]
+    assert len(res.history) == iterations and res.algorithm.mols_result.iterations == iterations
+    assert count.seen[-1][2] == len(res.F)
+    np.testing.assert_array_equal(res.history[-1].pop.get("F"), res.F)

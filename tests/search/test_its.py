@@ -32,7 +32,7 @@ def test_each_run_starts_from_the_run_before_it_perturbed():
 
     def recording_start(w, budget, start=None, own_archive=False):
         starts.append(start)
-        runs.append(start_run(w, budget, start, own_archive))
+        runs.append((yield from start_run(w, budget, start, own_archive)))
         return runs[-1]
 
     def recording_perturb(x):

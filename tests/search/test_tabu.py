@@ -115,10 +115,10 @@ def test_the_seed_matters(tiny):
 class SplitRecorder(AggregatedTabu):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.budgets = []
+        self.shares = []  # each run's share of the budget
 
     def _start_run(self, w, budget, *args, **kwargs):
-        self.budgets.append(budget)
+        self.shares.append(budget)
         return super()._start_run(w, budget, *args, **kwargs)
 
 
@@ -131,8 +131,8 @@ class SplitRecorder(AggregatedTabu):
 def test_budget_is_split_evenly_over_the_weight_vectors(tiny, iterations, partitions, expected):
     search = tabu(tiny, iterations=iterations, partitions=partitions, cls=SplitRecorder)
     result = search.run()
-    assert search.budgets == expected
-    assert sum(search.budgets) == result.iterations == iterations
+    assert search.shares == expected
+    assert sum(search.shares) == result.iterations == iterations
     assert result.starts == len(expected)
 
 

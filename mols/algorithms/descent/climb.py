@@ -3,6 +3,8 @@ it (climbs from the best local optimum after `strength` random changes), on tabu
 
 from __future__ import annotations
 
+from collections.abc import Generator, Iterator
+
 import numpy as np
 
 from mols.algorithms.tabu.select import weighted_scores
@@ -26,14 +28,15 @@ class HillClimbing(AggregatedTabu):
         self.evaluator.best_weighted(self.problem.encoding.initial(), self.weights[0], 0, -np.inf, self.draw_key())
         new_bests(np.zeros(1), 0.0)
 
-    def _search(self) -> None:
+    def steps(self) -> Iterator[None]:
         while self.iterations < self.budget:
-            self._climb(*self._random_start())
+            yield from self._climb(*self._random_start())
 
-    def _climb(self, x: np.ndarray, f: np.ndarray) -> Climbed:
-        """Best-improvement steps from (x, f) until a local optimum or the end of the budget."""
+    def _climb(self, x: np.ndarray, f: np.ndarray) -> Generator[None, None, Climbed]:
+        """Best-improvement steps from (x, f) until a local optimum or the end of the budget, a step each; the local
+        optimum (Climbed) is the generator's value (`found = yield from`)."""
         if self.c is None:
-            self.c, _ = self._coefficients(self.weights[0], x, f)
+            self.c, _ = yield from self._coefficients(self.weights[0], x, f)
         score = float(weighted_scores(f[None], self.c)[0])
         while self.iterations < self.budget:
             key = self.draw_key()
@@ -41,11 +44,13 @@ class HillClimbing(AggregatedTabu):
                 idx, best, f_new = self.evaluator.best_weighted(x, self.c, 0, -np.inf, key)
             if best >= score:
                 self._count_iteration()
+                yield
                 break
             x, f, score = self.nbh.apply_many(x, np.array([idx]), key)[0], f_new, best
             with self.profiler.section("archiving"):
                 self.archive.add(f[None], x[None])
             self._count_iteration()
+            yield
         return x, f, score
 
 
@@ -57,10 +62,10 @@ class IteratedLocalSearch(HillClimbing):
         if not 1 <= self.strength <= n:
             raise OptionError("strength", f"must be in 1..{n} (random changes per perturbation), got {self.strength}")
 
-    def _search(self) -> None:
-        best = self._climb(*self._random_start())
+    def steps(self) -> Iterator[None]:
+        best = yield from self._climb(*self._random_start())
         while self.iterations < self.budget:
             y = self.problem.encoding.perturb(best[0], self.rng, self.strength)
-            found = self._climb(y, self.problem.evaluate_one(y))
+            found = yield from self._climb(y, self.problem.evaluate_one(y))
             if found[2] <= best[2]:
                 best = found

@@ -46,11 +46,12 @@ class IteratedTabu(AggregatedTabu):
     _weight_vectors = one_weight_vector
 
     def _rounds(self):
-        """One run at a time, each from the run before's best perturbed."""
+        """One run at a time, each from the run before's best perturbed (None between them: a step counted,
+        AggregatedTabu._rounds)."""
         start, left = None, self.budget
         while left:
             length = min(self.run_length, left)
-            run = self._start_run(self.w, length, start)
+            run = yield from self._start_run(self.w, length, start)
             yield [run]
             left -= length
             start = self.perturb(run.best_xf[0]) if left else None

@@ -14,6 +14,8 @@ import numpy as np
 
 from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, STRATEGIES
 from mols.errors import MolsError, OptionError
+from mols.search.budget import Budgets, Iterations, Target, Time
+from mols.search.loop import Runner
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.algorithms.ils3opt.population import ils_population, max_segment, start_lengths, start_tours
 from mols.algorithms.ils3opt.merge import (
@@ -169,54 +171,89 @@ def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_P
                 iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
                 seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
                 samples: int | None = None, merge: int = 0) -> IlsResult:
-    """One ILS-3opt run (compiled first, outside the time). Without iterations or time: the paper's it_total.
-    `stop` (mols.signals.StopSignals) ends it after the current chunk. merge 0: the solutions are independent
-    (the paper's; making every solution the best one every E iterations was tried, and was worse on pcb3038);
-    merge S: merged rounds (ils_merge) in islands of S solutions, the budget of iterations rounded up to whole
-    rounds. `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES)."""
+    """One ILS-3opt run (compiled first, outside the time), by the runner (IlsRun). Without iterations or time: the
+    paper's it_total. `stop` (mols.signals.StopSignals) ends it after the current chunk. merge 0: the solutions are
+    independent (the paper's; making every solution the best one every E iterations was tried, and was worse on
+    pcb3038); merge S: merged rounds (ils_merge) in islands of S solutions, the budget of iterations rounded up to
+    whole rounds. `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES)."""
     check_options(problem, strategy, population, merge)
     if iterations is None and time_budget is None:
         iterations = DEFAULT_ITERATIONS
     per_solution = math.ceil(iterations / population) if iterations is not None else None
     samples = (samples or default_samples(problem)) if strategy in RKBI_STRATEGIES else 0
-    warm_up(problem, strategy, threads, samples, population, merge)
-    xy, att, n = problem.xy[0], problem.att, problem.n
-    with numba_threads(threads):
-        start = time.perf_counter()
-        cand = candidate_lists(xy, candidates)
-        tours = np.empty((population, n), np.int32)
-        start_tours(xy, cand, np.uint64(seed), tours)
-        pop = make_population(strategy, xy, cand, seed, tours, start_lengths(xy, tours, att), max_segment(n), att,
-                              samples, merged=bool(merge))
-        granule = 1
-        if merge:
-            pop = MergedRounds(pop, seed, n, merge_window(n, max_segment(n)), merge)
-            granule = pop.round
-        done, chunk, reached, ended_by = 0, granule, None, "iterations"
-        pop.run(0, 1)  # iteration 0: the first descents
-        while True:
-            elapsed = time.perf_counter() - start
-            if target is not None and pop.best_lengths().min() <= target:
-                reached, ended_by = elapsed, "target"
-                break
-            if stop is not None and stop.requested:
-                ended_by = "stop"
-                break
-            if time_budget is not None and elapsed >= time_budget:
-                ended_by = "time"
-                break
-            if per_solution is not None and done >= per_solution:
-                break
-            step = chunk if per_solution is None else granule * math.ceil(min(chunk, per_solution - done) / granule)
-            began = time.perf_counter()
-            pop.run(done + 1, done + 1 + step)
-            done += step
-            if time.perf_counter() - began < CHUNK_SECONDS:
-                chunk *= 2
-        lengths = pop.best_lengths()
-        tour = pop.best_tour(int(np.argmin(lengths)))
-        seconds = time.perf_counter() - start
-    return IlsResult(strategy, population, lengths, tour, done, seconds, ended_by, reached)
+    runner = Runner(IlsRun(problem, strategy, population, per_solution, time_budget, target, seed, threads, candidates,
+                           samples, merge), stop=stop)
+    result = runner.run()
+    if runner.status == "failed":  # as the loop of its own did: the error reaches the caller
+        raise runner.exception
+    return result
+
+
+class IlsRun:
+    """An ILS-3opt population run by the runner (search/loop.py): a step is the first descents, then a chunk of each
+    solution's iterations (doubled while one takes under CHUNK_SECONDS); its budgets: a length (Target), the time and
+    each solution's iterations (passed down: a chunk never passes them, save to end a merged round)."""
+
+    natural_end = False
+
+    def __init__(self, problem: Tsp, strategy: str, population: int, per_solution: int | None,
+                 time_budget: float | None, target: int | None, seed: int, threads: int | None, candidates: int,
+                 samples: int, merge: int):
+        self.problem, self.strategy, self.population, self.target = problem, strategy, population, target
+        self.seed, self.threads, self.candidates, self.samples, self.merge = seed, threads, candidates, samples, merge
+        self.budgets = Budgets(budget for budget in (None if target is None else Target(target),
+                                                     None if per_solution is None else Iterations(per_solution, True),
+                                                     None if time_budget is None else Time(time_budget)) if budget)
+        self.monitors, self.iterations, self.reached, self.pop, self.granule, self.profiler = [], 0, None, None, 1, None
+
+    def warm_up(self) -> None:
+        warm_up(self.problem, self.strategy, self.threads, self.samples, self.population, self.merge)
+
+    def holds_target(self) -> bool:
+        return self.pop.best_lengths().min() <= self.target
+
+    def steps(self):
+        with numba_threads(self.threads):
+            self._start()
+            yield
+            pop, granule, cap, done = self.pop, self.granule, self.budgets.cap, 0
+            chunk = granule
+            while done < cap:
+                step = granule * math.ceil(min(chunk, cap - done) / granule)
+                began = time.perf_counter()
+                pop.run(done + 1, done + 1 + step)
+                done = self.iterations = done + step
+                if time.perf_counter() - began < CHUNK_SECONDS:
+                    chunk *= 2
+                yield
+
+    def _start(self) -> None:
+        """The candidate lists, the start tours and their first descents (iteration 0)."""
+        problem, n = self.problem, self.problem.n
+        xy, att = problem.xy[0], problem.att
+        cand = candidate_lists(xy, self.candidates)
+        tours = np.empty((self.population, n), np.int32)
+        start_tours(xy, cand, np.uint64(self.seed), tours)
+        pop = make_population(self.strategy, xy, cand, self.seed, tours, start_lengths(xy, tours, att), max_segment(n),
+                              att, self.samples, merged=bool(self.merge))
+        if self.merge:
+            pop = MergedRounds(pop, self.seed, n, merge_window(n, max_segment(n)), self.merge)
+        self.granule = pop.round if self.merge else 1
+        pop.run(0, 1)
+        self.pop = pop
+
+    def result(self, status: str, error: str | None = None, ended_by: str | None = None,
+               signal: str | None = None) -> IlsResult | None:
+        """The population's result (None where the run failed: run_ils3opt raises its error)."""
+        if status == "failed":
+            return None
+        if self.pop is None:  # stopped before its first step: the start tours, descended, as the loop always made
+            with numba_threads(self.threads):
+                self._start()
+        lengths = self.pop.best_lengths()
+        tour = self.pop.best_tour(int(np.argmin(lengths)))
+        return IlsResult(self.strategy, self.population, lengths, tour, self.iterations, self.profiler.wall,
+                         ended_by or "stop", None if self.reached is None else self.reached.seconds)
 
 
 def config_result(config, stop=None):

@@ -4,6 +4,8 @@ the device: docs/internals.md."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from mols.algorithms.pls.local import start_archive
@@ -51,12 +53,12 @@ class ParetoLocalSearch(Search):
             x, f = self._random_start()
             yield x[None], f[None]
 
-    def _search(self) -> None:
+    def steps(self) -> Iterator[None]:
         starts = self._starts()
         while self.iterations < self.budget:
             self.local.start(*next(starts))
             try:
-                self._run_start()
+                yield from self._run_start()
             finally:  # also when interrupted or failing: the run's archive gets what this start found
                 with self.profiler.section("archiving"):
                     self.archive.add(*self.local.members())
@@ -64,9 +66,9 @@ class ParetoLocalSearch(Search):
                 self.natural_end = True
                 return
 
-    def _run_start(self) -> None:
+    def _run_start(self) -> Iterator[None]:
         """Explore unvisited members of the start's archive, picked at random, until none is left or the
-        budget is spent: a batch at a time on the device where it can, else one at a time."""
+        budget is spent: a batch at a time on the device where it can, else one at a time; a step each."""
         local, device = self.local, self.local.device_iterations
         while self.iterations < self.budget and local.unvisited:
             if device is None:
@@ -77,6 +79,7 @@ class ParetoLocalSearch(Search):
                     steps = device.run(self._pick_seed, self.iterations, self.budget,
                                        self.variant == "dominating") - self.iterations
             self._count_iteration(len(local), steps)
+            yield
 
     def archive_size(self, reported: int) -> int:
         """The run's archive with the current start's members merged in: what it will hold if the run ends now."""
@@ -84,9 +87,9 @@ class ParetoLocalSearch(Search):
         accepted, removed = self.archive.verdict(F)
         return len(self.archive) - int(removed.sum()) + int(accepted.sum())
 
-    def _holds_target(self) -> bool:
+    def holds_target(self) -> bool:
         """The run's archive, or the start's (whose members reach the run's when the start ends)."""
-        return super()._holds_target() or self.local.holds(self.goal)
+        return super().holds_target() or self.local.holds(self.goal)
 
     def _iterate(self) -> None:
         """One iteration driven by the host: the member drawn, picked and explored."""

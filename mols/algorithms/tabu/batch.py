@@ -5,14 +5,16 @@ search gives exactly what it gives alone (docs/internals.md)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from mols.backends import prepare
 from mols.errors import MolsError
 from mols.runner import RunConfig, make_search, run_problem
-from mols.search.base import OnIteration, SearchResult, ended
+from mols.search.base import OnIteration, SearchResult
+from mols.search.loop import Runner
+from mols.search.monitor import Monitor
 from mols.search.profiler import Profiler
-from mols.algorithms.tabu.search import AggregatedTabu, walk_together
+from mols.algorithms.tabu.search import AggregatedTabu, next_round, walk_together
 
 
 def seed_configs(config: RunConfig, seeds: int | Sequence[int]) -> list[RunConfig]:
@@ -47,37 +49,78 @@ def sharing_batch(config: RunConfig, seeds: int | Sequence[int],
 
 
 class SearchBatch:
+    """The searches as one for the runner (search/loop.py): a step is a batch of steps of all of them; the lead's
+    budgets are everyone's (the searches differ only by their seeds), and each search's monitors hear of every step
+    (ForSearch)."""
+
+    natural_end = False
+
     def __init__(self, searches: list[AggregatedTabu]):
         if any(not isinstance(s, AggregatedTabu) for s in searches):
             raise MolsError("a batch in one launch runs tabu searches (-a tabu or -a its)")
         if any(s.target is not None for s in searches):
             raise MolsError("a batch in one launch has no target: each search would stop the others")
         self.searches = searches
+        self.budgets = searches[0].budgets
+        self.monitors = [ForSearch(b, search, monitor) for b, search in enumerate(searches)
+                         for monitor in search.monitors]
 
     def run(self, stop=None) -> list[SearchResult]:
         """Every search to its budget (or until a stop); their results, in order."""
+        return Runner(self, stop=stop).run()
+
+    @property
+    def iterations(self) -> int:
+        return self.searches[0].iterations
+
+    @property
+    def profiler(self) -> Profiler:
+        return self.searches[0].profiler
+
+    @profiler.setter
+    def profiler(self, profiler: Profiler) -> None:
+        for search in self.searches:
+            search.profiler = profiler
+
+    def warm_up(self) -> None:
         lead = self.searches[0]
         for search in self.searches if lead.nbh.sampled else [lead]:  # a warm-up takes draws: each its own
             search.warm_up()
         lead.warm_lanes(len(self.searches) * len(lead.weights))  # the first round's lanes (ITS: one vector each)
-        profiler = Profiler()
-        for search in self.searches:
-            search.stop, search.profiler = stop, profiler
-        status, error = ended(self._rounds)
-        for search in self.searches:
-            search._merge()
-        profiler.stop()
-        return [search.result(status, error) for search in self.searches]
 
-    def _rounds(self) -> None:
+    def steps(self) -> Iterator[None]:
         """Each search's next list of runs, all walked together, until every search has made its last."""
         pending = [(search, search._rounds()) for search in self.searches]
-        while True:
-            walking = [(search, rounds, next(rounds, None)) for search, rounds in pending]
-            pending = [(search, rounds) for search, rounds, runs in walking if runs is not None]
-            if not pending:
-                return
-            walk_together([(search, run) for search, _, runs in walking if runs is not None for run in runs])
-            for search, _ in pending:
+        try:
+            while True:
+                walking = []
+                for search, rounds in pending:
+                    runs = yield from next_round(rounds)
+                    if runs is not None:
+                        walking.append((search, rounds, runs))
+                pending = [(search, rounds) for search, rounds, _ in walking]
+                if not pending:
+                    return
+                yield from walk_together([(search, run) for search, _, runs in walking for run in runs])
+                for search, _ in pending:
+                    search._merge()
+        finally:
+            for search in self.searches:
                 search._merge()
 
+    def result(self, status: str, error: str | None = None, ended_by: str | None = None,
+               signal: str | None = None) -> list[SearchResult]:
+        return [search.result(status, error, ended_by, signal) for search in self.searches]
+
+
+class ForSearch(Monitor):
+    """A monitor of search b of a batch, told of the batch's steps and of its own result."""
+
+    def __init__(self, b: int, search: AggregatedTabu, monitor: Monitor):
+        self.b, self.search, self.monitor = b, search, monitor
+
+    def on_step(self, batch: SearchBatch) -> None:
+        self.monitor.on_step(self.search)
+
+    def on_end(self, batch: SearchBatch, results: list[SearchResult]) -> None:
+        self.monitor.on_end(self.search, results[self.b])

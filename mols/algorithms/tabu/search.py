@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,6 +70,16 @@ def host_walk(ev, nbh: Neighborhood, x: np.ndarray, c: np.ndarray, threshold: fl
         yield x[None], np.array([score]), f[None]
 
 
+def next_round(rounds: Iterator[list[TabuRun] | None]) -> Generator[None, None, list[TabuRun] | None]:
+    """The next list of runs of a search's rounds (AggregatedTabu._rounds), or None once it has made its last (the
+    generator's value: `runs = yield from`); it yields at each step counted while making them."""
+    for runs in rounds:
+        if runs is not None:
+            return runs
+        yield
+    return None
+
+
 @dataclass
 class TabuRun:
     """One tabu run: its walk, the archive its solutions go to, and its best score and (x, f) so far. A run of
@@ -100,18 +110,18 @@ def set_coefficients(runs: list[tuple[AggregatedTabu, TabuRun]]) -> None:
         run.lane = run.lane._replace(c=c_run, threshold=best_run)
 
 
-def walk_together(runs: list[tuple[AggregatedTabu, TabuRun]]) -> None:
+def walk_together(runs: list[tuple[AggregatedTabu, TabuRun]]) -> Iterator[None]:
     """Tabu runs of one or more searches that share an evaluator and a tenure (a search's weight vectors, or a
     batch of searches, algorithms/tabu/batch.py): side by side in one launch per kernel where the evaluator has lanes
     for them (Evaluator.lane_walk), else one after another. Side by side, each batch of steps is taken for all
-    runs at once (SideBySide.take); each run's archive (one per run) is brought up to date when the walk ends or
-    stops, and at every batch where its search has a target."""
+    runs at once (SideBySide.take), one step of the searches (it yields); each run's archive (one per run) is
+    brought up to date when the walk ends or stops, and at every batch where its search has a target."""
     set_coefficients(runs)
     lead = runs[0][0]
     walker = lead.evaluator.lane_walk(len(runs))
     if walker is None:
         for search, run in runs:
-            search._walk_alone(run)
+            yield from search._walk_alone(run)
         return
     for search, _ in runs:
         search.walk = "device"
@@ -119,6 +129,7 @@ def walk_together(runs: list[tuple[AggregatedTabu, TabuRun]]) -> None:
     try:
         for batch in lead._timed(walker.batches([run.lane for _, run in runs], lead.tenure)):
             together.take(batch)
+            yield
     finally:
         together.hand_back()
 
@@ -134,15 +145,14 @@ class SideBySide:
         self.best_x = np.stack([run.best_xf[0] for _, run in runs])
         self.best_f = np.stack([run.best_xf[1] for _, run in runs])
         self.improved = np.zeros(len(runs), dtype=bool)
-        self.searches = list({id(search): search for search, _ in runs}.values())
-        self.goals = any(search.goal is not None for search in self.searches)
-        # each run: its search, and its archive's size for on_iteration where that is the search's archive
+        self.goals = any(search.goal is not None for search, _ in runs)
+        # each run: its search, and its archive's size to report where that is the search's archive
         self.counted = [(search, run.archive is search.archive, search.target is not None) for search, run in runs]
 
     def take(self, batch: LaneBatch) -> None:
         """A batch of steps of every run (AggregatedTabu._take's, for all runs at once): the runs' new bests, the
         solutions visited offered to their archives (with one objective, only new bests can enter), then each
-        search counts its steps; a stop, a target or the time ends the walk after all have counted."""
+        search counts its steps; the runner checks the budgets after all have counted."""
         taken = _cut_at_goals(self.runs, batch) if self.goals else batch.taken
         new, last = lane_new_bests(batch.scores, taken, self.best)
         offered = new if self.lead.problem.n_obj == 1 else np.arange(batch.scores.shape[1]) < taken[:, None]
@@ -156,9 +166,7 @@ class SideBySide:
             search, own, targeted = self.counted[b]
             if targeted:
                 self.lanes.flush(b)
-            search._count_iteration(int(counts[b]) if own else None, steps=int(taken[b]), check=False)
-        for search in self.searches:
-            search._check_ends()
+            search._count_iteration(int(counts[b]) if own else None, steps=int(taken[b]))
 
     def hand_back(self) -> None:
         """Each run's archive brought up to date, and its best score and (x, f) set."""
@@ -259,25 +267,31 @@ class AggregatedTabu(Search):
             new, _ = lane_new_bests(batch.scores[:1], batch.taken[:1], np.zeros(1))
             LaneArchives([self.new_archive()]).offer(batch.F[:1], batch.X[:1], new)
 
-    def _search(self) -> None:
+    def steps(self) -> Iterator[None]:
+        rounds = self._rounds()
         try:
-            for runs in self._rounds():
-                self._walk_runs(runs)
+            while (runs := (yield from next_round(rounds))) is not None:
+                yield from self._walk_runs(runs)
                 self._merge()
         finally:
             self._merge()
 
-    def _rounds(self) -> Iterator[list[TabuRun]]:
-        """The search's tabu runs, a list at a time, each list made once the one before has been walked: here
-        one list, a run per weight vector, each from a random solution with an even share of the budget."""
+    def _rounds(self) -> Iterator[list[TabuRun] | None]:
+        """The search's tabu runs, a list at a time, each list made once the one before has been walked (None
+        between them: a step counted while making them, next_round); here one list, a run per weight vector, each
+        from a random solution with an even share of the budget."""
         n_runs = len(self.weights)
         budgets = [self.budget // n_runs + (r < self.budget % n_runs) for r in range(n_runs)]
-        yield [self._start_run(w, budget, own_archive=n_runs > 1) for w, budget in zip(self.weights, budgets)]
+        runs = []
+        for w, budget in zip(self.weights, budgets):
+            runs.append((yield from self._start_run(w, budget, own_archive=n_runs > 1)))
+        yield runs
 
     def _start_run(self, w: np.ndarray, budget: int, start: tuple[np.ndarray, np.ndarray] | None = None,
-                   own_archive: bool = False) -> TabuRun:
-        """A tabu run from `start` (x, f), or from a random solution; with `own_archive`, its solutions go to an
-        archive of its own, merged into the search's in the order of the runs (_merge)."""
+                   own_archive: bool = False) -> Generator[None, None, TabuRun]:
+        """A tabu run from `start` (x, f), or from a random solution (the generator's value: `run = yield from`);
+        with `own_archive`, its solutions go to an archive of its own, merged into the search's in the order of the
+        runs (_merge). It yields where it counts the evaluation that makes the run's coefficients."""
         archive = self.archive
         if own_archive:
             archive = self.new_archive()
@@ -287,16 +301,17 @@ class AggregatedTabu(Search):
             best = weighted_scores(f[None], w)[0]
             keys = self.draw_keys(budget)  # one per step, on the device as on the host
             return TabuRun(WalkLane(x, w, best, budget, keys), archive, best, (x, f))
-        key = self._counted_key()
+        key = yield from self._counted_key()
         keys = self.draw_keys(budget - 1)
         return TabuRun(WalkLane(x, w, np.inf, budget - 1, keys), archive, np.inf, (x, f), pending=(key,))
 
-    def _walk_runs(self, runs: list[TabuRun]) -> None:
-        walk_together([(self, run) for run in runs])
+    def _walk_runs(self, runs: list[TabuRun]) -> Iterator[None]:
+        return walk_together([(self, run) for run in runs])
 
-    def _walk_alone(self, run: TabuRun) -> None:
+    def _walk_alone(self, run: TabuRun) -> Iterator[None]:
         for trail in self._timed(self._walk(run.lane)):
             self._take(run, trail)
+            yield
 
     def _walk(self, lane: WalkLane) -> Iterator[Trail]:
         walk = self.evaluator.device_walk(*lane[:4], self.tenure, lane.keys)
@@ -339,17 +354,21 @@ class AggregatedTabu(Search):
                 return
             yield batch
 
-    def _coefficients(self, w: np.ndarray, x: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, int]:
-        """The score's coefficients (docs/internals.md), and the neighborhood evaluations they cost."""
+    def _coefficients(self, w: np.ndarray, x: np.ndarray, f: np.ndarray
+                      ) -> Generator[None, None, tuple[np.ndarray, int]]:
+        """The score's coefficients (docs/internals.md), and the neighborhood evaluations they cost (the generator's
+        value: `c, cost = yield from`; it yields where it counts them)."""
         if self.problem.n_obj == 1:
             return w, 0
-        key = self._counted_key()
+        key = yield from self._counted_key()
         with self.profiler.section("evaluation"):
             lo, hi = self.evaluator.neighborhood_bounds([x], [key])
         return normalising_coefficients(w, lo[0], hi[0], f), 1
 
-    def _counted_key(self) -> np.ndarray | None:
-        """The draw key of the neighborhood evaluation that makes a run's coefficients, counted as an iteration."""
+    def _counted_key(self) -> Generator[None, None, np.ndarray | None]:
+        """The draw key of the neighborhood evaluation that makes a run's coefficients (the generator's value),
+        counted as an iteration: a step."""
         key = self.draw_key()
         self._count_iteration()
+        yield
         return key
