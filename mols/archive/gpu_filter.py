@@ -9,8 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kernel_source
-from mols.algorithms.tabu.select import C_TYPES
+from mols.backends.cuda import C_TYPES, PackedBuffers, compile_module, import_cupy, kernel_source
 
 FILTER_CU = Path(__file__).with_name("filter.cu")
 BLOCK, SCAN = 256, 1024  # as in filter.cu

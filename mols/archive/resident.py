@@ -10,8 +10,7 @@ import numpy as np
 from mols.archive.device import DeviceArchive
 from mols.archive.gpu_filter import FILTER_CU, Filtered
 from mols.archive.host import weakly_dominated
-from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kernel_source
-from mols.algorithms.tabu.select import C_TYPES
+from mols.backends.cuda import C_TYPES, PackedBuffers, compile_module, import_cupy, kernel_source
 from mols.neighborhoods.draws import DRAWS_CUH
 
 RESIDENT_CU = Path(__file__).with_name("resident.cu")

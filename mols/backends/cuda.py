@@ -11,6 +11,7 @@ from mols.errors import BackendError, MolsError
 from mols.memory import check_fits, nbytes, size_text
 
 ALIGN = 16  # bytes; every array in a packed buffer starts on this boundary
+C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long", np.dtype(np.float64): "double"}  # FVAL of a dtype
 
 
 def import_cupy():

@@ -43,18 +43,18 @@ CHUNK_ROWS = 1 << 25  # moves per launch at most (F of 128 MB for one int32 obje
 @dataclass(frozen=True)
 class Launch:
     """Threads per block of the evaluation kernels (a multiple of the warp) and of the selection's (a power of
-    two), threads per move where the problem lets them vary (Problem.lanes; None: the problem's own), and the
+    two), threads per move where the problem lets them vary (Problem.fixed_move_threads; None: the problem's own), and the
     selection's blocks per chunk at most (the grid: each block strides over the rest)."""
 
     block: int = BLOCK
     sel_block: int = 256  # gpu_select.py's SEL_BLOCK
-    lanes: int | None = None
+    move_threads: int | None = None
     grid: int = 1024
 
     @property
     def text(self) -> str:
         return f"block {self.block}, selection block {self.sel_block}" + (
-            f", {self.lanes} threads per move" if self.lanes else "") + (
+            f", {self.move_threads} threads per move" if self.move_threads else "") + (
             f", selection grid {self.grid} at most" if self.grid != DEFAULT_GRID else "")
 
 
@@ -101,12 +101,12 @@ def problem_source(defines: dict[str, int | str], problem: Problem, nbh: Neighbo
                          *between, problem.cuda_source(nbh))
 
 
-def with_lanes(problem: Problem, lanes: int | None) -> Problem:
-    """The problem with `lanes` threads per move (a shallow copy), or itself where lanes is None."""
-    if lanes is None or lanes == problem.threads_per_move:
+def with_move_threads(problem: Problem, threads: int | None) -> Problem:
+    """The problem with `threads` threads per move (a shallow copy), or itself where threads is None."""
+    if threads is None or threads == problem.threads_per_move:
         return problem
     tuned = copy.copy(problem)
-    tuned.lanes = lanes
+    tuned.fixed_move_threads = threads
     return tuned
 
 
@@ -158,7 +158,7 @@ class GpuEvaluator:
     def _compile(self, problem: Problem, launch: Launch) -> None:
         """The kernels of `launch` for the problem (with the launch's threads per move)."""
         nbh, self.launch, self.block = self.nbh, launch, launch.block
-        self.problem = problem = with_lanes(problem, launch.lanes)
+        self.problem = problem = with_move_threads(problem, launch.move_threads)
         self.defines = {**problem_defines(problem, nbh, launch.block), **variant_defines(problem, nbh, self.spec)}
         self.source = problem_source(self.defines, problem, nbh)
         self._kernel = compile_kernel(self.source, problem.kernel_name(nbh, self.lanes))

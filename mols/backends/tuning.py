@@ -78,9 +78,9 @@ def launch_of(value: dict) -> Launch:
     """A Launch from the file's entry; ValueError where it is not a valid one."""
     launch = Launch(**value)
     blocks = (launch.block, launch.sel_block)
-    powers = (launch.sel_block, launch.lanes or 1)  # select.cu's reduction, qap.cu's shuffles need powers of two
+    powers = (launch.sel_block, launch.move_threads or 1)  # select.cu's reduction, qap.cu's shuffles need powers of two
     if not all(isinstance(b, int) and 0 < b <= MAX_BLOCK and b % WARP == 0 for b in blocks) or \
-            not all(isinstance(p, int) and p > 0 and p & (p - 1) == 0 for p in powers) or (launch.lanes or 1) > WARP \
+            not all(isinstance(p, int) and p > 0 and p & (p - 1) == 0 for p in powers) or (launch.move_threads or 1) > WARP \
             or not (isinstance(launch.grid, int) and launch.grid > 0):
         raise ValueError(f"not a launch: {value}")
     return launch
@@ -171,9 +171,10 @@ class Tuner:
         twice as many) and the fixed blocks (at its own)."""
         self._base = GpuEvaluator(self.problem, self.nbh, self.spec)
         self._x, self._key = probe_solution(self.problem, self.nbh)
-        own, more = self._lanes()
-        launches = [replace(DEFAULT_LAUNCH, lanes=own), *([replace(DEFAULT_LAUNCH, lanes=more)] if more else []),
-                    *(replace(fixed_launch(b), lanes=own) for b in self.blocks)]
+        own, more = self._move_threads()
+        launches = [replace(DEFAULT_LAUNCH, move_threads=own),
+                    *([replace(DEFAULT_LAUNCH, move_threads=more)] if more else []),
+                    *(replace(fixed_launch(b), move_threads=own) for b in self.blocks)]
         return self._fastest(launches) or DEFAULT_LAUNCH
 
     def evaluator(self, launch: Launch) -> GpuEvaluator | None:
@@ -181,11 +182,11 @@ class Tuner:
         it rather than make its own."""
         return self._evaluators.get(launch) if self.times.get(launch) is not None else None
 
-    def _lanes(self) -> tuple[int | None, int | None]:
-        """The problem's own threads per move and twice as many, where it lets them vary (Problem.lanes: QAP,
+    def _move_threads(self) -> tuple[int | None, int | None]:
+        """The problem's own threads per move and twice as many, where it lets them vary (Problem.fixed_move_threads: QAP,
         Weierstrass) and twice as many fit a warp and n (half as many was never faster than as many); else
         None."""
-        if not hasattr(self.problem, "lanes") or self.problem.lanes is not None:
+        if not hasattr(self.problem, "fixed_move_threads") or self.problem.fixed_move_threads is not None:
             return None, None
         own = self.problem.threads_per_move
         return own, own * 2 if own * 2 <= min(WARP, self.problem.n) else None

@@ -57,8 +57,8 @@ def test_cache_round_trip(cache_dir):
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"threads": 64}}}),
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"block": 2048}}}),
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"sel_block": 96}}}),
-                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"lanes": 3}}}),
-                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"lanes": 64}}}),
+                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"move_threads": 3}}}),
+                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"move_threads": 64}}}),
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"grid": 0}}})])
 def test_a_broken_or_stale_cache_is_ignored_with_a_warning_and_rewritten(cache_dir, text):
     cache_path().write_text(text)

@@ -50,7 +50,7 @@ def test_lanes_sharing_a_move_give_the_cpus_costs_and_choice(rng, lanes, fused):
     end: F and the device-side selection equal the CPU's."""
     n = 37
     problem = Qap(QapInstance("random", rng.integers(-50, 100, size=(2, n, n)), rng.integers(0, 1000, (n, n))))
-    problem.lanes = lanes
+    problem.fixed_move_threads = lanes
     cpu, gpu = prepare(problem, SWAP, "cpu"), prepare(problem, SWAP, BackendSpec("gpu", fused=fused))
     c = rng.random(2)
     for _ in range(3):

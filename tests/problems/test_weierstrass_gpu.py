@@ -55,7 +55,7 @@ def test_lanes_per_neighbor_give_the_cpus_values_and_choice(lanes, precision):
     the end): F within the tolerance of the CPU's, and the device-side selection, with forbidden neighbors
     and aspiration, picks the neighbor that select.py picks from that F."""
     problem, nbh = load_weierstrass(f"10:{precision}"), crowns(1001)
-    problem.lanes = lanes
+    problem.fixed_move_threads = lanes
     cpu, gpu = mols.prepare(problem, nbh, "cpu"), mols.prepare(problem, nbh, "gpu")
     rng = np.random.default_rng(4)
     for trial in range(6):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.backends.cuda import PackedBuffers, compile_module, device_array, import_cupy, kernel_source
+from mols.backends.cuda import C_TYPES, PackedBuffers, compile_module, device_array, import_cupy, kernel_source
 from mols.backends.gpu import problem_source
-from mols.algorithms.tabu.select import C_TYPES, TABU_DTYPE
+from mols.algorithms.tabu.select import TABU_DTYPE
 
 SELECT_CU = Path(__file__).with_name("select.cu")
 SEL_BLOCK = 256  # as in select.cu: the default Launch's sel_block

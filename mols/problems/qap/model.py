@@ -43,7 +43,7 @@ class Qap(Problem):
     population_kernel = "qap_population"
     lane_kernels = True
     neighborhoods = ("swap",)
-    lanes = None  # threads per move; None: by the size (threads_per_move)
+    fixed_move_threads = None  # threads per move (the tuning's, backends/gpu.py); None: by the size (threads_per_move)
     taillard_from = TAILLARD_FROM  # facilities from which whole steps keep the moves' deltas (walk_kernel)
 
     def __init__(self, instance: QapInstance, name: str = "qap"):
@@ -126,8 +126,8 @@ class Qap(Problem):
     def threads_per_move(self) -> int:
         """Lanes per move (qap.cu's LANES): TARGET_THREADS over the n(n - 1) / 2 swaps, as a power of two
         from 1 to min(32, n)."""
-        if self.lanes:
-            return self.lanes
+        if self.fixed_move_threads:
+            return self.fixed_move_threads
         lanes = max(1, min(32, self.n, TARGET_THREADS // (self.n * (self.n - 1) // 2)))
         return 1 << (lanes.bit_length() - 1)
 

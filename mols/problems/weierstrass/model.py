@@ -76,7 +76,7 @@ class Weierstrass(Problem):
     neighborhoods = ("crowns",)
     cuda_file = Path(__file__).with_name("weierstrass.cu")
     cuda_kernel = "weierstrass_crowns"
-    lanes = None  # threads per neighbor, a power of two up to 32; None: by the dimension (threads_per_move)
+    fixed_move_threads = None  # threads per neighbor, a power of two up to 32; None: by the dimension (threads_per_move)
 
     def __init__(self, instance: WeierstrassInstance):
         self.instance = instance
@@ -113,7 +113,7 @@ class Weierstrass(Problem):
         lanes draw its n Gaussians at once, one each, and the rest of the warp waits: with 16 lanes a warp
         draws two neighbors in that time (tabu steps slightly faster than with 32 in float32, the same in
         float64)."""
-        return self.lanes or (16 if self.n <= 16 else WARP)
+        return self.fixed_move_threads or (16 if self.n <= 16 else WARP)
 
     def cuda_defines(self) -> dict[str, int | str]:
         return {"D": self.n, "TERMS": TERMS, "F32": int(self.precision == "float32"), "LANES": self.threads_per_move,
