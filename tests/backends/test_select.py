@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mols.backends import prepare
 from mols.algorithms.tabu.select import best_admissible, weighted_scores
+from mols.algorithms.tabu.selection import selection_for
+from mols.backends import prepare
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import load_problem
 from mols.problems.flowshop.model import Flowshop
@@ -72,7 +73,7 @@ def test_cpu_best_weighted_returns_the_row_of_its_id(rng, tiny):
     for _ in range(5):
         x = pb.random_solution(rng)
         c = rng.random(pb.n_obj)
-        idx, score, f = ev.best_weighted(x, c, 0, -np.inf)
+        idx, score, f = selection_for(ev)(x, c, 0, -np.inf)
         F = pb.evaluate(nbh.apply_many(x, np.arange(nbh.n_neighbors(pb.n))))
         np.testing.assert_array_equal(f, F[idx])
         np.testing.assert_array_equal(f, ev.evaluate(x)[idx])
@@ -87,15 +88,15 @@ def test_cpu_blocking_the_best_gives_the_next_best_unless_aspiration(rng, tiny):
     scores = weighted_scores(ev.evaluate(x).copy(), c)
     order = np.lexsort((np.arange(len(scores)), scores))  # by score, then id
     first, second = int(order[0]), int(order[1])
-    assert ev.best_weighted(x, c, 0, -np.inf)[0] == first
-    ev.forbid(first, 5)
-    assert ev.best_weighted(x, c, 4, -np.inf)[0] == second
-    assert ev.best_weighted(x, c, 4, scores[first])[0] == second  # not strictly below the threshold
+    assert selection_for(ev)(x, c, 0, -np.inf)[0] == first
+    selection_for(ev).forbid(first, 5)
+    assert selection_for(ev)(x, c, 4, -np.inf)[0] == second
+    assert selection_for(ev)(x, c, 4, scores[first])[0] == second  # not strictly below the threshold
     if scores[first] < scores[second]:
-        assert ev.best_weighted(x, c, 4, scores[second])[0] == first  # aspiration
-    assert ev.best_weighted(x, c, 5, -np.inf)[0] == first  # the block has expired
-    ev.allow_all()
-    assert ev.best_weighted(x, c, 0, -np.inf)[0] == first
+        assert selection_for(ev)(x, c, 4, scores[second])[0] == first  # aspiration
+    assert selection_for(ev)(x, c, 5, -np.inf)[0] == first  # the block has expired
+    selection_for(ev).allow_all()
+    assert selection_for(ev)(x, c, 0, -np.inf)[0] == first
 
 
 def test_cpu_best_weighted_on_a_bundled_instance(rng):
@@ -105,8 +106,8 @@ def test_cpu_best_weighted_on_a_bundled_instance(rng):
     c = np.array([1.0, 0.0, 0.0])  # makespan alone: many ties
     blocked = rng.choice(nbh.n_neighbors(pb.n), size=40, replace=False)
     for t in blocked:
-        ev.forbid(int(t), 10)
-    idx, score, f = ev.best_weighted(x, c, 3, -np.inf)
+        selection_for(ev).forbid(int(t), 10)
+    idx, score, f = selection_for(ev)(x, c, 3, -np.inf)
     F = ev.evaluate(x).copy()
     until = np.zeros(len(F), dtype=np.int64)
     until[blocked] = 10

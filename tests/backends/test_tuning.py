@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import mols
 from mols.backends import BackendSpec, gpu_available
-from mols.backends.gpu import DEFAULT_LAUNCH, Launch, problem_defines, problem_source, variant_defines
+from mols.backends.launch import DEFAULT_LAUNCH, Launch, problem_defines, problem_source, variant_defines
 from mols.backends.tuning import TuningCache, cache_path, fixed_launch, tuning_key
 from mols.cli import app
 from mols.errors import MolsError

@@ -7,12 +7,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
+from mols.algorithms.tabu.search import AggregatedTabu
+from mols.algorithms.tabu.selection import tuned_iteration
+from mols.algorithms.tabu.together import walk_together
+from mols.algorithms.tabu.walks import shares_launches
 from mols.backends import prepare
 from mols.errors import MolsError
 from mols.runner import RunConfig, make_search, run_problem
 from mols.search.base import OnIteration, SearchResult, ended
 from mols.search.profiler import Profiler
-from mols.algorithms.tabu.search import AggregatedTabu, walk_together
 
 
 def seed_configs(config: RunConfig, seeds: int | Sequence[int]) -> list[RunConfig]:
@@ -28,7 +31,7 @@ def build_batch(config: RunConfig, seeds: int | Sequence[int],
     search b reports its iterations to counters(b)."""
     problem = run_problem(config)
     nbh = problem.neighborhood(config.neighborhood)
-    evaluator = prepare(problem, nbh, config.spec)
+    evaluator = prepare(problem, nbh, config.spec, iteration=tuned_iteration)
     return SearchBatch([make_search(one, problem, nbh, evaluator, counters(b))
                         for b, one in enumerate(seed_configs(config, seeds))])
 
@@ -41,7 +44,7 @@ def sharing_batch(config: RunConfig, seeds: int | Sequence[int],
         return None
     batch = build_batch(config, seeds, counters)
     lead = batch.searches[0]
-    if lead.problem.target is not None or not lead.evaluator.shares_launches():
+    if lead.problem.target is not None or not shares_launches(lead.evaluator):
         return None
     return batch
 
@@ -63,15 +66,15 @@ class SearchBatch:
         profiler = Profiler()
         for search in self.searches:
             search.stop, search.profiler = stop, profiler
-        status, error = ended(self._rounds)
+        status, error = ended(self._walk_rounds)
         for search in self.searches:
-            search._merge()
+            search.merge()
         profiler.stop()
         return [search.result(status, error) for search in self.searches]
 
-    def _rounds(self) -> None:
+    def _walk_rounds(self) -> None:
         """Each search's next list of runs, all walked together, until every search has made its last."""
-        pending = [(search, search._rounds()) for search in self.searches]
+        pending = [(search, search.rounds()) for search in self.searches]
         while True:
             walking = [(search, rounds, next(rounds, None)) for search, rounds in pending]
             pending = [(search, rounds) for search, rounds, runs in walking if runs is not None]
@@ -79,5 +82,5 @@ class SearchBatch:
                 return
             walk_together([(search, run) for search, _, runs in walking if runs is not None for run in runs])
             for search, _ in pending:
-                search._merge()
+                search.merge()
 
