@@ -56,6 +56,18 @@ def column_bounds(F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+class Companions:
+    """Evaluator.companion for an evaluator that keeps them in its dict `_companions`."""
+
+    _companions: dict
+
+    def companion(self, key, make: Callable[[], object]):
+        """Evaluator.companion."""
+        if key not in self._companions:
+            self._companions[key] = make()
+        return self._companions[key]
+
+
 class Evaluator(Protocol):
     """Evaluates the whole neighborhood of a solution: evaluate(x) -> F (n_neighbors, n_obj).
 

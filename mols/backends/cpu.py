@@ -9,7 +9,7 @@ from dataclasses import replace
 import numba
 import numpy as np
 
-from mols.backends.base import bounds_one_by_one, describe, fill_state, state_layout
+from mols.backends.base import Companions, bounds_one_by_one, describe, fill_state, state_layout
 from mols.backends.spec import BackendSpec
 from mols.backends.threads import Cores, ThreadChoice
 from mols.errors import MolsError
@@ -35,7 +35,7 @@ def chunk_size(problem: Problem, n_neighbors: int, chunk_rows: int | None, defau
     return min(n_neighbors, rows)
 
 
-class CpuEvaluator:
+class CpuEvaluator(Companions):
     def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = CPU_SPEC):
         threads = spec.threads
         if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
@@ -57,12 +57,6 @@ class CpuEvaluator:
         self._F = None  # the whole F, made on the first evaluate()
         self._F_chunk = host_array((self.chunk, problem.n_obj), problem.dtype, f"F for {self.what}")
         self._companions = {}  # key -> what an algorithm made from this evaluator (companion)
-
-    def companion(self, key, make):
-        """Evaluator.companion."""
-        if key not in self._companions:
-            self._companions[key] = make()
-        return self._companions[key]
 
     def _run(self, F: np.ndarray, first: int) -> None:
         """Evaluate moves first .. first + len(F) - 1 into F."""

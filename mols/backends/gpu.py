@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from mols.backends.base import bounds_one_by_one, describe, fill_state, state_layout
+from mols.backends.base import Companions, bounds_one_by_one, describe, fill_state, state_layout
 from mols.backends.cpu import chunk_size
 from mols.backends.cuda import (
     DeviceQueue,
@@ -39,7 +39,7 @@ GPU_SPEC = BackendSpec("gpu")  # the default spec
 CHUNK_ROWS = 1 << 25  # moves per launch at most (F of 128 MB for one int32 objective)
 
 
-class GpuEvaluator(DeviceQueue):
+class GpuEvaluator(DeviceQueue, Companions):
     """Problem data go to the device once. `evaluate` replays one CUDA graph: copy the solution's
     state arrays in (one pinned copy), run the kernel, copy F out into a pinned host array. Its users queue
     their own work after its pipeline's through the DeviceQueue verbs."""
@@ -92,13 +92,6 @@ class GpuEvaluator(DeviceQueue):
         variant._compile(self.problem, launch)
         variant._graph, variant._lanes_evaluators, variant._companions = None, {}, {}
         return variant
-
-    def companion(self, key, make: Callable[[], object]):
-        """What make() builds from this evaluator (an algorithm's selection or walker), made once per key and kept
-        with the evaluator."""
-        if key not in self._companions:
-            self._companions[key] = make()
-        return self._companions[key]
 
     def lanes_evaluator(self, lanes: int) -> GpuEvaluator:
         """An evaluator of the same problem, spec and launch for `lanes` searches sharing each launch, made once
