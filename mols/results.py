@@ -40,10 +40,14 @@ class RunContext:
 
     @classmethod
     def of(cls, search: Search) -> RunContext:
-        evaluator, problem = search.evaluator, search.problem
-        return cls(problem.instance_name, problem.objectives, evaluator.device, getattr(evaluator, "threads", None),
-                   problem.encoding, evaluator.label, problem.full if problem.full is not problem else None,
-                   instance_digest(problem))
+        evaluator = search.evaluator
+        return cls.on(search.problem, evaluator.device, getattr(evaluator, "threads", None), evaluator.label)
+
+    @classmethod
+    def on(cls, problem: Problem, device: str, threads: int | None, label: str) -> RunContext:
+        """A run of `problem` on `device` (its name), with `threads` CPU cores, under the backend's `label`."""
+        return cls(problem.instance_name, problem.objectives, device, threads, problem.encoding, label,
+                   problem.full if problem.full is not problem else None, instance_digest(problem))
 
 
 def instance_digest(problem: Problem) -> str:

@@ -3,7 +3,7 @@
 # suite writes into $OUT (default /tmp/out); reports/README.md says which report each one refreshes.
 #
 #   tests        every gpu test (or those under $TESTS, e.g. TESTS="tests/search tests/archive"), into
-#                $OUT/gpu_tests.log
+#                $OUT/gpu_tests.log; WORKERS=N: in N processes (pytest-xdist, carried as a wheel)
 #   headline     before and after against $BASE (default .base: an earlier tree, e.g. `git worktree add .base
 #                COMMIT`): the suites speed, then fronts, into $OUT/headline
 #   speed        scripts/speed_compare.py against $BASE ($REPEATS, default 3; GPU_ONLY=1: the GPU figures only)
@@ -51,7 +51,8 @@ base_tree() {  # BASE (default .base) is an earlier source tree
 
 suite() {
   case $1 in
-    tests) python3 -m pytest -q -m gpu -p no:cacheprovider -rf ${TESTS:-} 2>&1 | tee "$OUT/gpu_tests.log" | tail -15 ;;
+    tests) python3 -m pytest -q -m gpu -p no:cacheprovider -rf ${WORKERS:+-n $WORKERS} ${TESTS:-} 2>&1 \
+             | tee "$OUT/gpu_tests.log" | tail -15 ;;
     headline) suite speed; local speed=$?; suite fronts && return $speed ;;
     speed)
       base_tree || return 1

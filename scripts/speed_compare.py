@@ -51,7 +51,7 @@ def where(name, *modules):  # a name in the first of the modules (the trees comp
 
 
 def batch_seconds(searches):  # tabu searches of 020_10_01 sharing each launch, 10,000 iterations each
-    sharing = where("sharing_batch", "mols.parallel.launch", "mols.algorithms.tabu.batch", "mols.search.batch")
+    sharing = where("sharing_batch", "mols.runner.batch", "mols.algorithms.tabu.batch", "mols.search.batch")
     fields = {"instance": "020_10_01", "algorithm": "tabu", "backend": "gpu"}
     sharing(RunConfig(**fields, iterations=20), searches).run()
     batch = sharing(RunConfig(**fields, iterations=10000), searches)

@@ -44,17 +44,17 @@ def trail(walk) -> list[np.ndarray]:
 
 
 def device_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int, steps: int = 30) -> None:
-    """Two tabu walks of `steps` steps on the device (gpu.device_walk) from random solutions visit the solutions
+    """Two tabu walks of `steps` steps on the device (walks.device_walk) from random solutions visit the solutions
     that the host walk visits on the CPU, with the same scores and objective vectors (those of the solutions),
     and leave on the device the state of the last solution built from scratch."""
+    from mols.algorithms.tabu.walks import device_walk, host_walk
     from mols.backends import prepare
-    from mols.algorithms.tabu.search import host_walk
 
     cpu, c = prepare(problem, nbh, "cpu"), rng.random(problem.n_obj) / 1e3
     for _ in range(2):
         x = problem.random_solution(rng)
         threshold = float(c @ problem.evaluate_one(x))
-        got = trail(gpu.device_walk(x, c, threshold, steps, tenure))
+        got = trail(device_walk(gpu, x, c, threshold, steps, tenure))
         want = trail(host_walk(cpu, nbh, x, c, threshold, steps, tenure))
         for a, b in zip(got, want):
             np.testing.assert_array_equal(a, b)
@@ -66,18 +66,18 @@ def device_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int,
 
 
 def lane_walks_agree(problem, nbh, gpu, rng: np.random.Generator, tenure: int) -> None:
-    """Walks of 30, 11, 0 and 19 steps side by side in 5 lanes of the device (gpu.lane_walk; the fifth lane has
+    """Walks of 30, 11, 0 and 19 steps side by side in 5 lanes of the device (walks.lane_walker; the fifth lane has
     no walk) take, each, the steps of the host walk from its start on the CPU, and leave in their lanes the
     states of their last solutions built from scratch (a walk of 0 steps: its start's)."""
+    from mols.algorithms.tabu.steps import WalkLane
+    from mols.algorithms.tabu.walks import host_walk, lane_walker
     from mols.backends import prepare
-    from mols.backends.base import WalkLane
-    from mols.algorithms.tabu.search import host_walk
 
     cpu, c = prepare(problem, nbh, "cpu"), rng.random((4, problem.n_obj)) / 1e3
     starts = [problem.random_solution(rng) for _ in range(4)]
     walks = [WalkLane(x, c[b], float(c[b] @ problem.evaluate_one(x)), steps, None)
              for b, (x, steps) in enumerate(zip(starts, [30, 11, 0, 19]))]
-    walker = gpu.lane_walk(5)
+    walker = lane_walker(gpu, 5)
     got = [[] for _ in walks]
     for batch in walker.lanes(walks, tenure):
         for b, part in batch:

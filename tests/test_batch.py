@@ -118,9 +118,9 @@ def test_a_folder_holding_a_batch_is_refused_without_overwrite(tmp_path):
 
 def test_without_dask_a_batch_runs_on_a_pool_of_processes(tmp_path, monkeypatch):
     """The driver's other executor: the same folders, logs, merged front and record."""
-    import mols.extras
     from typer.testing import CliRunner
 
+    import mols.extras
     from mols.cli import app
 
     monkeypatch.setattr(mols.extras, "find_spec", lambda module: None if module in ("dask", "distributed") else 1)

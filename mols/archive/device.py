@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from mols.archive.gpu_filter import CHUNK, ROWS_BACK, Filtered, GpuFilter
-from mols.backends.cuda import import_cupy
+from mols.backends.cuda import DeviceQueue, import_cupy
 
 
 class DeviceArchive:
@@ -30,46 +30,44 @@ class DeviceArchive:
     def clear(self) -> None:
         self.size = 0
 
-    def add(self, F, stream=None) -> Filtered:
-        """Filter candidates F (N, k) on the device against the members, then update the members."""
-        cupy = import_cupy()
+    def add(self, F, queue: DeviceQueue | None = None) -> Filtered:
+        """Filter candidates F (N, k) on the device against the members, then update the members, on `queue`
+        (None: the current stream)."""
         if len(F) == 0:
             return Filtered.nothing(self.gpu_filter.n_obj, self.gpu_filter.dtype, self.size)
-        stream = stream or cupy.cuda.get_current_stream()
+        queue = DeviceQueue.current() if queue is None else queue
         self.gpu_filter.set_params(self.size)
-        self.enqueue_offer(self.gpu_filter.checked(F), stream)
-        return self.settle(self.gpu_filter.collect(F, self.size, stream), stream)
+        self.enqueue_offer(self.gpu_filter.checked(F), queue)
+        return self.settle(self.gpu_filter.collect(F, self.size, queue), queue)
 
-    def enqueue_offer(self, F, stream, then=None) -> None:
-        """On `stream`, no wait: candidates F (N, k) filtered against the members and the members
+    def enqueue_offer(self, F, queue: DeviceQueue, then=None) -> None:
+        """On `queue`, no wait: candidates F (N, k) filtered against the members and the members
         updated in place, then `then(removed)`; collect the result with `settle(gpu_filter.collect(...))`.
         The filter's parameters (set_params) must be set before; a graph may capture this."""
-        self.gpu_filter.enqueue(F, self.buffer, len(self.buffer), stream, update=True, then=then)
+        self.gpu_filter.enqueue(F, self.buffer, len(self.buffer), queue, update=True, then=then)
 
     def capture(self, ev, enqueue):
-        """A graph of what enqueue() puts on the GPU evaluator's stream, for the buffers as they are: the
+        """A graph of what enqueue() puts on the GPU evaluator's queue, for the buffers as they are: the
         filter's scratch for a whole neighborhood is reserved first (nothing may allocate while capturing)."""
         self.gpu_filter.reserve(ev.n_neighbors, len(self.buffer))
         return ev.capture(enqueue)
 
-    def settle(self, result: Filtered, stream) -> Filtered:
+    def settle(self, result: Filtered, queue: DeviceQueue) -> Filtered:
         """After an update on the device: the new size, and the accepted appended here if they did not fit."""
         kept = self.size - int(result.removed.sum())
         if kept + len(result.ids) > len(self.buffer):
             self.size = kept
-            self.reserve(kept + len(result.ids), stream)
-            with stream:
-                self.buffer[kept:kept + len(result.ids)].set(np.ascontiguousarray(result.F, dtype=self.buffer.dtype),
-                                                              stream=stream)
+            self.reserve(kept + len(result.ids), queue)
+            queue.set(self.buffer[kept:kept + len(result.ids)], np.ascontiguousarray(result.F, dtype=self.buffer.dtype))
         self.size = kept + len(result.ids)
         return result
 
-    def reserve(self, rows: int, stream) -> None:
+    def reserve(self, rows: int, queue: DeviceQueue) -> None:
         """Room for `rows` members (the capacity doubled until it fits), the first `size` copied over."""
         if rows <= len(self.buffer):
             return
         cupy = import_cupy()
-        with stream:
+        with queue.queued():
             grown = cupy.empty((_doubled(len(self.buffer), rows), self.gpu_filter.n_obj), dtype=self.buffer.dtype)
             grown[:self.size] = self.buffer[:self.size]
         self.buffer = grown

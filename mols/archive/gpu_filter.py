@@ -9,8 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kernel_source
-from mols.algorithms.tabu.select import C_TYPES
+from mols.backends.cuda import C_TYPES, DeviceQueue, PackedBuffers, compile_module, import_cupy, kernel_source
 
 FILTER_CU = Path(__file__).with_name("filter.cu")
 BLOCK, SCAN = 256, 1024  # as in filter.cu
@@ -39,7 +38,8 @@ class Filtered(NamedTuple):
 
 class GpuFilter:
     """The kernels for k objectives of one dtype, and their scratch buffers; call it as
-    `filter(F, A, stream)`, or enqueue then collect (what a CUDA graph captures, then its result)."""
+    `filter(F, A, queue)` (a DeviceQueue: the GPU evaluator's, or the current stream's), or enqueue then collect
+    (what a CUDA graph captures, then its result)."""
 
     def __init__(self, n_obj: int, dtype, chunk: int = CHUNK, rows_back: int = ROWS_BACK):
         cupy = import_cupy()
@@ -72,15 +72,14 @@ class GpuFilter:
         if members > self._back.host[3].size:
             self._back = self._buffers(max(members, 2 * self._back.host[3].size))
 
-    def __call__(self, F, A, stream=None) -> Filtered:
-        cupy = import_cupy()
+    def __call__(self, F, A, queue: DeviceQueue | None = None) -> Filtered:
         F, A = self.checked(F), self.checked(A)
         if len(F) == 0:
             return Filtered.nothing(self.n_obj, self.dtype, len(A))
-        stream = stream or cupy.cuda.get_current_stream()
+        queue = DeviceQueue.current() if queue is None else queue
         self.set_params(len(A))
-        self.enqueue(F, A, len(A), stream)
-        return self.collect(F, len(A), stream)
+        self.enqueue(F, A, len(A), queue)
+        return self.collect(F, len(A), queue)
 
     def set_params(self, m: int, f: np.ndarray | None = None) -> None:
         """The archive's size m, and f: filter only the candidates that dominate it (None: all)."""
@@ -89,8 +88,9 @@ class GpuFilter:
         if f is not None:
             f_host[:] = f
 
-    def enqueue(self, F, A, capacity: int, stream, update: bool = False, then=None, on_device: bool = False) -> None:
-        """Every step on `stream`, no wait and no allocation: the parameters up, the filter of F (N, k) against the
+    def enqueue(self, F, A, capacity: int, queue: DeviceQueue, update: bool = False, then=None,
+                on_device: bool = False) -> None:
+        """Every step on `queue`, no wait and no allocation: the parameters up, the filter of F (N, k) against the
         first m rows of A (capacity, k), with `update` the archive's update in place, then `then(removed)` (more
         work on the device's removed flags), and the result down. With `on_device` (Pareto local search on the
         device, algorithms/pls/device.py), the parameters are those on the device, where the caller's kernels write them:
@@ -99,10 +99,10 @@ class GpuFilter:
         self.reserve(len(F), capacity)
         m_ptr = self.params.device[0]
         if not on_device:
-            self.params.upload(stream)
-        with stream:
+            queue.upload(self.params)
+        with queue.queued():
             if not on_device:
-                import_cupy().cuda.runtime.memsetAsync(self._totals.data.ptr, 0, self._totals.nbytes, stream.ptr)
+                queue.zero(self._totals)
             n_surv, n_acc = self._totals[:1], self._totals[1:]
             self._against_archive_all(F, A, capacity, m_ptr)
             for lo, size, grid in self._chunks(len(F)):  # survivors are at most N; blocks past them stop at once
@@ -121,7 +121,7 @@ class GpuFilter:
             if then is not None:
                 then(removed)
         if not on_device:
-            self._back.download(stream)
+            queue.download(self._back)
 
     def accepted_rows(self):
         """On the device, after enqueue: (surv, acc, n_acc): the accepted candidates are surv[acc[t]] for
@@ -133,17 +133,17 @@ class GpuFilter:
         """On the device: the survivors' and the accepted candidates' counts, (2,) int64 (enqueue's on_device)."""
         return self._totals
 
-    def collect(self, F, m: int, stream) -> Filtered:
+    def collect(self, F, m: int, queue: DeviceQueue) -> Filtered:
         """Wait for what enqueue started, and read its result (m: the archive's size it was given)."""
-        stream.synchronize()
+        queue.synchronize()
         count, ids, rows, removed = self._back.host
         count = int(count[0])
         removed = removed[:m].astype(bool)
         if count <= self.rows_back:
             return Filtered(ids[:count].copy(), rows[:count].copy(), removed)
-        with stream:  # a second copy, of all of them
+        with queue.queued():  # a second copy, of all of them
             ids = self._surv[self._acc[:count]]
-            return Filtered(ids.get(stream), F[ids].get(stream), removed)
+            return Filtered(queue.get(ids), queue.get(F[ids]), removed)
 
     def _against_archive_all(self, F, A, capacity: int, m_ptr) -> None:
         """The candidates that no member weakly dominates (of those filter.cu's seeded picks), appended to the
@@ -182,7 +182,7 @@ def _filter(n_obj: int, dtype: np.dtype) -> GpuFilter:
     return GpuFilter(n_obj, dtype)
 
 
-def filter_candidates(F, A, stream=None) -> Filtered:
+def filter_candidates(F, A, queue: DeviceQueue | None = None) -> Filtered:
     """The candidates F (N, k) that the archive A (M, k) accepts, and the members they remove; both
-    CuPy arrays of one dtype (the contract: docs/internals.md)."""
-    return _filter(F.shape[1], F.dtype)(F, A, stream)
+    CuPy arrays of one dtype (the contract: docs/internals.md), on `queue` (None: the current stream)."""
+    return _filter(F.shape[1], F.dtype)(F, A, queue)

@@ -8,7 +8,7 @@ from numba import njit
 
 
 @njit(cache=True)
-def _dominates(a, b, strict):
+def vector_dominates(a, b, strict):
     """a dominates b (strict), or a weakly dominates b (not strict)."""
     less = not strict
     for o in range(a.shape[0]):
@@ -30,14 +30,14 @@ def _nondominated(F):
     for t in range(n):
         beaten = False
         for r in range(n_kept):
-            if _dominates(F[kept[r]], F[t], False):
+            if vector_dominates(F[kept[r]], F[t], False):
                 beaten = True
                 break
         if beaten:
             continue
         w = 0
         for r in range(n_kept):  # F[t] is not weakly dominated, so "weakly dominates" means dominates
-            if _dominates(F[t], F[kept[r]], False):
+            if vector_dominates(F[t], F[kept[r]], False):
                 keep[kept[r]] = False
             else:
                 kept[w] = kept[r]
@@ -52,7 +52,7 @@ def _nondominated(F):
 def _dominating_rows(F, f):
     out = np.zeros(F.shape[0], dtype=np.bool_)
     for t in range(F.shape[0]):
-        out[t] = _dominates(F[t], f, True)
+        out[t] = vector_dominates(F[t], f, True)
     return out
 
 
@@ -62,7 +62,7 @@ def _beaten_by(P, Q, strict):
     out = np.zeros(P.shape[0], dtype=np.bool_)
     for p in range(P.shape[0]):
         for q in range(Q.shape[0]):
-            if _dominates(Q[q], P[p], strict):
+            if vector_dominates(Q[q], P[p], strict):
                 out[p] = True
                 break
     return out
@@ -94,6 +94,7 @@ class Archive:
 
     def __init__(self, n_obj: int, n_var: int, dtype=np.int64, solution_dtype=np.int32):
         """n_var values of solution_dtype per solution (Encoding.size and .dtype), objectives of dtype."""
+        self.n_var, self.solution_dtype = n_var, np.dtype(solution_dtype)
         self.F = np.empty((0, n_obj), dtype=dtype)
         self.visited = np.empty(0, dtype=bool)
         self._pool = np.empty((0, n_var), dtype=solution_dtype)

@@ -1,12 +1,13 @@
-"""The archives of walks that share each launch (algorithms/tabu/search.py's walk_together), side by side in padded arrays, so
-that one Numba call offers every walk's steps to its archive, with archive/host.py's rule (docs/internals.md)."""
+"""The archives of walks that share each launch (algorithms/tabu/together.py's walk_together), side by side in padded
+arrays, so that one Numba call offers every walk's steps to its archive, with archive/host.py's rule
+(docs/internals.md)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
-from mols.archive.host import Archive, _dominates
+from mols.archive.host import Archive, vector_dominates
 
 
 @njit(cache=True, parallel=True)
@@ -20,14 +21,14 @@ def _offer(F, X, origin, count, Fc, Xc, offered):
                 continue
             beaten = False
             for r in range(c):
-                if _dominates(F[b, r], Fc[b, t], False):
+                if vector_dominates(F[b, r], Fc[b, t], False):
                     beaten = True
                     break
             if beaten:
                 continue
             w = 0
             for r in range(c):  # not weakly dominated by any member: "weakly dominates" a member means dominates
-                if not _dominates(Fc[b, t], F[b, r], False):
+                if not vector_dominates(Fc[b, t], F[b, r], False):
                     if w != r:
                         F[b, w] = F[b, r]
                         X[b, w] = X[b, r]
@@ -51,7 +52,7 @@ class LaneArchives:
         self.count = np.array([len(a) for a in archives], dtype=np.int64)
         cap = int(self.count.max()) + 16
         self.F = np.empty((len(archives), cap, first.F.shape[1]), dtype=first.F.dtype)
-        self.X = np.empty((len(archives), cap, first._pool.shape[1]), dtype=first._pool.dtype)
+        self.X = np.empty((len(archives), cap, first.n_var), dtype=first.solution_dtype)
         self.origin = np.empty((len(archives), cap), dtype=np.int64)
         for b in range(len(archives)):
             self._load(b)

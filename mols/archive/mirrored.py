@@ -8,17 +8,17 @@ import numpy as np
 from mols.archive.device import DeviceArchive
 from mols.archive.gpu_filter import Filtered
 from mols.archive.host import Archive
-from mols.backends.cuda import import_cupy
+from mols.backends.cuda import DeviceQueue, import_cupy
 
 
 class MirroredArchive(Archive):
     """Archive with the same contract and member order; F also lives on the device (device.F)."""
 
-    def __init__(self, n_obj: int, n_var: int, dtype=np.int64, solution_dtype=np.int32, stream=None,
-                 capacity: int = 1024):
+    def __init__(self, n_obj: int, n_var: int, dtype=np.int64, solution_dtype=np.int32,
+                 queue: DeviceQueue | None = None, capacity: int = 1024):
         super().__init__(n_obj, n_var, dtype, solution_dtype)
         self.device = DeviceArchive(n_obj, dtype, capacity)
-        self.stream = stream
+        self.queue = queue  # where the device's filter runs (None: the current stream)
 
     def clear(self) -> None:
         super().clear()
@@ -33,7 +33,7 @@ class MirroredArchive(Archive):
     def offer_device(self, F_dev) -> Filtered:
         """Step 1, on the device: the candidates F_dev (N, k) accepted, and the members they remove;
         the device's copy of the members is updated already. Call commit next."""
-        return self.device.add(F_dev, self.stream)
+        return self.device.add(F_dev, self.queue)
 
     def commit(self, result: Filtered, X_new: np.ndarray) -> None:
         """Step 2, on the host: the same update, with the accepted candidates' solutions X_new."""

@@ -10,8 +10,7 @@ import numpy as np
 from mols.archive.device import DeviceArchive
 from mols.archive.gpu_filter import FILTER_CU, Filtered
 from mols.archive.host import weakly_dominated
-from mols.backends.cuda import PackedBuffers, compile_module, import_cupy, kernel_source
-from mols.algorithms.tabu.select import C_TYPES
+from mols.backends.cuda import C_TYPES, PackedBuffers, compile_module, import_cupy, kernel_source
 from mols.neighborhoods.draws import DRAWS_CUH
 
 RESIDENT_CU = Path(__file__).with_name("resident.cu")
@@ -43,7 +42,7 @@ class ResidentArchive:
         cupy = import_cupy()
         self.X = cupy.empty((capacity, self.n_var), dtype=cupy.int32)
         self.slot = cupy.empty(capacity, dtype=cupy.int64)
-        self.visited = cupy.empty(capacity, dtype=cupy.uint8)  # nothing on another stream: all is on ev.stream
+        self.visited = cupy.empty(capacity, dtype=cupy.uint8)  # nothing on another queue: all is on the evaluator's
         self.free = cupy.empty(capacity, dtype=cupy.int64)
         self._graphs = None
 
@@ -58,15 +57,15 @@ class ResidentArchive:
         """The m solutions X (m, n) with vectors F (m, k), mutually non-dominated, as the members, unvisited:
         what a start's archive holds first (a random solution alone, or an initial front)."""
         cupy = import_cupy()
-        m, stream = len(F), self.ev.stream
+        m, ev = len(F), self.ev
         self.device.size = 0
-        self.device.reserve(m, stream)
+        self.device.reserve(m, ev)
         if len(self.device.buffer) > len(self.slot):
             self._buffers(len(self.device.buffer))
         capacity = len(self.slot)
-        with stream:
-            self.device.buffer[:m].set(np.ascontiguousarray(F, dtype=self.device.buffer.dtype), stream=stream)
-            self.X[:m].set(np.ascontiguousarray(X, dtype=np.int32), stream=stream)
+        with ev.queued():
+            ev.set(self.device.buffer[:m], np.ascontiguousarray(F, dtype=self.device.buffer.dtype))
+            ev.set(self.X[:m], np.ascontiguousarray(X, dtype=np.int32))
             self.slot[:m] = cupy.arange(m)
             self.visited[:m] = 0
             self.free[:capacity - m] = cupy.arange(capacity - 1, m - 1, -1)
@@ -77,8 +76,8 @@ class ResidentArchive:
         """Mark the r-th unvisited member visited; its solution and vector."""
         _, r_host, size_host = self.params.host
         r_host[0], size_host[0] = r, self.device.size
-        self._graph("pick").launch(self.ev.stream)
-        self.ev.stream.synchronize()
+        self.ev.replay(self._graph("pick"))
+        self.ev.synchronize()
         self.unvisited -= 1
         _, x, f = self.out.host
         return x.copy(), f.copy()
@@ -93,15 +92,15 @@ class ResidentArchive:
             self.params.host[0][:] = x
             device.gpu_filter.set_params(device.size, f)
             self._pending = True
-            self._graph("explore").launch(ev.stream)
+            ev.replay(self._graph("explore"))
             return self._settle()
 
     def _settle(self) -> Filtered:
         """Wait for the explore graph; the new size, and the buffers grown when the accepted did not fit."""
         device = self.device
-        result = device.gpu_filter.collect(self.ev.F, device.size, self.ev.stream)
+        result = device.gpu_filter.collect(self.ev.F, device.size, self.ev)
         kept = device.size - int(result.removed.sum())
-        device.settle(result, self.ev.stream)
+        device.settle(result, self.ev)
         if len(device.buffer) > len(self.slot):
             self._grow(len(device.buffer), kept)
         self.unvisited = int(self.out.host[0][0])
@@ -115,21 +114,22 @@ class ResidentArchive:
             self._settle()
         if self.device_iterations is not None and self.device_iterations.pending:
             self.device_iterations.finish()
-        with self.ev.stream:
-            F = self.device.F.get(stream=self.ev.stream)
-            X = self.X[self.slot[:self.device.size]].get(stream=self.ev.stream)
-        self.ev.stream.synchronize()
+        ev = self.ev
+        with ev.queued():
+            F = ev.get(self.device.F)
+            X = ev.get(self.X[self.slot[:self.device.size]])
+        ev.synchronize()
         return F, X
 
     def holds(self, point: np.ndarray) -> bool:
         """Whether a member weakly dominates `point` (a target), looked at on the device."""
         cupy = import_cupy()
-        with self.ev.stream:
+        with self.ev.queued():
             return weakly_dominated(self.device.F, cupy.asarray(point, dtype=cupy.float64))
 
     def grow(self, rows: int) -> None:
         """Buffers for at least `rows` members (doubled), the members as they are kept."""
-        self.device.reserve(rows, self.ev.stream)
+        self.device.reserve(rows, self.ev)
         if len(self.device.buffer) > len(self.slot):
             self._grow(len(self.device.buffer), len(self))
 
@@ -138,10 +138,10 @@ class ResidentArchive:
         members, then the new ones appended, outside the graph."""
         cupy = import_cupy()
         old = len(self.slot)
-        stream = self.ev.stream
+        ev = self.ev
         X, slot, visited, free = self.X, self.slot, self.visited, self.free
         self._buffers(capacity)
-        with stream:
+        with ev.queued():
             self.X[:old] = X
             self.slot[:kept] = slot[:kept]
             self.visited[:kept] = visited[:kept]
@@ -149,9 +149,9 @@ class ResidentArchive:
             self.free[:free_rows] = free[:free_rows]
             self.free[free_rows:free_rows + capacity - old] = cupy.arange(capacity - 1, old - 1, -1)
             self._counts[1] = free_rows + capacity - old
-            self._launch_append()
-        self.out.download(stream)
-        stream.synchronize()
+            ev.run(self._append, (1,), (self.scan,), self.append_args())
+        ev.download(self.out)
+        ev.synchronize()
 
     def _graph(self, name: str):
         if self._graphs is None or self._graphs[2] is not self.device.buffer:
@@ -160,34 +160,28 @@ class ResidentArchive:
         return self._graphs[0 if name == "pick" else 1]
 
     def _enqueue_pick(self) -> None:
-        stream = self.ev.stream
-        self.params.upload(stream)
+        ev = self.ev
+        ev.upload(self.params)
         _, r, size = self.params.device
         _, x, f = self.out.device
-        with stream:
-            self._pick((1,), (self.scan,), (self.X, self.slot, self.visited, self.device.buffer, size, r, x, f))
-        self.out.download(stream)
+        ev.run(self._pick, (1,), (self.scan,), (self.X, self.slot, self.visited, self.device.buffer, size, r, x, f))
+        ev.download(self.out)
 
     def _enqueue_explore(self) -> None:
         ev = self.ev
-        self.params.upload(ev.stream)
+        ev.upload(self.params)
         ev.enqueue_evaluation()
-        self.device.enqueue_offer(ev.F, ev.stream, then=self.members_update)
-        self.out.download(ev.stream)
+        self.device.enqueue_offer(ev.F, ev, then=self.members_update)
+        ev.download(self.out)
 
     def members_update(self, removed, draw=None) -> None:
-        """After the vectors' update, in the same stream: solutions, flags and the free stack, in one kernel;
+        """After the vectors' update, on the same queue: solutions, flags and the free stack, in one kernel;
         with draw = (ctl, active, f), also the next iteration's member drawn (algorithms/pls/device.py)."""
         ctl, active, f = draw or (np.intp(0),) * 3  # null pointers: no draw
-        with self.ev.stream:
-            self._update_solutions((1,), (self.scan,),
-                                   (removed, *self._append_args(), self.device.buffer, ctl, active, f))
+        self.ev.run(self._update_solutions, (1,), (self.scan,),
+                    (removed, *self.append_args(), self.device.buffer, ctl, active, f))
 
-    def _launch_append(self) -> None:
-        with self.ev.stream:
-            self._append((1,), (self.scan,), self._append_args())
-
-    def _append_args(self) -> tuple:
+    def append_args(self) -> tuple:
         """append_members' arguments (resident.cu): the pool, x, the accepted rows, the capacity, the free stack,
         and where the unvisited count and the size go."""
         x, unvisited, m = self.params.device[0], self.out.device[0], self.device.gpu_filter.params.device[0]

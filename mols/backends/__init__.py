@@ -18,15 +18,17 @@ __getattr__, __dir__ = lazy_exports(__name__, {"Evaluator": "mols.backends.base"
                                                "gpu_available": "mols.backends.cuda"})
 
 
-def prepare(problem: Problem, nbh: Neighborhood, spec: BackendSpec | str = "auto") -> Evaluator:
+def prepare(problem: Problem, nbh: Neighborhood, spec: BackendSpec | str = "auto", iteration=None) -> Evaluator:
     """An evaluator of `nbh` on `problem`, made as `spec` says (a BackendSpec, or a device name: auto, cpu,
-    gpu), on the gpu under the launch tuning.py chooses. `gpu` where CuPy finds no device is a BackendError."""
+    gpu), on the gpu under the launch tuning.py chooses, timing `iteration` (tuning.Iteration: the algorithm's, as
+    algorithms/tabu/selection.py's tuned_iteration; None: an evaluation). `gpu` where CuPy finds no device is a
+    BackendError."""
     spec = (spec if isinstance(spec, BackendSpec) else BackendSpec(spec)).resolved()
     check_supported(problem, nbh)
     if spec.device == "gpu":
-        from mols.backends.tuning import gpu_evaluator
+        from mols.backends.tuning import evaluation, gpu_evaluator
 
-        return gpu_evaluator(problem, nbh, spec)
+        return gpu_evaluator(problem, nbh, spec, iteration=iteration or evaluation)
     from mols.backends.cpu import CpuEvaluator
 
     return CpuEvaluator(problem, nbh, spec)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 from numba import njit
@@ -10,34 +11,6 @@ from numba import njit
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 from mols.problems.kernels import Layout
-
-Trail = tuple[np.ndarray, np.ndarray, np.ndarray]  # tabu steps: solutions visited (m, n), scores (m,), vectors (m, k)
-
-
-class WalkLane(NamedTuple):
-    """One tabu walk: `steps` steps from x, with score coefficients c and aspiration threshold, step t
-    drawing with keys[t] where the neighborhood samples (Search.draw_keys)."""
-
-    x: np.ndarray
-    c: np.ndarray
-    threshold: float
-    steps: int
-    keys: object = None  # DrawKeys or an array (steps, 2), or None
-
-
-class LaneBatch(NamedTuple):
-    """A batch of steps of walks side by side (algorithms/tabu/gpu_walk.py): walk b took taken[b] steps, and rows
-    t < taken[b] of its arrays hold them: the solutions visited X (L, m, n), scores (L, m), vectors F (L, m, k)."""
-
-    taken: np.ndarray
-    X: np.ndarray
-    scores: np.ndarray
-    F: np.ndarray
-
-    def trails(self) -> list[tuple[int, Trail]]:
-        """(b, walk b's Trail) for each walk that took steps."""
-        return [(b, (self.X[b, :m], self.scores[b, :m], self.F[b, :m])) for b, m in enumerate(self.taken) if m > 0]
-
 
 KEY = ((2,), np.dtype(np.uint64))  # a draw key (seed, counter), the last state array of a sampled neighborhood
 
@@ -84,12 +57,26 @@ def column_bounds(F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+class Companions:
+    """Evaluator.companion for an evaluator that keeps them in its dict `_companions`."""
+
+    _companions: dict
+
+    def companion(self, key, make: Callable[[], object]):
+        """Evaluator.companion."""
+        if key not in self._companions:
+            self._companions[key] = make()
+        return self._companions[key]
+
+
 class Evaluator(Protocol):
     """Evaluates the whole neighborhood of a solution: evaluate(x) -> F (n_neighbors, n_obj).
 
     Row t of F is the objective vector of neighbor id t. F is the evaluator's own buffer, which
     the next call overwrites (no allocation and no copy in the search loop): copy it to keep it.
     A sampled neighborhood (Neighborhood.sampled) draws its neighbors with `key` (seed, counter).
+    Evaluation only: what an algorithm does with F (tabu's selection, PLS's archive) is the algorithm's, built on
+    the backend's public pipeline (CpuEvaluator.stage and evaluate_chunk; GpuEvaluator's, docs/internals.md).
     """
 
     spec: object  # the BackendSpec it was made from (resolved: device cpu or gpu)
@@ -103,35 +90,11 @@ class Evaluator(Protocol):
     def neighborhood_bounds(self, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:
         """For each solution xs[b] (its draw key keys[b], None where the neighborhood does not sample), the
         lowest and highest value of each objective over its neighborhood: lo and hi (B, n_obj), float64. The
-        GPU backend evaluates them all in one launch where they fit its lanes; the CPU one after another."""
+        GPU backend evaluates them in one launch on an evaluator of lanes (GpuEvaluator.lanes_evaluator); else one
+        after another."""
         ...
 
-    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float,
-                      key: np.ndarray | None = None) -> tuple[int, float, np.ndarray]:
-        """Evaluate the neighborhood of x and return (id, score, F[id]) of its best admissible
-        neighbor by score c . F (rule in select.py: a forbidden id is admissible from step
-        forbidden_until[id] on, or when its score is below threshold). The GPU backend selects on
-        the device and copies back only that."""
-        ...
-
-    def device_walk(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
-                    keys: np.ndarray | None = None):
-        """`steps` steps of tabu search's walk (algorithms/tabu/search.py) run on the device, as an iterator over
-        batches of steps (Trail), step t drawing with keys[t] where the neighborhood samples; or None,
-        and the search walks from the host."""
-        ...
-
-    def lane_walk(self, lanes: int):
-        """Where several tabu walks can share each launch on the device (the GPU backend, on problems with lane
-        kernels): a walker whose `lanes(walks, tenure)` runs up to `lanes` WalkLanes side by side and yields,
-        batch by batch, (walk index, Trail) pairs (algorithms/tabu/gpu_walk.py); otherwise None, and the search
-        walks them one after another."""
-        ...
-
-    def forbid(self, idx: int, until: int) -> None:
-        """Make neighbor id idx inadmissible until step `until`."""
-        ...
-
-    def allow_all(self) -> None:
-        """Make every neighbor admissible again."""
+    def companion(self, key, make: Callable[[], object]):
+        """What make() builds from this evaluator (an algorithm's selection or walker, say), made once per key and
+        kept with the evaluator: searches that share the evaluator share it."""
         ...

@@ -1,5 +1,5 @@
 """CPU backend: the problem's Numba kernel, parallel over moves on a chosen number of cores. A neighborhood larger
-than `chunk_rows` is evaluated and selected chunk by chunk, so that the whole F never has to exist."""
+than `chunk_rows` is evaluated chunk by chunk (stage, then evaluate_chunk), so that the whole F need never exist."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from dataclasses import replace
 import numba
 import numpy as np
 
-from mols.backends.base import bounds_one_by_one, describe, fill_state, state_layout
-from mols.algorithms.tabu.select import TABU_DTYPE, best_pairs_parallel, choose_on_host
+from mols.backends.base import Companions, bounds_one_by_one, describe, fill_state, state_layout
 from mols.backends.spec import BackendSpec
 from mols.backends.threads import Cores, ThreadChoice
 from mols.errors import MolsError
@@ -36,7 +35,7 @@ def chunk_size(problem: Problem, n_neighbors: int, chunk_rows: int | None, defau
     return min(n_neighbors, rows)
 
 
-class CpuEvaluator:
+class CpuEvaluator(Companions):
     def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = CPU_SPEC):
         threads = spec.threads
         if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
@@ -44,10 +43,11 @@ class CpuEvaluator:
         self.problem, self.nbh = problem, nbh
         self.n_neighbors = nbh.n_neighbors(problem.n)
         self.chunk = chunk_size(problem, self.n_neighbors, spec.chunk_rows, CHUNK_ROWS)
+        self.firsts = range(0, self.n_neighbors, self.chunk)  # each chunk's first move
         self.threads = threads or numba.config.NUMBA_NUM_THREADS  # the most it uses (threads.py chooses)
         self.spec = replace(spec, device="cpu")
         self.label = replace(self.spec, threads=self.threads).label  # e.g. cpu x16
-        self._cores = Cores(ThreadChoice(numba.config.NUMBA_NUM_THREADS, threads))
+        self.cores = Cores(ThreadChoice(numba.config.NUMBA_NUM_THREADS, threads))  # a context: the kernels' threads
         self.device = cpu_name()
         self._kernel = problem.kernels.cpu_kernel(nbh, spec.incremental)
         self._data = problem.kernels.data()
@@ -56,14 +56,7 @@ class CpuEvaluator:
                             for shape, dtype in state_layout(problem, nbh))
         self._F = None  # the whole F, made on the first evaluate()
         self._F_chunk = host_array((self.chunk, problem.n_obj), problem.dtype, f"F for {self.what}")
-        self._forbidden = None  # tabu memory, made on the first forbid or selection
-
-    @property
-    def forbidden_until(self) -> np.ndarray:
-        """(n_neighbors,) TABU_DTYPE: the step from which each neighbor is admissible again (tabu memory)."""
-        if self._forbidden is None:
-            self._forbidden = host_array((self.n_neighbors,), TABU_DTYPE, f"the tabu memory of {self.what}", fill=0)
-        return self._forbidden
+        self._companions = {}  # key -> what an algorithm made from this evaluator (companion)
 
     def _run(self, F: np.ndarray, first: int) -> None:
         """Evaluate moves first .. first + len(F) - 1 into F."""
@@ -77,46 +70,21 @@ class CpuEvaluator:
             self._F = self._F_chunk if self.chunk == self.n_neighbors else host_array(
                 (self.n_neighbors, self.problem.n_obj), self.problem.dtype, f"F for {self.what}")
         fill_state(self.problem, self.nbh, x, key, self._state)
-        with self._cores:
-            for first in range(0, self.n_neighbors, self.chunk):
+        with self.cores:
+            for first in self.firsts:
                 self._run(self._F[first:first + self.chunk], first)
         return self._F
 
+    def stage(self, x: np.ndarray, key: np.ndarray | None = None) -> None:
+        """x's state (and the draw key, for a sampled neighborhood) for the evaluate_chunk calls that follow."""
+        fill_state(self.problem, self.nbh, x, key, self._state)
+
+    def evaluate_chunk(self, first: int) -> np.ndarray:
+        """Moves first .. of the staged solution, a chunk of them (first in firsts), evaluated into the evaluator's
+        chunk buffer, which the next call overwrites; call it inside `with cores:`."""
+        F = self._F_chunk[:min(self.chunk, self.n_neighbors - first)]
+        self._run(F, first)
+        return F
+
     def neighborhood_bounds(self, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:
         return bounds_one_by_one(self, xs, keys)
-
-    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float,
-                      key: np.ndarray | None = None):
-        if not self.problem.kernels.chunkable:
-            return choose_on_host(self.evaluate(x, key), c, self.forbidden_until, step, threshold)
-        return self._best_by_chunks(x, np.asarray(c, dtype=np.float64), step, threshold, key)
-
-    def _best_by_chunks(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float, key: np.ndarray | None):
-        """The same choice as best_admissible over the whole F: in each chunk the best admissible and
-        the best move; strictly better ones replace earlier chunks' (ties go to the lowest id)."""
-        fill_state(self.problem, self.nbh, x, key, self._state)
-        best, fallback = (np.inf, -1, None), (np.inf, -1, None)  # (score, id, F row)
-        for first in range(0, self.n_neighbors, self.chunk):
-            F = self._F_chunk[:min(self.chunk, self.n_neighbors - first)]
-            with self._cores:
-                self._run(F, first)
-                b, bs, a, as_ = best_pairs_parallel(F, c, self.forbidden_until[first:first + len(F)], step, threshold)
-            if b >= 0 and bs < best[0]:
-                best = (bs, first + b, F[b].copy())
-            if as_ < fallback[0]:
-                fallback = (as_, first + a, F[a].copy())
-        score, idx, f = best if best[1] >= 0 else fallback
-        return int(idx), float(score), f
-
-    def device_walk(self, x, c, threshold, steps, tenure, keys=None) -> None:
-        """None: no device, so tabu search walks from the host, through best_weighted and forbid."""
-
-    def lane_walk(self, lanes: int) -> None:
-        """None: the walks of a search run one after another (a batch of searches spreads over the cores
-        instead, mols/batch.py)."""
-
-    def forbid(self, idx: int, until: int) -> None:
-        self.forbidden_until[idx] = until
-
-    def allow_all(self) -> None:
-        self.forbidden_until[:] = 0

@@ -11,6 +11,7 @@ from mols.errors import BackendError, MolsError
 from mols.memory import check_fits, nbytes, size_text
 
 ALIGN = 16  # bytes; every array in a packed buffer starts on this boundary
+C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long", np.dtype(np.float64): "double"}  # FVAL of a dtype
 
 
 def import_cupy():
@@ -131,3 +132,71 @@ class PackedBuffers:
 
 def _view(flat, offset: int, shape: tuple[int, ...], dtype: np.dtype):
     return flat[offset:offset + nbytes(shape, dtype)].view(dtype).reshape(shape)
+
+
+class DeviceQueue:
+    """Work on the device in order, on one CUDA stream of its own (or the current one, `current()`): kernels, copies,
+    graphs and waits go through these verbs, so that nothing outside backends/ touches a stream."""
+
+    def __init__(self, stream=None):
+        self._stream = import_cupy().cuda.Stream(non_blocking=True) if stream is None else stream
+
+    @classmethod
+    def current(cls) -> DeviceQueue:
+        """A queue on CuPy's current stream."""
+        return cls(import_cupy().cuda.get_current_stream())
+
+    def queued(self):
+        """A context in which CuPy's work (kernel calls, array operations) goes to this queue."""
+        return self._stream
+
+    def run(self, kernel, grid: tuple, block: tuple, args: tuple) -> None:
+        """A kernel launch on the queue."""
+        with self._stream:
+            kernel(grid, block, args)
+
+    def replay(self, graph) -> None:
+        """A CUDA graph (capture's) replayed on the queue."""
+        graph.launch(self._stream)
+
+    def synchronize(self) -> None:
+        """Wait for all the work queued so far."""
+        self._stream.synchronize()
+
+    def record(self, event) -> None:
+        """`event` marks the work queued so far."""
+        event.record(self._stream)
+
+    def upload(self, buffers: PackedBuffers) -> None:
+        buffers.upload(self._stream)
+
+    def download(self, buffers: PackedBuffers) -> None:
+        buffers.download(self._stream)
+
+    def copy(self, target: int, source: int, nbytes: int, kind: str) -> None:
+        """An asynchronous copy of nbytes between addresses, `kind` "up" (host to device) or "down"."""
+        runtime = import_cupy().cuda.runtime
+        direction = runtime.memcpyHostToDevice if kind == "up" else runtime.memcpyDeviceToHost
+        runtime.memcpyAsync(target, source, nbytes, direction, self._stream.ptr)
+
+    def zero(self, array) -> None:
+        """The device array's bytes set to 0, queued."""
+        import_cupy().cuda.runtime.memsetAsync(array.data.ptr, 0, array.nbytes, self._stream.ptr)
+
+    def get(self, array) -> np.ndarray:
+        """The device array on the host, once the work queued before is done."""
+        with self._stream:
+            return array.get(stream=self._stream)
+
+    def set(self, array, host: np.ndarray) -> None:
+        """The device array's rows written from `host`, queued."""
+        array.set(host, stream=self._stream)
+
+    def capture(self, enqueue):
+        """A CUDA graph of what enqueue() queues (nothing may allocate meanwhile)."""
+        self._stream.begin_capture()
+        try:
+            enqueue()
+        finally:
+            graph = self._stream.end_capture()
+        return graph

@@ -1,133 +1,53 @@
 """GPU backend: the problem's CUDA kernel generates every neighbor from its thread id and evaluates it; large
 neighborhoods go chunk by chunk, and several searches may share the launches as lanes. The evaluator's public
-pipeline (stage, enqueue_*, capture) and the study variants: docs/internals.md."""
+pipeline (stage, enqueue_*, its DeviceQueue's verbs) and the study variants: docs/internals.md."""
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
-from mols.backends.base import bounds_one_by_one, describe, fill_state, state_layout
+from mols.backends.base import Companions, bounds_one_by_one, describe, fill_state, state_layout
 from mols.backends.cpu import chunk_size
 from mols.backends.cuda import (
+    DeviceQueue,
     PackedBuffers,
     compile_kernel,
     compile_module,
     device_array,
     gpu_name,
     import_cupy,
-    kernel_source,
-    packed_nbytes,
     pinned_array,
 )
-from mols.algorithms.tabu.select import TABU_DTYPE, choose_on_host
-from mols.backends.spec import MEMORIES, BackendSpec
-from mols.errors import BackendError, MolsError
-from mols.memory import host_array
+from mols.backends.launch import (
+    DEFAULT_LAUNCH,
+    Launch,
+    lanes_refused,
+    problem_defines,
+    problem_source,
+    variant_defines,
+    with_move_threads,
+)
+from mols.backends.spec import BackendSpec
+from mols.errors import BackendError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
 GPU_SPEC = BackendSpec("gpu")  # the default spec
-LANE_CUH = Path(__file__).with_name("lane.cuh")
-TECHNIQUES_CUH = Path(__file__).with_name("techniques.cuh")
-BLOCK = 128  # threads per block
-HOST_MOVES = ("swap", "insertion", "hamming1", "hamming2", "hamming3")  # whose Move is NBH_ARITY ints (techniques.cuh)
-MAX_LANES = 65535  # searches sharing a launch at most: grid.y is the search
 CHUNK_ROWS = 1 << 25  # moves per launch at most (F of 128 MB for one int32 objective)
 
 
-@dataclass(frozen=True)
-class Launch:
-    """Threads per block of the evaluation kernels (a multiple of the warp) and of the selection's (a power of
-    two), threads per move where the problem lets them vary (KernelSet.tuned_move_threads; None: the problem's own), and the
-    selection's blocks per chunk at most (the grid: each block strides over the rest)."""
-
-    block: int = BLOCK
-    sel_block: int = 256  # gpu_select.py's SEL_BLOCK
-    lanes: int | None = None
-    grid: int = 1024
-
-    @property
-    def text(self) -> str:
-        return f"block {self.block}, selection block {self.sel_block}" + (
-            f", {self.lanes} threads per move" if self.lanes else "") + (
-            f", selection grid {self.grid} at most" if self.grid != DEFAULT_GRID else "")
-
-
-DEFAULT_GRID = Launch.grid
-
-
-DEFAULT_LAUNCH = Launch()
-
-
-def launch_failures() -> tuple[type[Exception], ...]:
-    """What CuPy raises where a launch cannot run: compilation, launch (threads, registers, shared memory), memory."""
-    cupy = import_cupy()
-    return (cupy.cuda.driver.CUDADriverError, cupy.cuda.runtime.CUDARuntimeError, cupy.cuda.compiler.CompileException,
-            cupy.cuda.memory.OutOfMemoryError)
-
-
-def problem_defines(problem: Problem, nbh: Neighborhood, block: int = BLOCK) -> dict[str, int | str]:
-    """The #defines the problem's kernels for `nbh` compile with."""
-    return {**problem.kernels.cuda_defines(), "BLOCK": block, "STATE_BYTES": packed_nbytes(state_layout(problem, nbh))}
-
-
-def variant_defines(problem: Problem, nbh: Neighborhood, spec: BackendSpec) -> dict[str, int]:
-    """The #defines of the spec's generation and memory variants (techniques.cuh); none for the defaults.
-    MolsError naming the option where the problem or neighborhood has no such variant."""
-    defines = {}
-    if spec.generation == "host":
-        if nbh.name not in HOST_MOVES:
-            raise MolsError(f"--generation host: the {nbh.name} neighborhood's moves are made on the device only; "
-                            f"host generation takes {', '.join(HOST_MOVES)}")
-        defines["HOST_MOVES"] = 1
-    if spec.memory != "default":
-        refused = spec.memory == "shared" and problem.kernels.shared_memory_refused(nbh)
-        if refused:
-            raise MolsError(f"--memory shared: {refused}; choose {', '.join(m for m in MEMORIES if m != 'shared')}")
-        defines["MEMORY"] = MEMORIES.index(spec.memory) - 1  # plain 0, readonly 1, shared 2
-    return defines
-
-
-def problem_source(defines: dict[str, int | str], problem: Problem, nbh: Neighborhood, *between: str) -> str:
-    """The problem's CUDA source for `nbh`, after lane.cuh, the neighborhood's header, techniques.cuh where
-    `defines` ask for a variant, and the sources `between`."""
-    variants = TECHNIQUES_CUH.read_text() if "HOST_MOVES" in defines or "MEMORY" in defines else ""
-    return kernel_source(defines, LANE_CUH.read_text(), nbh.cuda_source(), *([variants] if variants else []),
-                         *between, problem.kernels.cuda_source(nbh))
-
-
-def with_lanes(problem: Problem, lanes: int | None) -> Problem:
-    """The problem with `lanes` threads per move (a shallow copy), or itself where lanes is None."""
-    if lanes is None or lanes == problem.kernels.threads_per_move:
-        return problem
-    tuned = copy.copy(problem)
-    tuned.kernels.tuned_move_threads = lanes
-    return tuned
-
-
-def lanes_refused(problem: Problem, what: str, chunked: bool, lanes: int) -> str | None:
-    """Why `lanes` searches cannot share the launches over `what` (docs/internals.md), or None."""
-    if lanes > MAX_LANES:
-        return f"{lanes} searches cannot share a launch: at most {MAX_LANES} (a CUDA grid's y size)"
-    if not problem.kernels.lane_kernels:
-        return f"the {problem.name} problem's kernels serve one search at a time (KernelSet.lane_kernels)"
-    if chunked:
-        return f"{what} is evaluated in chunks: searches share a launch only where each neighborhood is evaluated whole"
-    return None
-
-
-class GpuEvaluator:
+class GpuEvaluator(DeviceQueue, Companions):
     """Problem data go to the device once. `evaluate` replays one CUDA graph: copy the solution's
-    state arrays in (one pinned copy), run the kernel, copy F out into a pinned host array."""
+    state arrays in (one pinned copy), run the kernel, copy F out into a pinned host array. Its users queue
+    their own work after its pipeline's through the DeviceQueue verbs."""
 
     def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = GPU_SPEC,
                  launch: Launch = DEFAULT_LAUNCH, lanes: int = 1):
         cupy = import_cupy()
+        super().__init__()
         self.nbh, self.spec, self.label, self.lanes = nbh, spec, spec.label, lanes
         self.n_neighbors = nbh.n_neighbors(problem.n)
         self.chunk = chunk_size(problem, self.n_neighbors, spec.chunk_rows, CHUNK_ROWS)
@@ -143,22 +63,18 @@ class GpuEvaluator:
         self.data = tuple(cupy.asarray(a) for a in problem.kernels.data())
         self.state = PackedBuffers(layout * lanes)
         self.state_args = self.state.device[:len(layout)]  # lane 0's arrays: the kernels' arguments
-        self.stream = cupy.cuda.Stream(non_blocking=True)
         self._uploaded = cupy.cuda.Event(disable_timing=True)
         self._capturing = False  # inside capture(): no event is recorded (a graph's callers wait for it)
         self.F = device_array((lanes * self.chunk, problem.n_obj), problem.dtype, f"F for {self.what}")
         self._F_host = None  # the whole F in pinned host memory, and the graph filling it: on first evaluate()
         self._graph = None
-        self._selection = None  # a DeviceSelection, made on first use
-        self._walk = None  # a DeviceWalk, made on first use
-        self._lane_walks = {}  # lanes -> a DeviceWalk over an evaluator of that many lanes (lane_walk)
-        self._forbidden = host_array((self.n_neighbors,), TABU_DTYPE, f"the tabu memory of {self.what}", fill=0) \
-            if spec.selection == "copy" else None
+        self._lanes_evaluators = {}  # lanes -> an evaluator of that many lanes (lanes_evaluator)
+        self._companions = {}  # key -> what an algorithm made from this evaluator (companion)
 
     def _compile(self, problem: Problem, launch: Launch) -> None:
         """The kernels of `launch` for the problem (with the launch's threads per move)."""
         nbh, self.launch, self.block = self.nbh, launch, launch.block
-        self.problem = problem = with_lanes(problem, launch.lanes)
+        self.problem = problem = with_move_threads(problem, launch.move_threads)
         self.defines = {**problem_defines(problem, nbh, launch.block), **variant_defines(problem, nbh, self.spec)}
         self.source = problem_source(self.defines, problem, nbh)
         self._kernel = compile_kernel(self.source, problem.kernels.kernel_name(nbh, self.lanes))
@@ -170,12 +86,19 @@ class GpuEvaluator:
 
     def with_launch(self, launch: Launch) -> GpuEvaluator:
         """An evaluator of the same problem under another launch (threads per move None: this one's) that shares
-        this one's data, state, F and stream (the tuning pass times its candidates so, tuning.py); it has its own
-        kernels, selection and graphs."""
+        this one's data, state, F and queue (the tuning pass times its candidates so, tuning.py); it has its own
+        kernels, graphs and companions."""
         variant = copy.copy(self)
         variant._compile(self.problem, launch)
-        variant._graph, variant._selection, variant._walk, variant._lane_walks = None, None, None, {}
+        variant._graph, variant._lanes_evaluators, variant._companions = None, {}, {}
         return variant
+
+    def lanes_evaluator(self, lanes: int) -> GpuEvaluator:
+        """An evaluator of the same problem, spec and launch for `lanes` searches sharing each launch, made once
+        per count (BackendError where lanes_refused says why not)."""
+        if lanes not in self._lanes_evaluators:
+            self._lanes_evaluators[lanes] = GpuEvaluator(self.problem, self.nbh, self.spec, self.launch, lanes)
+        return self._lanes_evaluators[lanes]
 
     def _host_moves(self):
         """--generation host: the move table (pinned and on the device) and the ids it is built from each time;
@@ -204,26 +127,25 @@ class GpuEvaluator:
         buffer is free again (stage waits for it); a graph's callers wait for the whole graph."""
         self.enqueue_transfer()
         if not self._capturing:
-            self._uploaded.record(self.stream)
+            self._uploaded.record(self._stream)
         self.enqueue_prepare()
 
     def enqueue_transfer(self) -> None:
         """The copies of enqueue_upload: the staged state, and with --generation host the move table, and each
         module's nbh_host_moves pointed at it (techniques.cuh)."""
-        self.state.upload(self.stream)
+        self.state.upload(self._stream)
         if self._moves is None:
             return
-        runtime = import_cupy().cuda.runtime
-        self._moves.upload(self.stream)
+        self._moves.upload(self._stream)
         pointer = self._moves.host[1].ctypes.data  # the table's device address, in pinned memory
         for target in self._move_pointers:
-            runtime.memcpyAsync(target.ptr, pointer, 8, runtime.memcpyHostToDevice, self.stream.ptr)
+            self.copy(target.ptr, pointer, 8, "up")
 
     def enqueue_prepare(self) -> None:
         """The problem's prepare kernel (KernelSet.prepare_kernels), if it has one, on the state on the device."""
         if self._prepare:
             kernel, grid = self._prepare
-            with self.stream:
+            with self._stream:
                 kernel(grid, (self.block,), (*self.data, *self.state_args))
 
     def enqueue_launch(self, first: int = 0) -> int:
@@ -235,7 +157,7 @@ class GpuEvaluator:
             args = (*self.data, *self.state_args, self.F, np.int64(first + rows), np.int64(first))
         else:
             args = (*self.data, *self.state_args, self.F, np.int64(rows))
-        with self.stream:
+        with self._stream:
             self._kernel(grid, (self.block,), args)
         return rows
 
@@ -249,18 +171,16 @@ class GpuEvaluator:
         """BackendError unless the whole neighborhood fits in F at once."""
         if self.chunk < self.n_neighbors:
             raise BackendError(f"{self.n_neighbors} neighbors are evaluated in chunks of {self.chunk}: the whole F "
-                               "never stays on the device; use evaluate() or best_weighted()")
+                               "never stays on the device; use evaluate(), which goes chunk by chunk")
 
     def capture(self, enqueue: Callable[[], None]):
-        """A CUDA graph of what enqueue() puts on the stream (nothing may allocate meanwhile)."""
+        """A CUDA graph of what enqueue() queues (nothing may allocate meanwhile); enqueue_upload records no
+        event inside it."""
         self._capturing = True
-        self.stream.begin_capture()
         try:
-            enqueue()
+            return super().capture(enqueue)
         finally:
-            graph = self.stream.end_capture()
             self._capturing = False
-        return graph
 
     def evaluate_device(self, x: np.ndarray, key: np.ndarray | None = None):
         """F stays on the device (self.F, overwritten by the next call) for a device-side reduction."""
@@ -275,8 +195,8 @@ class GpuEvaluator:
             self.host_F()
             self._graph = self.capture(self._enqueue_round_trip)
         self.stage(x, key)
-        self._graph.launch(self.stream)
-        self.stream.synchronize()
+        self._graph.launch(self._stream)
+        self._stream.synchronize()
         return self._F_host
 
     def host_F(self) -> np.ndarray:
@@ -292,28 +212,17 @@ class GpuEvaluator:
 
     def enqueue_download(self, first: int, rows: int) -> None:
         """Rows 0 .. rows - 1 of F on the device into rows first .. of host_F(), on the stream."""
-        runtime = import_cupy().cuda.runtime
-        runtime.memcpyAsync(self.host_F()[first:].ctypes.data, self.F.data.ptr, rows * self.F.strides[0],
-                            runtime.memcpyDeviceToHost, self.stream.ptr)
-
-    def iteration_graph(self):
-        """The CUDA graph that an iteration replays, once one has run: the device selection's round trip
-        (best_weighted), or F's (evaluate, --selection copy)."""
-        return self._graph if self._forbidden is not None else self.selection.graph
+        self.copy(self.host_F()[first:].ctypes.data, self.F.data.ptr, rows * self.F.strides[0], "down")
 
     @property
-    def selection(self):
-        if self._selection is None:
-            from mols.algorithms.tabu.gpu_select import DeviceSelection
-
-            self._selection = DeviceSelection(self)
-        return self._selection
+    def evaluation_graph(self):
+        """The CUDA graph that evaluate() replays (state up, F evaluated and down), once evaluate has run."""
+        return self._graph
 
     def neighborhood_bounds(self, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:
-        """Evaluator.neighborhood_bounds: in one launch on the lanes of lane_walk(len(xs))'s evaluator where
-        there is one (lane_bounds), else one evaluation each."""
-        walker = self.lane_walk(len(xs))
-        return bounds_one_by_one(self, xs, keys) if walker is None else walker.ev.lane_bounds(xs, keys)
+        """Evaluator.neighborhood_bounds: on an evaluator of lanes, in one launch (lane_bounds: up to `lanes`
+        solutions); else one evaluation each."""
+        return self.lane_bounds(xs, keys) if self.lanes > 1 else bounds_one_by_one(self, xs, keys)
 
     def lane_bounds(self, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:
         """neighborhood_bounds of up to `lanes` solutions, xs[b] in lane b: one upload, one launch, each lane's
@@ -321,65 +230,8 @@ class GpuEvaluator:
         for lane, (x, key) in enumerate(zip(xs, keys)):
             self.stage(x, key, lane)
         self.enqueue_evaluation()
-        with self.stream:
+        with self._stream:
             F = self.F.reshape(self.lanes, self.chunk, -1)[:len(xs), :self.n_neighbors]
-            bounds = import_cupy().stack([F.min(axis=1), F.max(axis=1)]).astype(np.float64).get(stream=self.stream)
-        self.stream.synchronize()
+            bounds = import_cupy().stack([F.min(axis=1), F.max(axis=1)]).astype(np.float64).get(stream=self._stream)
+        self._stream.synchronize()
         return bounds[0], bounds[1]
-
-    def best_weighted(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float, key: np.ndarray | None = None):
-        """Evaluate and select on the device (select.cu); only (id, score, F[id]) come back. --selection copy:
-        the whole F comes back and the host chooses (select.py)."""
-        if self._forbidden is not None:
-            return choose_on_host(self.evaluate(x, key), c, self._forbidden, step, threshold)
-        return self.selection(x, c, step, threshold, key)
-
-    def device_walk(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
-                    keys: np.ndarray | None = None):
-        """The tabu walk on the device (gpu_walk.py), or None where the problem has no apply kernel (or
-        the spec turns device walks off)."""
-        if not self.walks_on_device:
-            return None
-        if self._walk is None:
-            from mols.algorithms.tabu.gpu_walk import DeviceWalk
-
-            self._walk = DeviceWalk(self, self.spec.walk_batch)
-        return self._walk(x, c, threshold, steps, tenure, keys)
-
-    def shares_launches(self, lanes: int = 2) -> bool:
-        """Whether `lanes` tabu walks can walk side by side on the device: the spec lets them (lanes, device
-        walks), the problem has an apply kernel, and lanes_refused finds nothing."""
-        return (self.spec.lanes and self.walks_on_device
-                and not lanes_refused(self.problem, self.what, self.chunk < self.n_neighbors, lanes))
-
-    @property
-    def walks_on_device(self) -> bool:
-        """Whether tabu walks may run on the device: the spec lets them (device walks, the default generation and
-        selection: the study variants are of the host-driven loop) and the problem has an apply kernel."""
-        spec = self.spec
-        return (spec.device_walk and spec.generation == "device" and spec.selection == "device"
-                and self.problem.kernels.apply_kernels.get(self.nbh.name) is not None)
-
-    def lane_walk(self, lanes: int):
-        """A DeviceWalk over `lanes` walks sharing each launch (an evaluator of that many lanes, made once), or
-        None where one walk at a time is all there is (fewer than 2 lanes, or not shares_launches)."""
-        if lanes < 2 or not self.shares_launches(lanes):
-            return None
-        if lanes not in self._lane_walks:
-            from mols.algorithms.tabu.gpu_walk import DeviceWalk
-
-            ev = GpuEvaluator(self.problem, self.nbh, self.spec, self.launch, lanes)
-            self._lane_walks[lanes] = DeviceWalk(ev, self.spec.walk_batch)
-        return self._lane_walks[lanes]
-
-    def forbid(self, idx: int, until: int) -> None:
-        if self._forbidden is not None:
-            self._forbidden[idx] = until
-        else:
-            self.selection.forbid(idx, until)
-
-    def allow_all(self) -> None:
-        if self._forbidden is not None:
-            self._forbidden[:] = 0
-        else:
-            self.selection.allow_all()

@@ -32,7 +32,7 @@ class GpuPopulation:
 
     def __init__(self, problem: Problem, nbh: Neighborhood | None = None):
         from mols.backends.cuda import compile_kernel, import_cupy
-        from mols.backends.gpu import BLOCK, problem_defines, problem_source
+        from mols.backends.launch import BLOCK, problem_defines, problem_source
 
         if nbh is None and not problem.neighborhoods:
             raise MolsError(f"the {problem.name} problem's population kernel needs a neighborhood to compile with")

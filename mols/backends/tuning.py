@@ -16,7 +16,8 @@ import numpy as np
 
 import mols
 from mols.backends.cuda import gpu_name, import_cupy
-from mols.backends.gpu import DEFAULT_LAUNCH, GpuEvaluator, Launch, launch_failures
+from mols.backends.gpu import GpuEvaluator
+from mols.backends.launch import DEFAULT_LAUNCH, Launch, launch_failures
 from mols.backends.spec import MAX_BLOCK, WARP, BackendSpec
 from mols.errors import BackendError
 from mols.neighborhoods import Neighborhood
@@ -28,6 +29,9 @@ TUNED_BLOCKS = (64, 256)  # the tuning pass's: half and twice the default's (32,
 ROUNDS = 3  # rounds of device_times: each candidate's graph replayed in turn
 REPLAYS = 3  # replays per candidate and round
 MARGIN = 0.03  # how much faster than the default a launch must be to replace it: less is within the noise
+# The iteration the pass times: iteration(ev, x, key) gives a callable that runs one on x and returns the CUDA
+# graph it replays; the algorithm's (tabu search's: algorithms/tabu/selection.py's tuned_iteration), else evaluation.
+Iteration = Callable[[GpuEvaluator, np.ndarray, object], Callable[[], object]]
 
 
 def cache_path() -> Path:
@@ -78,9 +82,9 @@ def launch_of(value: dict) -> Launch:
     """A Launch from the file's entry; ValueError where it is not a valid one."""
     launch = Launch(**value)
     blocks = (launch.block, launch.sel_block)
-    powers = (launch.sel_block, launch.lanes or 1)  # select.cu's reduction, qap.cu's shuffles need powers of two
+    powers = (launch.sel_block, launch.move_threads or 1)  # select.cu's reduction, qap.cu's shuffles need powers of two
     if not all(isinstance(b, int) and 0 < b <= MAX_BLOCK and b % WARP == 0 for b in blocks) or \
-            not all(isinstance(p, int) and p > 0 and p & (p - 1) == 0 for p in powers) or (launch.lanes or 1) > WARP \
+            not all(isinstance(p, int) and p > 0 and p & (p - 1) == 0 for p in powers) or (launch.move_threads or 1) > WARP \
             or not (isinstance(launch.grid, int) and launch.grid > 0):
         raise ValueError(f"not a launch: {value}")
     return launch
@@ -98,27 +102,37 @@ def fixed_launch(block: int) -> Launch:
     return Launch(block=block, sel_block=1 << (block.bit_length() - 1))
 
 
-def gpu_evaluator(problem: Problem, nbh: Neighborhood, spec: BackendSpec,
-                  cache: TuningCache | None = None) -> GpuEvaluator:
+def evaluation(ev: GpuEvaluator, x, key) -> Callable[[], object]:
+    """An Iteration that is an evaluation brought back to the host (evaluate)."""
+    def iteration():
+        ev.evaluate(x, key)
+        return ev.evaluation_graph
+
+    return iteration
+
+
+def gpu_evaluator(problem: Problem, nbh: Neighborhood, spec: BackendSpec, cache: TuningCache | None = None,
+                  iteration: Iteration = evaluation) -> GpuEvaluator:
     """The evaluator under the spec's launch: --block's, else the tuned one (from the cache, by default the file,
-    or tuned now and written there) where the spec asks (--tune; not with MOLS_TUNE=0), else the default one; a
-    launch that fails gives way to the next."""
+    or tuned now and written there, timing `iteration`) where the spec asks (--tune; not with MOLS_TUNE=0), else
+    the default one; a launch that fails gives way to the next."""
     if spec.block is not None:
-        return first_working(problem, nbh, spec, [fixed_launch(spec.block), DEFAULT_LAUNCH])
+        return first_working(problem, nbh, spec, [fixed_launch(spec.block), DEFAULT_LAUNCH], iteration)
     if not spec.tune or os.environ.get("MOLS_TUNE") == "0":
         return GpuEvaluator(problem, nbh, spec)
     cache = TuningCache.load() if cache is None else cache
     key = tuning_key(gpu_name(), problem, nbh, spec)
     if key not in cache.launches:
-        tuner = Tuner(problem, nbh, spec)
+        tuner = Tuner(problem, nbh, spec, iteration=iteration)
         cache.launches[key] = tuner.best()
         cache.save()
         if (ev := tuner.evaluator(cache.launches[key])) is not None:
             return ev
-    return first_working(problem, nbh, spec, [cache.launches[key], DEFAULT_LAUNCH])
+    return first_working(problem, nbh, spec, [cache.launches[key], DEFAULT_LAUNCH], iteration)
 
 
-def first_working(problem: Problem, nbh: Neighborhood, spec: BackendSpec, ranked: list[Launch]) -> GpuEvaluator:
+def first_working(problem: Problem, nbh: Neighborhood, spec: BackendSpec, ranked: list[Launch],
+                  iteration: Iteration = evaluation) -> GpuEvaluator:
     """The evaluator of the first launch of `ranked` whose kernels run (probe), warning about those that fail;
     the default launch is taken as it is (the kernels' own, which every GPU runs)."""
     for launch, following in zip(ranked, [*ranked[1:], None]):
@@ -126,7 +140,7 @@ def first_working(problem: Problem, nbh: Neighborhood, spec: BackendSpec, ranked
             return GpuEvaluator(problem, nbh, spec)
         try:
             ev = GpuEvaluator(problem, nbh, spec, launch)
-            probe(ev)
+            probe(ev, iteration)
             return ev
         except launch_failures() as err:
             failed = f"the GPU launch {launch.text} fails for {problem.name} {nbh.name} ({err})"
@@ -143,25 +157,17 @@ def probe_solution(problem: Problem, nbh: Neighborhood):
     return problem.random_solution(np.random.default_rng(0)), key
 
 
-def probe(ev: GpuEvaluator) -> None:
+def probe(ev: GpuEvaluator, iteration: Iteration = evaluation) -> None:
     """One iteration under the evaluator's launch (raises where a kernel of it fails)."""
-    one_iteration(ev, *probe_solution(ev.problem, ev.nbh))()
-
-
-def one_iteration(ev: GpuEvaluator, x, key) -> Callable[[], object]:
-    """An iteration as a search makes it: the evaluation and the device's selection (best_weighted), or the
-    evaluation brought back to the host (--selection copy)."""
-    if ev.spec.selection == "device":
-        c = np.ones(ev.problem.n_obj)
-        return lambda: ev.best_weighted(x, c, 0, -np.inf, key)
-    return lambda: ev.evaluate(x, key)
+    iteration(ev, *probe_solution(ev.problem, ev.nbh))()
 
 
 class Tuner:
     """The tuning pass (docs/internals.md). `times` keeps each candidate's seconds per iteration (None: it failed)."""
 
-    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec, blocks: tuple[int, ...] = TUNED_BLOCKS):
-        self.problem, self.nbh, self.spec, self.blocks = problem, nbh, spec, blocks
+    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec, blocks: tuple[int, ...] = TUNED_BLOCKS,
+                 iteration: Iteration = evaluation):
+        self.problem, self.nbh, self.spec, self.blocks, self.iteration = problem, nbh, spec, blocks, iteration
         self.times: dict[Launch, float | None] = {}
         self._base = None  # the evaluator of the default launch, whose buffers the candidates share
         self._evaluators: dict[Launch, GpuEvaluator | None] = {}
@@ -171,9 +177,10 @@ class Tuner:
         twice as many) and the fixed blocks (at its own)."""
         self._base = GpuEvaluator(self.problem, self.nbh, self.spec)
         self._x, self._key = probe_solution(self.problem, self.nbh)
-        own, more = self._lanes()
-        launches = [replace(DEFAULT_LAUNCH, lanes=own), *([replace(DEFAULT_LAUNCH, lanes=more)] if more else []),
-                    *(replace(fixed_launch(b), lanes=own) for b in self.blocks)]
+        own, more = self._move_threads()
+        launches = [replace(DEFAULT_LAUNCH, move_threads=own),
+                    *([replace(DEFAULT_LAUNCH, move_threads=more)] if more else []),
+                    *(replace(fixed_launch(b), move_threads=own) for b in self.blocks)]
         return self._fastest(launches) or DEFAULT_LAUNCH
 
     def evaluator(self, launch: Launch) -> GpuEvaluator | None:
@@ -181,11 +188,12 @@ class Tuner:
         it rather than make its own."""
         return self._evaluators.get(launch) if self.times.get(launch) is not None else None
 
-    def _lanes(self) -> tuple[int | None, int | None]:
+    def _move_threads(self) -> tuple[int | None, int | None]:
         """The problem's own threads per move and twice as many, where it lets them vary (KernelSet.varies_move_threads: QAP,
         Weierstrass) and twice as many fit a warp and n (half as many was never faster than as many); else
         None."""
-        if not self.problem.kernels.varies_move_threads or self.problem.kernels.tuned_move_threads is not None:
+        kernels = self.problem.kernels
+        if not kernels.varies_move_threads or kernels.tuned_move_threads is not None:
             return None, None
         own = self.problem.kernels.threads_per_move
         return own, own * 2 if own * 2 <= min(WARP, self.problem.n) else None
@@ -193,7 +201,8 @@ class Tuner:
     def _fastest(self, launches: list[Launch]) -> Launch | None:
         """The launch of the fastest iterations (device_times, all of `launches` together), the first (the default)
         unless another is faster by more than MARGIN; None where none runs."""
-        self.times |= device_times({launch: self._evaluator(launch) for launch in launches}, self._x, self._key)
+        self.times |= device_times({launch: self._evaluator(launch) for launch in launches}, self._x, self._key,
+                                   iteration=self.iteration)
         working = {launch: self.times[launch] for launch in launches if self.times[launch] is not None}
         if not working:
             return None
@@ -213,7 +222,8 @@ class Tuner:
         return self._evaluators[launch]
 
 
-def device_times(evaluators: dict, x, key, rounds: int = ROUNDS, replays: int = REPLAYS) -> dict:
+def device_times(evaluators: dict, x, key, rounds: int = ROUNDS, replays: int = REPLAYS,
+                 iteration: Iteration = evaluation) -> dict:
     """{name: device seconds of an iteration on x} for {name: evaluator}: one iteration each (which makes its graph;
     None where the evaluator is None or its launch fails), then `rounds` rounds in which each graph in turn is
     replayed `replays` times between CUDA events; the median over rounds. Device time, because host-timed
@@ -224,19 +234,17 @@ def device_times(evaluators: dict, x, key, rounds: int = ROUNDS, replays: int = 
     for name, ev in evaluators.items():
         try:
             if ev is not None:
-                one_iteration(ev, x, key)()
-                graphs[name] = ev
+                graphs[name] = ev, iteration(ev, x, key)()
         except launch_failures():
             pass
     seconds = {name: [] for name in graphs}
     for _ in range(rounds):
-        for name, ev in graphs.items():
+        for name, (ev, graph) in graphs.items():
             start, end = cupy.cuda.Event(), cupy.cuda.Event()
-            graph = ev.iteration_graph()
-            start.record(ev.stream)
+            ev.record(start)
             for _ in range(replays):
-                graph.launch(ev.stream)
-            end.record(ev.stream)
+                ev.replay(graph)
+            ev.record(end)
             end.synchronize()
             seconds[name].append(cupy.cuda.get_elapsed_time(start, end) / 1e3 / replays)
     return {name: statistics.median(seconds[name]) if name in seconds else None for name in evaluators}

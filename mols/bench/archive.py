@@ -12,7 +12,7 @@ import pandas as pd
 
 from mols.archive import Archive
 from mols.backends import prepare
-from mols.backends.cuda import gpu_available, import_cupy
+from mols.backends.cuda import DeviceQueue, gpu_available, import_cupy
 from mols.bench.common import median_seconds
 from mols.environment import environment
 from mols.errors import MolsError
@@ -109,10 +109,10 @@ def _gpu_call(F: np.ndarray, A: np.ndarray):
     cupy = import_cupy()
     F_dev, A_dev = cupy.asarray(F), cupy.asarray(A)
     cupy.cuda.Device().synchronize()
-    gpu_filter, stream = GpuFilter(F.shape[1], F.dtype), cupy.cuda.Stream(non_blocking=True)
+    gpu_filter, queue = GpuFilter(F.shape[1], F.dtype), DeviceQueue()
 
     def call(r):
-        result = gpu_filter(F_dev, A_dev, stream)
+        result = gpu_filter(F_dev, A_dev, queue)
         return result.accepted(len(F)), result.removed
 
     return call

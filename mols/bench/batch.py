@@ -18,7 +18,7 @@ from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.problems import load_problem
 from mols.runner import RunConfig, make_search, solve
-from mols.algorithms.tabu.batch import build_batch, seed_configs
+from mols.runner.batch import build_batch, seed_configs
 
 CASES = {"020_10_01": "flowshop", "050_20_01": "flowshop", "200_20_01": "flowshop", "tai12a": "qap",
          "tai50a": "qap", "tai100a": "qap", "kroA100": "tsp", "lin318": "tsp"}

@@ -49,35 +49,35 @@ def choose(text: str, choices, option: str) -> list[str]:
     return chosen
 
 
-def stream_seconds(stream, enqueue, trials: int) -> float:
-    """Device seconds per call of what enqueue() puts on the stream: CUDA events around `trials` calls, after
-    one warm-up call."""
+def queue_seconds(queue, enqueue, trials: int) -> float:
+    """Device seconds per call of what enqueue() puts on the queue (a GPU evaluator): CUDA events around `trials`
+    calls, after one warm-up call."""
     import cupy
 
     enqueue()
-    stream.synchronize()
+    queue.synchronize()
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    start.record(stream)
+    queue.record(start)
     for _ in range(trials):
         enqueue()
-    end.record(stream)
+    queue.record(end)
     end.synchronize()
     return cupy.cuda.get_elapsed_time(start, end) / 1e3 / trials
 
 
 def graph_seconds(gpu, enqueue: Callable[[], None], repeats: int, per: int = 1) -> float:
-    """Median device time of what enqueue() puts on the GPU evaluator's stream, divided by `per`: CUDA
+    """Median device time of what enqueue() puts on the GPU evaluator's queue, divided by `per`: CUDA
     events around replays of a graph of it (host launch overhead stays out), after one warm-up replay."""
     import cupy
 
     graph = gpu.capture(enqueue)
-    graph.launch(gpu.stream)
+    gpu.replay(graph)
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
     times = []
     for _ in range(max(1, repeats)):
-        start.record(gpu.stream)
-        graph.launch(gpu.stream)
-        end.record(gpu.stream)
+        gpu.record(start)
+        gpu.replay(graph)
+        gpu.record(end)
         end.synchronize()
         times.append(cupy.cuda.get_elapsed_time(start, end) / 1e3 / per)
     return statistics.median(times)

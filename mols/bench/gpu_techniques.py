@@ -11,10 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
+from mols.algorithms.tabu.select import TABU_DTYPE, choose_on_host
+from mols.algorithms.tabu.selection import selection_for, tuned_iteration
 from mols.backends import BackendSpec, prepare
 from mols.backends.cuda import gpu_available, gpu_name
-from mols.backends.gpu import DEFAULT_LAUNCH, GpuEvaluator, Launch, launch_failures
-from mols.algorithms.tabu.select import TABU_DTYPE, choose_on_host
+from mols.backends.gpu import GpuEvaluator
+from mols.backends.launch import DEFAULT_LAUNCH, Launch, launch_failures
 from mols.backends.spec import MEMORIES
 from mols.backends.tuning import (
     BLOCKS,
@@ -26,7 +28,7 @@ from mols.backends.tuning import (
     probe_solution,
     tuning_key,
 )
-from mols.bench.common import median_seconds, stream_seconds, write_tables
+from mols.bench.common import median_seconds, queue_seconds, write_tables
 from mols.errors import BackendError, MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.problems import load_problem
@@ -34,7 +36,7 @@ from mols.problems import load_problem
 MEASURED = """`mols bench gpu-techniques`: the GPU techniques of Luong, Melab & Talbi (IEEE TC 2013, sections 3.3, 4.1,
 5 and 6.5-6.7) measured on this machine, for PPP Hamming-2, TSP swap, QAP swap and flowshop insertion.
 
-An iteration is one `best_weighted` call, the step of tabu search and hill climbing: the state up, the whole
+An iteration is one call of tabu search's selection (algorithms/tabu/selection.py), the step of tabu search and hill climbing: the state up, the whole
 neighborhood evaluated, the best admissible neighbor chosen, the choice back. Each time below is the median
 over `repeats` iterations on rotating random solutions, every column measured side by side in one run.
 
@@ -79,11 +81,12 @@ class Case:
                      "neighbors": self.nbh.n_neighbors(self.problem.n)}
 
     def evaluator(self, spec: BackendSpec):
-        return prepare(self.problem, self.nbh, spec)
+        return prepare(self.problem, self.nbh, spec, iteration=tuned_iteration)
 
     def iteration(self, ev) -> Callable[[int], object]:
-        """Iteration r: best_weighted on the solutions in turn (module docstring)."""
-        return lambda r: ev.best_weighted(self.solutions[r % SOLUTIONS], self.c, r, -np.inf)
+        """Iteration r: the selection on the solutions in turn (module docstring)."""
+        selection = selection_for(ev)
+        return lambda r: selection(self.solutions[r % SOLUTIONS], self.c, r, -np.inf)
 
     def iteration_seconds(self, ev) -> float:
         """Median seconds of one iteration, over `repeats`."""
@@ -114,17 +117,17 @@ def split_seconds(case: Case, ev) -> dict[str, float]:
     ev.whole_F()
     host = median_seconds(lambda r: ev.stage(case.solutions[r % SOLUTIONS]), trials)
     ev.stage(x)
-    up = stream_seconds(ev.stream, ev.enqueue_transfer, trials)
+    up = queue_seconds(ev, ev.enqueue_transfer, trials)
     if ev.spec.selection == "copy":
         F, forbidden = ev.evaluate(x), np.zeros(ev.n_neighbors, TABU_DTYPE)
         host += median_seconds(lambda r: choose_on_host(F, case.c, forbidden, r, -np.inf), trials)
-        kernel = stream_seconds(ev.stream, lambda: (ev.enqueue_prepare(), ev.enqueue_launch()), trials)
-        down = stream_seconds(ev.stream, lambda: ev.enqueue_download(0, ev.n_neighbors), trials)
+        kernel = queue_seconds(ev, lambda: (ev.enqueue_prepare(), ev.enqueue_launch()), trials)
+        down = queue_seconds(ev, lambda: ev.enqueue_download(0, ev.n_neighbors), trials)
     else:
-        sel = ev.selection
-        ev.best_weighted(x, case.c, 0, -np.inf)
-        kernel = stream_seconds(ev.stream, lambda: (ev.enqueue_prepare(), sel.enqueue()), trials)
-        down = stream_seconds(ev.stream, lambda: sel.result.download(ev.stream), trials)
+        sel = selection_for(ev)
+        sel(x, case.c, 0, -np.inf)
+        kernel = queue_seconds(ev, lambda: (ev.enqueue_prepare(), sel.enqueue()), trials)
+        down = queue_seconds(ev, lambda: ev.download(sel.result), trials)
     return {"host_s": host, "transfer_s": up + down, "kernel_s": kernel}
 
 
@@ -166,11 +169,11 @@ def tuning_row(case: Case, blocks: tuple[int, ...]) -> dict:
     launch = passes[-1][1]
     passes = [passes[0][0], statistics.median(p[0] for p in passes[1:])]
     row["tuned_launch"] = launch.text
-    makers = {**{f"block_{block}": lambda block=block: first_working(problem, nbh, spec, [fixed_launch(block)])
+    makers = {**{f"block_{block}": lambda block=block: first_working(problem, nbh, spec, [fixed_launch(block)], tuned_iteration)
                  for block in blocks},
               "default": lambda: case.evaluator(BackendSpec("gpu", tune=False)),
               "fixed_256": lambda: case.evaluator(BackendSpec("gpu", block=256)),
-              "tuned": lambda: first_working(problem, nbh, spec, [launch])}
+              "tuned": lambda: first_working(problem, nbh, spec, [launch], tuned_iteration)}
     walls = case.interleaved_seconds({name: _evaluator(make) for name, make in makers.items()})
     row |= {f"{name}_s": t for name, t in walls.items()}
     base = GpuEvaluator(problem, nbh, spec)  # the launches on one evaluator's buffers, as the tuning pass has them
@@ -178,7 +181,8 @@ def tuning_row(case: Case, blocks: tuple[int, ...]) -> dict:
                 "tuned": launch}
     shared = {name: _evaluator(lambda launch=launch: base if launch == DEFAULT_LAUNCH else base.with_launch(launch))
               for name, launch in launches.items()}
-    device = device_times(shared, *probe_solution(problem, nbh), rounds=ROUNDS, replays=case.repeats)
+    device = device_times(shared, *probe_solution(problem, nbh), rounds=ROUNDS, replays=case.repeats,
+                          iteration=tuned_iteration)
     row |= {f"{name}_device_s": np.nan if t is None else t for name, t in device.items()}
     for unit in ("", "_device"):
         row[f"best_fixed{unit}_s"] = np.nanmin([row[f"block_{block}{unit}_s"] for block in blocks])
@@ -196,10 +200,10 @@ def tuning_pass(problem, nbh) -> tuple[float, Launch]:
     with tempfile.TemporaryDirectory() as folder:
         cache = TuningCache(Path(folder) / "tuning.json")
         start = time.perf_counter()
-        gpu_evaluator(problem, nbh, spec, cache)
+        gpu_evaluator(problem, nbh, spec, cache, tuned_iteration)
         tuned = time.perf_counter() - start
     start = time.perf_counter()
-    gpu_evaluator(problem, nbh, BackendSpec("gpu", tune=False))
+    gpu_evaluator(problem, nbh, BackendSpec("gpu", tune=False), iteration=tuned_iteration)
     return tuned - (time.perf_counter() - start), cache.launches[tuning_key(gpu_name(), problem, nbh, spec)]
 
 

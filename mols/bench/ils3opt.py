@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mols.algorithms.ils3opt.search import numba_threads, run_ils3opt
 from mols.bench.common import write_report_files
 from mols.markdown import markdown_list, markdown_table
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.problems.tsp.instance import optimal_lengths
-from mols.algorithms.ils3opt.search import numba_threads, run_ils3opt
 
 MEASURED = """`mols bench ils3opt`: Delévacq et al. 2012's Tables 1 and 3 on the machine at hand: ILS-3opt on kroA100,
 lin318, rat783, fl1577 and pcb3038, our Numba reference on 1 core (cpu1) and all cores (cpu) against the GPU

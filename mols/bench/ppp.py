@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mols.algorithms.tabu.search import AggregatedTabu
 from mols.backends import BackendSpec, gpu_available, prepare
 from mols.bench.common import cpu_budget, write_report_files
 from mols.errors import MolsError
@@ -18,7 +19,6 @@ from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods import Neighborhood, get_neighborhood
 from mols.problems.ppp import PAPER_SIZES, Ppp, load_ppp
 from mols.search.base import SearchResult
-from mols.algorithms.tabu.search import AggregatedTabu
 
 PAPER_ITERATIONS = 10_000
 BACKENDS = {"cpu1": BackendSpec("cpu", threads=1), "cpu": BackendSpec("cpu"), "gpu": BackendSpec("gpu")}

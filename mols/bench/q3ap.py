@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+from mols.algorithms.descent.its import IteratedTabu
+from mols.algorithms.tabu.search import AggregatedTabu
 from mols.backends import BackendSpec, gpu_available, prepare
 from mols.bench.common import write_tables
 from mols.errors import MolsError
@@ -17,8 +19,6 @@ from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods.pair_swaps import ADVANCED, BASIC
 from mols.problems.q3ap import load_q3ap
 from mols.problems.q3ap.instance import best_known
-from mols.algorithms.descent.its import IteratedTabu
-from mols.algorithms.tabu.search import AggregatedTabu
 
 INSTANCES = ("nug12", "nug15", "nug18", "nug22")  # the paper's, less nug13 (not in QAPLIB)
 PAPER = {"nug12": (580, 98, 256, 113), "nug13": (1912, 74, 1879, 476), "nug15": (2230, 100, 1360, 283),

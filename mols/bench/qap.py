@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mols.algorithms.descent.its import IteratedTabu
+from mols.algorithms.tabu.search import AggregatedTabu
 from mols.backends import BackendSpec, gpu_available, prepare
 from mols.bench.common import write_tables
 from mols.errors import MolsError
@@ -19,8 +21,6 @@ from mols.neighborhoods import get_neighborhood
 from mols.problems.qap.instance import read_qaplib, resolve_qap
 from mols.problems.qap.model import Qap
 from mols.search.base import Search
-from mols.algorithms.descent.its import IteratedTabu
-from mols.algorithms.tabu.search import AggregatedTabu
 
 INSTANCES = ("tai12a", "tai15a", "tai17a", "tai20a", "tai25a", "tai30a", "tai35a", "tai40a", "tai50a", "tai60a",
              "tai64c", "tai80a", "tai100a", "tai150b", "tai256c")  # the paper's Table 1

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mols.algorithms.tabu.selection import selection_for
 from mols.backends import BackendSpec, gpu_available, prepare
 from mols.bench.common import cpu_budget, graph_seconds, median_seconds
 from mols.environment import environment
@@ -89,7 +90,7 @@ def paper_table(df: pd.DataFrame, iterations: int) -> list[dict]:
 def sweep_seconds(gpu, x: np.ndarray, repeats: int) -> float:
     """Median time of the evaluation kernels alone over the whole neighborhood (all chunks), on state
     already on the device (bench.common.graph_seconds)."""
-    gpu.best_weighted(x, np.ones(gpu.problem.n_obj), 0, -np.inf)  # state on the device
+    selection_for(gpu)(x, np.ones(gpu.problem.n_obj), 0, -np.inf)  # state on the device
     return graph_seconds(gpu, lambda: [gpu.enqueue_launch(first) for first in gpu.firsts], repeats)
 
 
@@ -108,7 +109,7 @@ def rate_rows(instance: str, neighborhood: str, backends, iterations: int, cpu_m
 
 
 def gpu_times(instance: str, neighborhood: str, repeats: int) -> dict[str, float]:
-    """Seconds of one best_weighted call with the fused selection kernel and with evaluation into F
+    """Seconds of one call of tabu search's selection with the fused selection kernel and with evaluation into F
     then select_partial (rotating random tours), and of the evaluation kernels alone."""
     from mols.neighborhoods import get_neighborhood
     from mols.problems import load_problem
@@ -119,8 +120,8 @@ def gpu_times(instance: str, neighborhood: str, repeats: int) -> dict[str, float
     times = {}
     for key, fused in (("fused_call_moves_per_s", True), ("unfused_call_moves_per_s", False)):
         gpu = prepare(problem, nbh, BackendSpec("gpu", fused=fused))
-        times[key] = median_seconds(lambda r, gpu=gpu: gpu.best_weighted(tours[r % 4], np.ones(1), r, -np.inf),
-                                    repeats)
+        selection = selection_for(gpu)
+        times[key] = median_seconds(lambda r, sel=selection: sel(tours[r % 4], np.ones(1), r, -np.inf), repeats)
     times["kernel_moves_per_s"] = sweep_seconds(gpu, tours[0], repeats)
     return times
 
@@ -172,7 +173,7 @@ def render_markdown(table: pd.DataFrame, rates: pd.DataFrame, iterations: int, e
     if len(rates):
         parts += ["## Moves evaluated per second\n",
                   ("Tabu moves/s = neighbors x iterations / wall time of a tabu search (evaluation, device-side "
-                  "selection, move, archive). GPU selection call = one best_weighted call (state in, evaluation "
+                  "selection, move, archive). GPU selection call = one call of tabu search's selection (state in, evaluation "
                   "and selection, the best move out), median over rotating random tours: fused = one kernel "
                   "evaluates and reduces, F is never written (the default); F + select = the evaluation kernel "
                   "writes F, select_partial reads it. GPU evaluation kernel alone = the kernels writing F over "

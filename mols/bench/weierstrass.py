@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mols.algorithms.tabu.search import AggregatedTabu
 from mols.backends import BackendSpec, gpu_available, prepare
 from mols.bench.common import write_report_files
 from mols.bench.neighborhood import kernel_seconds as neighborhood_kernel_seconds
@@ -19,7 +20,6 @@ from mols.neighborhoods import Neighborhood
 from mols.neighborhoods.crowns import PAPER_COUNT, crowns
 from mols.problems.weierstrass.instance import PRECISIONS, TABLE_DIMENSIONS, WeierstrassInstance
 from mols.problems.weierstrass.model import Weierstrass
-from mols.algorithms.tabu.search import AggregatedTabu
 
 BACKENDS = {"cpu1": BackendSpec("cpu", threads=1), "cpu": BackendSpec("cpu"), "gpu": BackendSpec("gpu")}
 PAPER_ITERATIONS = 10_000

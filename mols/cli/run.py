@@ -102,7 +102,7 @@ def interrupted_before_search(stop: StopSignals):
 def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = False) -> None:
     """mols run -p tsp -a ils --strategy S: one ILS-3opt population, its best tour in the results folder."""
     from mols.algorithms.ils3opt.search import config_result
-    from mols.results import FRONT, MANIFEST, write_run
+    from mols.results import FRONT, MANIFEST, RunContext, write_run
 
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, results_folder(stop, folder, overwrite, numbered) \
             as out:
@@ -111,7 +111,8 @@ def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = 
         err_console.print(f"mols: ILS-3opt {config.strategy}{merged}, population {config.population or 64}, "
                           f"{budget_text(config)}; results go to {folder}", highlight=False)
         stop.phase = "search"
-        result, context = config_result(config, stop)
+        result, ran_on = config_result(config, stop)
+        context = RunContext.on(*ran_on)
         stop.phase = "write"
         write_run(out, config, result, context)
     d = result.details

@@ -32,7 +32,9 @@ def write_merged(folder: Path, seeds: list[int], codes: dict[int, int], mode: st
                  extra: dict | None = None) -> dict:
     """OUT/merged_front.csv from the seeds' folders that hold a run, and OUT/`name` (the record: `mode`, how the
     searches ran, "one launch", "processes" or "dask"; `extra`: more of its keys); returns the record."""
-    from mols.reporting.runs import load_run  # reporting imports pymoo: only the end of many searches needs it
+    from mols.reporting.runs import (
+        load_run,  # reporting imports pymoo: only the end of many searches needs it
+    )
 
     searches, fronts, objectives = [], [], None
     for seed in seeds:

@@ -13,10 +13,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mols.algorithms.tabu.batch import seed_configs, sharing_batch
 from mols.parallel.record import EXIT_CODES, seed_folder
 from mols.results import RunContext, results_files
 from mols.runner import RunConfig, SearchResult, build_search
+from mols.runner.batch import seed_configs, sharing_batch
 
 ONE_AT_A_TIME = threading.Lock()  # a worker started with several threads still runs one task at a time
 LOG_SECONDS = 10.0  # a search's log (SearchLog): a line this often
@@ -148,8 +148,8 @@ def _searches(config: RunConfig, seeds: list[int], stop, logs: str | None):
         if one.strategy is not None:
             from mols.algorithms.ils3opt.search import config_result
 
-            result, context = config_result(one, stop)
-            yield one, context, result
+            result, ran_on = config_result(one, stop)
+            yield one, RunContext.on(*ran_on), result
         else:
             search = build_search(one, log)
             if log is not None:

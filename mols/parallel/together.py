@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from mols.algorithms.tabu.batch import seed_configs, sharing_batch
 from mols.parallel.record import EXIT_CODES, refuse_taken, seed_folder, write_merged
 from mols.results import ResultsFolder, RunContext, write_run
 from mols.runner import RunConfig
+from mols.runner.batch import seed_configs, sharing_batch
 
 
 def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, stop,

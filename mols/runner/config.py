@@ -4,7 +4,6 @@ its options object (mols/algorithms/registry.py); validated once where it is mad
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
 from mols.algorithms.ils3opt.options import ILS3optOptions
@@ -15,9 +14,19 @@ from mols.backends.spec import ARCHIVES, DEVICES, BackendSpec
 from mols.errors import OptionError, flag
 from mols.neighborhoods import NAMES
 from mols.problems import PROBLEMS, problem_entry
-from mols.search.options import BACKEND, BUDGET, PROBLEM, SEARCH, AlgorithmOptions, check, option
+from mols.search.options import (
+    BACKEND,
+    BUDGET,
+    DEFAULT_ITERATIONS,
+    PROBLEM,
+    SEARCH,
+    AlgorithmOptions,
+    check,
+    check_budget,
+    default_iterations,
+    option,
+)
 
-DEFAULT_ITERATIONS = 10_000  # neighborhood evaluations, as in the flowshop paper
 ALGORITHMS = tuple(REGISTRY)  # the built-in algorithms' names
 
 
@@ -191,23 +200,6 @@ def check_ils3opt(config: RunConfig) -> None:
     if given:
         raise OptionError("strategy", "runs ILS-3opt, which does not take " + ", ".join(f"{{{n}}}" for n in given),
                           *given)
-
-
-def default_iterations(iterations: int | None, time: float | None, evaluations: int | None) -> int | None:
-    """The iterations budget: as given; else none where time or evaluations is given; else the default."""
-    if iterations is not None or time is not None or evaluations is not None:
-        return iterations
-    return DEFAULT_ITERATIONS
-
-
-def check_budget(iterations: int | None, time: float | None, evaluations: int | None) -> None:
-    """OptionError naming the option of a value out of range."""
-    if iterations is not None and iterations < 1:
-        raise OptionError("iterations", f"must be at least 1, got {iterations}")
-    if time is not None and not (math.isfinite(time) and time > 0):
-        raise OptionError("time", f"must be a positive number of seconds, got {time}")
-    if evaluations is not None and evaluations < 1:
-        raise OptionError("evaluations", f"must be at least 1, got {evaluations}")
 
 
 __all__ = ["ALGORITHMS", "DEFAULT_ITERATIONS", "DEFAULT_PARTITIONS", "VARIANTS", "RunConfig", "cli_arguments"]

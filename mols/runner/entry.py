@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mols.algorithms.registry import REGISTRY
+from mols.algorithms.tabu.selection import tuned_iteration
 from mols.backends import prepare
 from mols.errors import MolsError, OptionError
 from mols.neighborhoods import Neighborhood
@@ -29,7 +30,8 @@ def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None =
     else:
         problem = run_problem(config)
         nbh = problem.neighborhood(config.neighborhood)
-    return make_search(config, problem, nbh, prepare(problem, nbh, config.spec), on_iteration, initial)
+    evaluator = prepare(problem, nbh, config.spec, iteration=tuned_iteration)
+    return make_search(config, problem, nbh, evaluator, on_iteration, initial)
 
 
 def run_problem(config: RunConfig) -> Problem:

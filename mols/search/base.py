@@ -14,9 +14,9 @@ from mols.backends.base import Evaluator
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 from mols.search.budget import Budgets, Reached, target_point
-from mols.runner.config import check_budget, default_iterations
 from mols.search.loop import Runner
 from mols.search.monitor import EachIteration
+from mols.search.options import check_budget, default_iterations
 from mols.search.profiler import Profiler
 
 OnIteration = Callable[[int, int], None]  # (neighborhood evaluations so far, archive size)

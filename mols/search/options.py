@@ -4,12 +4,14 @@ the CLI's flags, the library's checks and the folder's name are all made from th
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from mols.errors import OptionError
 
+DEFAULT_ITERATIONS = 10_000  # neighborhood evaluations, as in the flowshop paper
 # The CLI's help panels
 PROBLEM, SEARCH, BUDGET, OUTPUT, BACKEND, ILS3OPT = "Problem", "Search", "Budget", "Output", "Backend and GPU", "ILS-3opt"
 
@@ -72,3 +74,20 @@ class AlgorithmOptions:
     def arguments(self) -> dict:
         """The search constructor's keywords."""
         return {f.name: getattr(self, f.name) for f, how in declared(self) if how.search}
+
+
+def default_iterations(iterations: int | None, time: float | None, evaluations: int | None) -> int | None:
+    """The iterations budget: as given; else none where time or evaluations is given; else the default."""
+    if iterations is not None or time is not None or evaluations is not None:
+        return iterations
+    return DEFAULT_ITERATIONS
+
+
+def check_budget(iterations: int | None, time: float | None, evaluations: int | None) -> None:
+    """OptionError naming the option of a value out of range."""
+    if iterations is not None and iterations < 1:
+        raise OptionError("iterations", f"must be at least 1, got {iterations}")
+    if time is not None and not (math.isfinite(time) and time > 0):
+        raise OptionError("time", f"must be a positive number of seconds, got {time}")
+    if evaluations is not None and evaluations < 1:
+        raise OptionError("evaluations", f"must be at least 1, got {evaluations}")

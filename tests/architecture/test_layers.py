@@ -13,8 +13,8 @@ from tests.architecture.imports import imports, private_uses, sources
 LAYERS = [
     ("mols.__main__", "mols.cli"),
     ("mols.bench",),
-    ("mols.reporting", "mols.pymoo"),
-    ("mols.parallel", "mols.multistart", "mols.batch"),
+    ("mols.pymoo", "mols.parallel"),
+    ("mols.reporting",),
     ("mols.results", "mols.results_folder", "mols.environment"),
     ("mols.runner",),
     ("mols.algorithms",),

@@ -14,7 +14,7 @@ from mols.archive import Archive, nondominated
 from mols.archive.device import DeviceArchive
 from mols.archive.gpu_filter import BLOCK, GpuFilter, filter_candidates
 from mols.backends import prepare
-from mols.backends.cuda import import_cupy
+from mols.backends.cuda import DeviceQueue, import_cupy
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems.flowshop.instance import read_flowshop, resolve_instance
 from mols.problems.flowshop.model import Flowshop
@@ -124,7 +124,7 @@ def test_function_api_and_dtype_check(rng):
     F, A = points(rng, 500, 3, 5, np.int64, plane=False), front(points(rng, 300, 3, 5, np.int64, plane=False))
     F_dev, A_dev = cupy.asarray(F), cupy.asarray(A)
     cupy.cuda.Device().synchronize()  # the uploads ran on the default stream
-    got = filter_candidates(F_dev, A_dev, stream=cupy.cuda.Stream(non_blocking=True))
+    got = filter_candidates(F_dev, A_dev, queue=DeviceQueue())  # on a queue of its own
     accepted, removed = host_update(F, A)
     np.testing.assert_array_equal(got.ids, np.flatnonzero(accepted))
     np.testing.assert_array_equal(got.removed, removed)
@@ -155,7 +155,7 @@ def test_device_archive_follows_host_archive(rng, k, dtype):
 
 @pytest.mark.parametrize("instance", ["020_10_01", "100_20_01"])
 def test_flowshop_neighborhood_on_the_device(rng, instance):
-    """F straight from the evaluation kernel, on the evaluator's stream, against the front of another neighborhood."""
+    """F straight from the evaluation kernel, on the evaluator's queue, against the front of another neighborhood."""
     problem = Flowshop(read_flowshop(resolve_instance(instance)))
     gpu = prepare(problem, NEIGHBORHOODS["insertion"], "gpu")
     cupy = import_cupy()
@@ -163,7 +163,7 @@ def test_flowshop_neighborhood_on_the_device(rng, instance):
     A_dev = cupy.asarray(A)
     cupy.cuda.Device().synchronize()  # the upload ran on the default stream
     x = problem.random_solution(rng)
-    got = filter_candidates(gpu.evaluate_device(x), A_dev, stream=gpu.stream)
+    got = filter_candidates(gpu.evaluate_device(x), A_dev, queue=gpu)
     accepted, removed = host_update(gpu.evaluate(x).copy(), A)
     np.testing.assert_array_equal(got.ids, np.flatnonzero(accepted))
     np.testing.assert_array_equal(got.removed, removed)

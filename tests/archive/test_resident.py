@@ -78,8 +78,8 @@ def test_device_iterations_keep_the_members_of_the_host_loop(rng, dominating, mo
     """Batches of PLS iterations on the device (algorithms/pls/device.py) explore the members that pick_rank draws and
     keep the members of the host Archive driven one iteration at a time, batch by batch, through three
     starts; a capacity of 2 makes iterations overflow, be undone and run again in grown buffers."""
-    from mols.algorithms.pls.local import pick_rank
     from mols.algorithms.pls.device import DeviceIterations
+    from mols.algorithms.pls.local import pick_rank
     from mols.archive.resident import ResidentArchive
 
     problem = Flowshop(random_instance(rng, 25, 4))

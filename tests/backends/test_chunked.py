@@ -6,16 +6,17 @@ import numba
 import numpy as np
 import pytest
 
+from mols.algorithms.tabu.search import AggregatedTabu
+from mols.algorithms.tabu.select import best_pairs, best_pairs_parallel
+from mols.algorithms.tabu.selection import selection_for
 from mols.backends import BackendSpec
 from mols.backends.cpu import CpuEvaluator
-from mols.algorithms.tabu.select import best_pairs, best_pairs_parallel
 from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import load_problem
 from mols.problems.tsp.instance import random_instance
 from mols.problems.tsp.model import Tsp
 from mols.runner import RunConfig, build_search
-from mols.algorithms.tabu.search import AggregatedTabu
 
 
 def selection_cases(rng, n_neighbors, n=20):
@@ -35,8 +36,8 @@ def test_cpu_chunked_equals_unchunked(rng, name, chunk):
     np.testing.assert_array_equal(chunked.evaluate(x), whole.evaluate(x))
     c = np.array([1.0])
     for step, threshold, forbidden in selection_cases(rng, whole.n_neighbors):
-        whole.forbidden_until[:] = chunked.forbidden_until[:] = forbidden
-        a, b = whole.best_weighted(x, c, step, threshold), chunked.best_weighted(x, c, step, threshold)
+        selection_for(whole).forbidden_until[:] = selection_for(chunked).forbidden_until[:] = forbidden
+        a, b = selection_for(whole)(x, c, step, threshold), selection_for(chunked)(x, c, step, threshold)
         assert a[:2] == b[:2]
         np.testing.assert_array_equal(a[2], b[2])
 
@@ -56,10 +57,10 @@ def test_chunk_size_must_be_positive():
 
 def test_tabu_on_one_objective_never_asks_for_the_whole_f():
     problem, nbh = Tsp(random_instance(30, 4)), NEIGHBORHOODS["swap"]
-    evaluator = CpuEvaluator(problem, nbh, BackendSpec("cpu", chunk_rows=50))  # best_weighted by chunks: no whole F
+    evaluator = CpuEvaluator(problem, nbh, BackendSpec("cpu", chunk_rows=50))  # selected by chunks: no whole F
     search = AggregatedTabu(problem, nbh, evaluator, 20, np.random.default_rng(0))
     search.warm_up()
-    evaluator.evaluate = None  # the search itself must select through best_weighted alone
+    evaluator.evaluate = None  # the search itself must select through the chunks alone
     for _ in search.steps():
         pass
     assert search.iterations == 20

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mols.algorithms.tabu.search import AggregatedTabu
+from mols.algorithms.tabu.selection import selection_for
 from mols.backends import BackendSpec
 from mols.backends.cpu import CpuEvaluator
 from mols.backends.gpu import GpuEvaluator
@@ -13,7 +15,6 @@ from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import load_problem
 from mols.problems.tsp.instance import random_instance
 from mols.problems.tsp.model import Tsp
-from mols.algorithms.tabu.search import AggregatedTabu
 from tests.backends.test_chunked import selection_cases
 
 pytestmark = pytest.mark.gpu
@@ -29,11 +30,11 @@ def test_gpu_chunked_equals_cpu(rng, name, chunk, fused):
     np.testing.assert_array_equal(gpu.evaluate(x), cpu.evaluate(x))
     c = np.array([1.0])
     for step, threshold, forbidden in selection_cases(rng, cpu.n_neighbors):
-        cpu.forbidden_until[:] = forbidden
-        gpu.allow_all()
+        selection_for(cpu).forbidden_until[:] = forbidden
+        selection_for(gpu).allow_all()
         for idx in np.flatnonzero(forbidden):
-            gpu.forbid(int(idx), int(forbidden[idx]))
-        a, b = cpu.best_weighted(x, c, step, threshold), gpu.best_weighted(x, c, step, threshold)
+            selection_for(gpu).forbid(int(idx), int(forbidden[idx]))
+        a, b = selection_for(cpu)(x, c, step, threshold), selection_for(gpu)(x, c, step, threshold)
         assert a[:2] == b[:2]
         np.testing.assert_array_equal(a[2], b[2])
 
@@ -45,7 +46,7 @@ def test_two_objectives_chunked(rng, fused):
     x = problem.random_solution(rng)
     c = np.array([0.3, 0.7])
     np.testing.assert_array_equal(gpu.evaluate(x), cpu.evaluate(x))
-    a, b = cpu.best_weighted(x, c, 0, -np.inf), gpu.best_weighted(x, c, 0, -np.inf)
+    a, b = selection_for(cpu)(x, c, 0, -np.inf), selection_for(gpu)(x, c, 0, -np.inf)
     assert a[:2] == b[:2]
     np.testing.assert_array_equal(a[2], b[2])
 
@@ -75,7 +76,7 @@ def test_rl5915_selection_equals_cpu(rng, name, fused):
     x = problem.random_solution(rng)
     forbidden = rng.choice(cpu.n_neighbors, 100, replace=False)
     for idx in forbidden:
-        cpu.forbid(int(idx), 3)
-        gpu.forbid(int(idx), 3)
-    a, b = cpu.best_weighted(x, np.array([1.0]), 1, -np.inf), gpu.best_weighted(x, np.array([1.0]), 1, -np.inf)
+        selection_for(cpu).forbid(int(idx), 3)
+        selection_for(gpu).forbid(int(idx), 3)
+    a, b = selection_for(cpu)(x, np.array([1.0]), 1, -np.inf), selection_for(gpu)(x, np.array([1.0]), 1, -np.inf)
     assert a[:2] == b[:2]

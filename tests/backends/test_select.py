@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mols.backends import prepare
 from mols.algorithms.tabu.select import best_admissible, weighted_scores
+from mols.algorithms.tabu.selection import selection_for
+from mols.backends import prepare
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import load_problem
 from mols.problems.flowshop.model import Flowshop
@@ -66,13 +67,14 @@ def tiny():
     return pb, NEIGHBORHOODS["insertion"]
 
 
-def test_cpu_best_weighted_returns_the_row_of_its_id(rng, tiny):
+def test_cpu_selection_returns_the_row_of_its_id(rng, tiny):
     pb, nbh = tiny
     ev = prepare(pb, nbh, "cpu")
+    selection = selection_for(ev)  # tabu search's, on the host
     for _ in range(5):
         x = pb.random_solution(rng)
         c = rng.random(pb.n_obj)
-        idx, score, f = ev.best_weighted(x, c, 0, -np.inf)
+        idx, score, f = selection(x, c, 0, -np.inf)
         F = pb.evaluate(nbh.apply_many(x, np.arange(nbh.n_neighbors(pb.n))))
         np.testing.assert_array_equal(f, F[idx])
         np.testing.assert_array_equal(f, ev.evaluate(x)[idx])
@@ -82,31 +84,33 @@ def test_cpu_best_weighted_returns_the_row_of_its_id(rng, tiny):
 def test_cpu_blocking_the_best_gives_the_next_best_unless_aspiration(rng, tiny):
     pb, nbh = tiny
     ev = prepare(pb, nbh, "cpu")
+    selection = selection_for(ev)  # tabu search's, on the host
     x = pb.random_solution(rng)
     c = np.array([1.0, 0.1, 3.0])
     scores = weighted_scores(ev.evaluate(x).copy(), c)
     order = np.lexsort((np.arange(len(scores)), scores))  # by score, then id
     first, second = int(order[0]), int(order[1])
-    assert ev.best_weighted(x, c, 0, -np.inf)[0] == first
-    ev.forbid(first, 5)
-    assert ev.best_weighted(x, c, 4, -np.inf)[0] == second
-    assert ev.best_weighted(x, c, 4, scores[first])[0] == second  # not strictly below the threshold
+    assert selection(x, c, 0, -np.inf)[0] == first
+    selection.forbid(first, 5)
+    assert selection(x, c, 4, -np.inf)[0] == second
+    assert selection(x, c, 4, scores[first])[0] == second  # not strictly below the threshold
     if scores[first] < scores[second]:
-        assert ev.best_weighted(x, c, 4, scores[second])[0] == first  # aspiration
-    assert ev.best_weighted(x, c, 5, -np.inf)[0] == first  # the block has expired
-    ev.allow_all()
-    assert ev.best_weighted(x, c, 0, -np.inf)[0] == first
+        assert selection(x, c, 4, scores[second])[0] == first  # aspiration
+    assert selection(x, c, 5, -np.inf)[0] == first  # the block has expired
+    selection.allow_all()
+    assert selection(x, c, 0, -np.inf)[0] == first
 
 
-def test_cpu_best_weighted_on_a_bundled_instance(rng):
+def test_cpu_selection_on_a_bundled_instance(rng):
     pb, nbh = load_problem("flowshop", "020_05_01"), NEIGHBORHOODS["swap"]
     ev = prepare(pb, nbh, "cpu")
+    selection = selection_for(ev)  # tabu search's, on the host
     x = pb.random_solution(rng)
     c = np.array([1.0, 0.0, 0.0])  # makespan alone: many ties
     blocked = rng.choice(nbh.n_neighbors(pb.n), size=40, replace=False)
     for t in blocked:
-        ev.forbid(int(t), 10)
-    idx, score, f = ev.best_weighted(x, c, 3, -np.inf)
+        selection.forbid(int(t), 10)
+    idx, score, f = selection(x, c, 3, -np.inf)
     F = ev.evaluate(x).copy()
     until = np.zeros(len(F), dtype=np.int64)
     until[blocked] = 10

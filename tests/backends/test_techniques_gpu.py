@@ -11,15 +11,16 @@ from contextlib import nullcontext
 import numpy as np
 import pytest
 
+from mols.algorithms.tabu.selection import selection_for, tuned_iteration
+from mols.algorithms.tabu.walks import host_walk, walks_on_device
 from mols.backends import BackendSpec, prepare
-from mols.backends.gpu import DEFAULT_LAUNCH, Launch
+from mols.backends.launch import DEFAULT_LAUNCH, Launch
 from mols.backends.tuning import MARGIN, Tuner, TuningCache, cache_path, tuning_key
 from mols.errors import MolsError
 from mols.problems import load_problem
 from mols.problems.qap.instance import QapInstance
 from mols.problems.qap.model import Qap
 from mols.runner import RunConfig, build_search
-from mols.algorithms.tabu.search import host_walk
 from tests.conftest import device_walks_agree, trail
 
 pytestmark = pytest.mark.gpu
@@ -75,7 +76,7 @@ def test_every_variant_evaluates_and_chooses_as_the_default(rng, tuning, case, o
     for step in range(3):
         x = problem.random_solution(rng)
         np.testing.assert_array_equal(ev.evaluate(x), default.evaluate(x).copy())
-        got, want = ev.best_weighted(x, c, step, -np.inf), default.best_weighted(x, c, step, -np.inf)
+        got, want = selection_for(ev)(x, c, step, -np.inf), selection_for(default)(x, c, step, -np.inf)
         assert got[:2] == want[:2]
         np.testing.assert_array_equal(got[2], want[2])
 
@@ -86,7 +87,7 @@ def test_every_variant_walks_as_the_cpu(rng, tuning, case, options):
     selection through the variant) take the CPU's steps."""
     problem, nbh, ev = made(case, **options)
     tenure = max(1, problem.n // 4)
-    if ev.walks_on_device:
+    if walks_on_device(ev):
         device_walks_agree(problem, nbh, ev, rng, tenure)
         return
     cpu, c = prepare(problem, nbh, "cpu"), rng.random(problem.n_obj) / 1e3
@@ -121,7 +122,8 @@ def test_the_tuner_skips_launches_that_fail():
     """Hamming 1 keeps a histogram of n + 1 ints per warp in shared memory: 1024 threads of 32 warps pass 48 KB
     on 401-417, a block of 2048 threads passes every device's limit; both are skipped."""
     problem = load_problem("ppp", "401-417")
-    tuner = Tuner(problem, problem.neighborhood("hamming1"), BackendSpec("gpu"), blocks=(64, 1024, 2048))
+    tuner = Tuner(problem, problem.neighborhood("hamming1"), BackendSpec("gpu"), blocks=(64, 1024, 2048),
+                  iteration=tuned_iteration)
     best = tuner.best()
     assert tuner.times[Launch(1024, 1024)] is None and tuner.times[Launch(2048, 2048)] is None
     working = {launch: t for launch, t in tuner.times.items() if t is not None}

@@ -10,10 +10,10 @@ import subprocess
 import numpy as np
 import pytest
 
-from mols.backends import BackendSpec
-from mols.backends.gpu import problem_defines, problem_source, variant_defines
 from mols.algorithms.tabu.gpu_select import SELECT_CU
-from mols.algorithms.tabu.select import C_TYPES
+from mols.backends import BackendSpec
+from mols.backends.cuda import C_TYPES
+from mols.backends.launch import problem_defines, problem_source, variant_defines
 from mols.problems import load_problem
 
 NVCC = shutil.which("nvcc")

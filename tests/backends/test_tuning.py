@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import mols
 from mols.backends import BackendSpec, gpu_available
-from mols.backends.gpu import DEFAULT_LAUNCH, Launch, problem_defines, problem_source, variant_defines
+from mols.backends.launch import DEFAULT_LAUNCH, Launch, problem_defines, problem_source, variant_defines
 from mols.backends.tuning import TuningCache, cache_path, fixed_launch, tuning_key
 from mols.cli import app
 from mols.errors import MolsError
@@ -26,10 +26,11 @@ def cache_dir(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"generation": "cpu"}, "--generation cpu"), ({"selection": "host"}, "--selection host"),
-    ({"memory": "texture"}, "--memory texture"), ({"block": 100}, "--block"), ({"block": 0}, "--block"),
+    ({"generation": "cpu"}, "^generation cpu"), ({"selection": "host"}, "^selection host"),
+    ({"memory": "texture"}, "^memory texture"), ({"block": 100}, "^block"), ({"block": 0}, "^block"),
 ])
 def test_spec_refuses_unknown_options(options, message):
+    """The library names the parameter (the CLI names the flag: OptionError.flagged)."""
     with pytest.raises(MolsError, match=message):
         BackendSpec("gpu", **options)
 
@@ -57,8 +58,8 @@ def test_cache_round_trip(cache_dir):
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"threads": 64}}}),
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"block": 2048}}}),
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"sel_block": 96}}}),
-                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"lanes": 3}}}),
-                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"lanes": 64}}}),
+                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"move_threads": 3}}}),
+                                  json.dumps({"mols": mols.__version__, "launches": {"a": {"move_threads": 64}}}),
                                   json.dumps({"mols": mols.__version__, "launches": {"a": {"grid": 0}}})])
 def test_a_broken_or_stale_cache_is_ignored_with_a_warning_and_rewritten(cache_dir, text):
     cache_path().write_text(text)

@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mols.algorithms.ils3opt.gpu import KERNELS, fi_block_shape, ils3opt_source, launch_bounds, shared_bytes
+from mols.algorithms.ils3opt.population import max_segment, start_tours
+from mols.algorithms.ils3opt.search import make_population
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
-from mols.algorithms.ils3opt.population import max_segment, start_tours
-from mols.algorithms.ils3opt.gpu import KERNELS, fi_block_shape, ils3opt_source, launch_bounds, shared_bytes
 from mols.problems.tsp.model import tour_lengths
-from mols.algorithms.ils3opt.search import make_population
 
 NVCC, GXX = shutil.which("nvcc"), shutil.which("g++")
 SIM = Path(__file__).with_name("cuda_sim")

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import mols
+from mols.algorithms.tabu.selection import selection_for
 from mols.backends import BackendSpec, prepare
 from mols.neighborhoods import get_neighborhood
 from mols.problems.ppp import Ppp, PppInstance, generate, load_ppp
@@ -29,7 +30,7 @@ def gpu_equals_cpu(problem: Ppp, nbh, rng, gpu_spec="gpu") -> None:
     cpu, gpu = prepare(problem, nbh, "cpu"), prepare(problem, nbh, gpu_spec)
     for x in solutions(problem, rng):
         np.testing.assert_array_equal(gpu.evaluate(x), cpu.evaluate(x))
-        got, want = gpu.best_weighted(x, np.ones(1), 0, np.inf), cpu.best_weighted(x, np.ones(1), 0, np.inf)
+        got, want = selection_for(gpu)(x, np.ones(1), 0, np.inf), selection_for(cpu)(x, np.ones(1), 0, np.inf)
         assert got[:2] == want[:2]
 
 

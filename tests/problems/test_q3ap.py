@@ -9,6 +9,8 @@ import itertools
 import numpy as np
 import pytest
 
+from mols.algorithms.descent.its import IteratedTabu
+from mols.algorithms.tabu.search import AggregatedTabu
 from mols.backends import prepare
 from mols.errors import InstanceError
 from mols.neighborhoods.pair_swaps import ADVANCED, BASIC
@@ -16,8 +18,6 @@ from mols.problems import load_problem
 from mols.problems.q3ap import Q3ap, Q3apInstance, from_nugent, read_q3ap, write_q3ap
 from mols.problems.qap import load_qap
 from mols.runner import RunConfig, build_search, solve
-from mols.algorithms.descent.its import IteratedTabu
-from mols.algorithms.tabu.search import AggregatedTabu
 
 NEIGHBORHOODS = [BASIC, ADVANCED]
 

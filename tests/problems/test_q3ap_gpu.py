@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mols.algorithms.tabu.selection import selection_for
 from mols.backends import BackendSpec, prepare
 from mols.neighborhoods.pair_swaps import ADVANCED, BASIC
 from mols.problems import load_problem
@@ -82,10 +83,10 @@ def test_fused_selection_chooses_as_the_cpu(rng, nbh):
     forbidden = rng.choice(n, size=n // 3, replace=False)
     for ev in evaluators:
         for idx in forbidden:
-            ev.forbid(int(idx), 5)
+            selection_for(ev).forbid(int(idx), 5)
     for _ in range(3):
         x = problem.random_solution(rng)
         threshold = float(evaluators[0].evaluate(x).min()) + 1
         for thr in (threshold, -np.inf):
-            chosen = [ev.best_weighted(x, np.ones(1), 2, thr) for ev in evaluators]
+            chosen = [selection_for(ev)(x, np.ones(1), 2, thr) for ev in evaluators]
             assert len({(i, s) for i, s, _ in chosen}) == 1, chosen

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mols.algorithms.tabu.selection import selection_for
 from mols.backends import BackendSpec, prepare
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
@@ -56,7 +57,7 @@ def test_lanes_sharing_a_move_give_the_cpus_costs_and_choice(rng, lanes, fused):
     for _ in range(3):
         x = problem.random_solution(rng)
         np.testing.assert_array_equal(gpu.evaluate(x), cpu.evaluate(x))
-        got, want = gpu.best_weighted(x, c, 0, np.inf), cpu.best_weighted(x, c, 0, np.inf)
+        got, want = selection_for(gpu)(x, c, 0, np.inf), selection_for(cpu)(x, c, 0, np.inf)
         assert got[:2] == want[:2]
         np.testing.assert_array_equal(got[2], want[2])
 
@@ -91,11 +92,11 @@ def test_gpu_selection_equals_cpu(rng, fused, instance):
     c = rng.random(problem.n_obj) / 1e3
     x, best = problem.random_solution(rng), np.inf
     for step in range(20):
-        got, want = gpu.best_weighted(x, c, step, best), cpu.best_weighted(x, c, step, best)
+        got, want = selection_for(gpu)(x, c, step, best), selection_for(cpu)(x, c, step, best)
         assert got[:2] == want[:2]
         np.testing.assert_array_equal(got[2], want[2])
         for ev in (cpu, gpu):
-            ev.forbid(SWAP.inverse(want[0], problem.n), step + 1 + problem.n // 2)
+            selection_for(ev).forbid(SWAP.inverse(want[0], problem.n), step + 1 + problem.n // 2)
         best = min(best, want[1])
         x = SWAP.apply(x, want[0])
 

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from numba import njit
 
-from mols.problems.tsp.candidates import candidate_lists
 from mols.algorithms.ils3opt.population import double_bridge, first_descent
 from mols.algorithms.ils3opt.three_opt import (
     N_CASES,
@@ -25,6 +24,7 @@ from mols.algorithms.ils3opt.three_opt import (
     tour_length,
     valid_close,
 )
+from mols.problems.tsp.candidates import candidate_lists
 
 
 def random_cities(rng, n, side=100):

@@ -15,10 +15,12 @@ import numpy as np
 import pytest
 
 import mols
+from mols.algorithms.tabu.search import AggregatedTabu
+from mols.algorithms.tabu.selection import selection_for
+from mols.algorithms.tabu.walks import device_walk, host_walk
 from mols.backends import BackendSpec
 from mols.neighborhoods.crowns import PAPER_COUNT, crowns
 from mols.problems.weierstrass import load_weierstrass
-from mols.algorithms.tabu.search import AggregatedTabu, host_walk
 from tests.conftest import trail
 
 pytestmark = pytest.mark.gpu
@@ -63,12 +65,12 @@ def test_lanes_per_neighbor_give_the_cpus_values_and_choice(lanes, precision):
         F = gpu.evaluate(x, key).copy()
         np.testing.assert_allclose(F, cpu.evaluate(x, key), rtol=0, atol=ATOL[precision] * 10)
         blocked = rng.choice(1001, size=50 * trial, replace=False)
-        gpu.allow_all()
+        selection_for(gpu).allow_all()
         for idx in blocked:
-            gpu.forbid(int(idx), 5)
+            selection_for(gpu).forbid(int(idx), 5)
         threshold = [np.inf, -np.inf][trial % 2]  # every neighbor admissible, or the ones not blocked
         admissible = np.where(np.isin(np.arange(1001), blocked) & (threshold < np.inf), np.inf, F[:, 0])
-        idx, score, f = gpu.best_weighted(x, np.array([1.0]), 2, threshold, key)
+        idx, score, f = selection_for(gpu)(x, np.array([1.0]), 2, threshold, key)
         assert idx == int(np.argmin(admissible)) and score == F[idx, 0] and f[0] == F[idx, 0]
 
 
@@ -85,7 +87,7 @@ def test_device_walk_takes_the_host_walks_steps(precision):
         x, c = problem.random_solution(rng), np.array([1.0])
         keys = np.column_stack([np.full(30, 9 + run), np.arange(1, 31) + 100 * run]).astype(np.uint64)
         threshold = float(problem.evaluate_one(x)[0])
-        got = trail(device.device_walk(x, c, threshold, 30, problem.n, keys))
+        got = trail(device_walk(device, x, c, threshold, 30, problem.n, keys))
         want = trail(host_walk(host, nbh, x, c, threshold, 30, problem.n, keys))
         for a, b in zip(got, want):
             np.testing.assert_array_equal(a, b)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mols.algorithms.pls.search import ParetoLocalSearch
 from mols.backends import prepare
 from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.runner import RunConfig, build_search, solve
-from mols.algorithms.tabu.batch import build_batch
-from mols.algorithms.pls.search import ParetoLocalSearch
+from mols.runner.batch import build_batch
 from tests.search.conftest import check_archive
 
 QAP = {"instance": "tai12a", "problem": "qap", "backend": "cpu"}
@@ -180,7 +180,8 @@ def test_a_batch_of_searches_keeps_each_budget():
 
 def test_a_target_cuts_a_batch_of_walk_steps_at_the_step_that_reaches_it(monkeypatch):
     """A walk that comes in batches of 16 steps (as on the device) stops where the host walk's steps do."""
-    from mols.algorithms.tabu.search import host_walk
+    from mols.algorithms.tabu import search as tabu_search
+    from mols.algorithms.tabu.walks import host_walk
 
     config = RunConfig(**FLOWSHOP, algorithm="tabu", weights=(1.0, 1.0, 1.0), iterations=200, seed=6)
     seen = trajectory(config, lambda s: [s.archive])
@@ -190,12 +191,12 @@ def test_a_target_cuts_a_batch_of_walk_steps_at_the_step_that_reaches_it(monkeyp
     assert stepwise.ended_by == "target" and stepwise.iterations == first_reaching(seen, target)
     search = build_search(RunConfig(**{**config.__dict__, "target": target}))
 
-    def in_batches(x, c, threshold, steps, tenure, keys=None):
+    def in_batches(ev, x, c, threshold, steps, tenure, keys=None):
         steps = list(host_walk(search.evaluator, search.nbh, x, c, threshold, steps, tenure, keys))
         for first in range(0, len(steps), 16):
             yield tuple(np.concatenate(part) for part in zip(*steps[first:first + 16]))
 
-    monkeypatch.setattr(search.evaluator, "device_walk", in_batches)
+    monkeypatch.setattr(tabu_search, "device_walk", in_batches)  # a stand-in for the device's walk
     batched = search.run()
     assert batched.walk == "device" and batched.reached.iteration == batched.iterations == stepwise.iterations
     same_archive(batched.archive, stepwise.archive)

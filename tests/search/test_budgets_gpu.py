@@ -10,7 +10,7 @@ import pytest
 from mols.backends import BackendSpec, prepare
 from mols.problems import load_problem
 from mols.runner import RunConfig, make_search, solve
-from mols.algorithms.tabu.batch import build_batch
+from mols.runner.batch import build_batch
 
 pytestmark = pytest.mark.gpu
 

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from mols.algorithms.ils3opt.population import max_segment, start_lengths, start_tours
+from mols.algorithms.ils3opt.search import CpuPopulation, run_ils3opt
 from mols.cli import app
 from mols.errors import MolsError
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
-from mols.algorithms.ils3opt.population import max_segment, start_lengths, start_tours
 from mols.problems.tsp.model import tour_lengths
 from mols.runner import RunConfig
-from mols.algorithms.ils3opt.search import CpuPopulation, run_ils3opt
 
 runner = CliRunner()
 

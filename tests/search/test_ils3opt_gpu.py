@@ -9,12 +9,12 @@ import itertools
 import numpy as np
 import pytest
 
+from mols.algorithms.ils3opt.gpu import BLOCK_THREADS, WIDE_THREADS
+from mols.algorithms.ils3opt.population import max_segment, start_tours
+from mols.algorithms.ils3opt.search import GPU_STRATEGIES, make_population, run_ils3opt
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
-from mols.algorithms.ils3opt.population import max_segment, start_tours
-from mols.algorithms.ils3opt.gpu import BLOCK_THREADS, WIDE_THREADS
 from mols.problems.tsp.model import tour_lengths
-from mols.algorithms.ils3opt.search import GPU_STRATEGIES, make_population, run_ils3opt
 
 SAMPLES = 300  # rkbi's per step here: enough to descend, few enough for quick tests
 

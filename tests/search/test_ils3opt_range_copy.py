@@ -10,10 +10,10 @@ import itertools
 import numpy as np
 import pytest
 
-from mols.problems.tsp import load_tsp
-from mols.problems.tsp.candidates import candidate_lists
 from mols.algorithms.ils3opt.population import descend, ils_solution, max_segment, perturb, start_tours
 from mols.algorithms.ils3opt.three_opt import tour_length
+from mols.problems.tsp import load_tsp
+from mols.problems.tsp.candidates import candidate_lists
 
 SEED = 11
 

@@ -9,13 +9,13 @@ import itertools
 import numpy as np
 import pytest
 
+from mols.algorithms.ils3opt.merge import MergedRounds, merge_window, select_spans
+from mols.algorithms.ils3opt.population import max_segment, start_tours
+from mols.algorithms.ils3opt.search import CpuPopulation, run_ils3opt
 from mols.errors import MolsError
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
-from mols.algorithms.ils3opt.population import max_segment, start_tours
-from mols.algorithms.ils3opt.merge import MergedRounds, merge_window, select_spans
 from mols.problems.tsp.model import tour_lengths
-from mols.algorithms.ils3opt.search import CpuPopulation, run_ils3opt
 
 
 def brute_force(deltas, spans, n):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mols.algorithms.tabu import walks
 from mols.errors import MolsError
 from mols.runner import RunConfig, build_search, solve
 
@@ -68,20 +69,21 @@ def test_its_options_checked(kwargs, message):
         build_search(config(iterations=10, **kwargs))
 
 
-def test_single_objective_tabu_archive_holds_the_best_solution_visited():
+def test_single_objective_tabu_archive_holds_the_best_solution_visited(monkeypatch):
     """With one objective the tabu search offers the archive only new bests: it still ends with the best
     solution of every step, correctly evaluated."""
     search = build_search(RunConfig("tai12a", problem="qap", algorithm="tabu", backend="cpu", iterations=300, seed=3))
     seen = []
-    best_weighted = search.evaluator.best_weighted
+    selection = walks.selection_for(search.evaluator)
 
     def recording(x, c, step, threshold, key=None):
-        idx, score, f = best_weighted(x, c, step, threshold, key)
+        idx, score, f = selection(x, c, step, threshold, key)
         seen.append(int(f[0]))
         return idx, score, f
 
-    search.evaluator.best_weighted = recording
+    recording.forbid, recording.allow_all = selection.forbid, selection.allow_all
+    monkeypatch.setattr(walks, "selection_for", lambda ev: recording)  # the host walk's selection
     result = search.run()
-    visited = seen[-300:]  # the warm-up's call comes first
+    visited = seen[-300:]
     assert len(result.archive) == 1 and result.archive.F[0, 0] <= min(visited)
     np.testing.assert_array_equal(search.problem.evaluate(result.archive.X), result.archive.F)

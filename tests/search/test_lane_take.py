@@ -1,4 +1,4 @@
-"""The host side of walks side by side (algorithms/tabu/search.py's walk_together, SideBySide; archive/lanes.py;
+"""The host side of walks side by side (algorithms/tabu/together.py's walk_together, SideBySide; archive/lanes.py;
 Neighborhood.paths) on the CPU: a stand-in walker gives the batches that the device's lanes give (each walk's
 host_walk, cut into batches of 7 steps), so a batch of searches taken together must equal each search run alone,
 and the lanes' archives must equal archives offered the same batches one by one."""
@@ -8,13 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mols.algorithms.tabu import search as tabu_search
+from mols.algorithms.tabu import together, walks
+from mols.algorithms.tabu.steps import LaneBatch
+from mols.algorithms.tabu.together import lane_new_bests
+from mols.algorithms.tabu.walks import host_walk, new_bests
 from mols.archive import Archive
 from mols.archive.lanes import LaneArchives
-from mols.backends.base import LaneBatch
-from mols.backends.cpu import CpuEvaluator
 from mols.problems import load_problem
 from mols.runner import RunConfig
-from mols.algorithms.tabu.search import host_walk, lane_new_bests, new_bests
 from tests.search.test_batch_search import batch_equals_alone
 
 STEPS = 7  # a batch: short, so that walks end in different batches
@@ -42,7 +44,8 @@ class HostLanes:
 
 @pytest.fixture
 def host_lanes(monkeypatch):
-    monkeypatch.setattr(CpuEvaluator, "lane_walk", lambda self, lanes: HostLanes(self) if lanes > 1 else None)
+    for module in (walks, together, tabu_search):  # wherever a walker of lanes is asked for
+        monkeypatch.setattr(module, "lane_walker", lambda ev, lanes: HostLanes(ev) if lanes > 1 else None)
 
 
 @pytest.mark.parametrize("config", [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mols.algorithms.pls.search import VARIANTS, ParetoLocalSearch
 from mols.archive import dominates
 from mols.backends import prepare
 from mols.errors import MolsError
@@ -12,7 +13,6 @@ from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems.flowshop.instance import FlowshopInstance
 from mols.problems.flowshop.model import Flowshop
 from mols.runner import RunConfig, build_search, solve
-from mols.algorithms.pls.search import VARIANTS, ParetoLocalSearch
 from tests.search.conftest import check_archive
 
 

@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
+from mols.algorithms.pls.search import ParetoLocalSearch
+from mols.algorithms.tabu.search import AggregatedTabu
 from mols.backends import prepare
 from mols.neighborhoods import NEIGHBORHOODS
-from mols.algorithms.pls.search import ParetoLocalSearch
 from mols.search.profiler import PARTS, Profiler
-from mols.algorithms.tabu.search import AggregatedTabu
 
 
 def check_split(split, wall):

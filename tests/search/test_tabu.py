@@ -7,6 +7,12 @@ import itertools
 import numpy as np
 import pytest
 
+from mols.algorithms.descent.its import IteratedTabu
+from mols.algorithms.tabu import search as tabu_search
+from mols.algorithms.tabu import walks
+from mols.algorithms.tabu.search import AggregatedTabu
+from mols.algorithms.tabu.walks import host_walk, selection_for
+from mols.algorithms.tabu.weights import check_weights, normalising_coefficients, simplex_lattice
 from mols.backends import prepare
 from mols.backends.base import column_bounds
 from mols.errors import MolsError
@@ -16,14 +22,6 @@ from mols.problems import load_problem, problem_entry
 from mols.problems.flowshop.model import Flowshop
 from mols.problems.weierstrass import load_weierstrass
 from mols.runner import RunConfig, build_search, solve
-from mols.algorithms.descent.its import IteratedTabu
-from mols.algorithms.tabu.search import (
-    AggregatedTabu,
-    check_weights,
-    host_walk,
-    normalising_coefficients,
-    simplex_lattice,
-)
 from tests.search.conftest import check_archive
 
 
@@ -78,8 +76,8 @@ def test_neighborhood_bounds_are_each_solutions_column_bounds(tiny, backend):
     search = tabu(tiny, iterations=10, evaluator=prepare(tiny, NEIGHBORHOODS["insertion"], backend))
     rng = np.random.default_rng(4)
     xs = [tiny.random_solution(rng) for _ in range(3)]
-    lo, hi = search.evaluator.neighborhood_bounds(xs, [None] * 3)
-    assert backend == "cpu" or search.evaluator._lane_walks
+    lo, hi = walks.neighborhood_bounds(search.evaluator, xs, [None] * 3)
+    assert (walks.lane_walker(search.evaluator, 3) is None) == (backend == "cpu")
     for b, x in enumerate(xs):
         F = tiny.evaluate(search.nbh.apply_many(x, np.arange(search.nbh.n_neighbors(tiny.n))))
         np.testing.assert_array_equal(lo[b], F.min(axis=0))
@@ -137,7 +135,7 @@ def test_budget_is_split_evenly_over_the_weight_vectors(tiny, iterations, partit
 
 
 class Wrapped:
-    """An evaluator around another: what a subclass does not change, the inner one does."""
+    """An evaluator or a selection around another: what a subclass does not change, the inner one does."""
 
     def __init__(self, inner):
         self.inner = inner
@@ -146,23 +144,28 @@ class Wrapped:
         return getattr(self.inner, name)
 
 
+@pytest.fixture
+def wrap_selection(monkeypatch):
+    """wrap(ev, cls): the host walk on `ev` chooses through cls(its selection), which wrap returns."""
+
+    def wrap(ev, cls):
+        wrapper = cls(selection_for(ev))
+        monkeypatch.setattr(walks, "selection_for", lambda e: wrapper if e is ev else selection_for(e))
+        return wrapper
+
+    return wrap
+
+
 class Recording(Wrapped):
-    """An evaluator that records the solutions whose neighborhoods tabu search asks about, per run."""
+    """A selection that records the solutions whose neighborhoods tabu search asks about, per run."""
 
     def __init__(self, inner):
         super().__init__(inner)
         self.runs: list[list[np.ndarray]] = []
 
-    def best_weighted(self, x, c, step, threshold, key=None):
-        if self.runs:  # not the warm-up
-            self.runs[-1].append(np.array(x))
-        return self.inner.best_weighted(x, c, step, threshold, key)
-
-    def forbid(self, idx, until):
-        self.inner.forbid(idx, until)
-
-    def device_walk(self, *walk):
-        return None  # the host walk, which calls best_weighted
+    def __call__(self, x, c, step, threshold, key=None):
+        self.runs[-1].append(np.array(x))
+        return self.inner(x, c, step, threshold, key)
 
     def allow_all(self):
         self.runs.append([])
@@ -175,7 +178,7 @@ def returns_to_previous(runs) -> int:
 
 
 @pytest.mark.parametrize("neighborhood", sorted(Flowshop.neighborhoods))
-def test_tabu_memory_keeps_the_search_from_stepping_back(tiny, neighborhood):
+def test_tabu_memory_keeps_the_search_from_stepping_back(tiny, neighborhood, wrap_selection):
     """With a tenure longer than the run, the move back to the previous solution stays tabu, and
     aspiration cannot free it (its score is no better than the best so far). With tenure 0 the
     same search oscillates between a local optimum and its best neighbor. The run is kept shorter
@@ -185,27 +188,28 @@ def test_tabu_memory_keeps_the_search_from_stepping_back(tiny, neighborhood):
     iterations = nbh.n_neighbors(tiny.n)
 
     def visited(tenure):
-        ev = Recording(prepare(tiny, nbh, "cpu"))
+        ev = prepare(tiny, nbh, "cpu")
+        recording = wrap_selection(ev, Recording)
         result = tabu(tiny, iterations=iterations, neighborhood=neighborhood, evaluator=ev, weights=(1, 1, 1),
                       tenure=tenure).run()
         assert result.status == "completed", result.error
         check_archive(tiny, result.archive)
-        assert len(ev.runs) == 1 and len(ev.runs[0]) == iterations - 1
-        return ev.runs
+        assert len(recording.runs) == 1 and len(recording.runs[0]) == iterations - 1
+        return recording.runs
 
     assert returns_to_previous(visited(tenure=0)) > 0
     assert returns_to_previous(visited(tenure=100)) == 0
 
 
 class MoveLog(Wrapped):
-    """An evaluator that records each step's choice and each block the search sets."""
+    """A selection that records each step's choice and each block the search sets."""
 
     def __init__(self, inner):
         super().__init__(inner)
         self.log = []
 
-    def best_weighted(self, x, c, step, threshold, key=None):
-        idx, score, f = self.inner.best_weighted(x, c, step, threshold, key)
+    def __call__(self, x, c, step, threshold, key=None):
+        idx, score, f = self.inner(x, c, step, threshold, key)
         self.log.append(("step", step, idx, score, threshold))
         return idx, score, f
 
@@ -213,20 +217,18 @@ class MoveLog(Wrapped):
         self.log.append(("block", idx, until))
         self.inner.forbid(idx, until)
 
-    def device_walk(self, *walk):
-        return None  # the host walk, which calls best_weighted
-
     def allow_all(self):
         self.log.append(("clear",))
         self.inner.allow_all()
 
 
 @pytest.mark.parametrize("tenure", [0, 3])
-def test_each_move_makes_its_inverse_tabu_for_tenure_steps(tiny, tenure):
+def test_each_move_makes_its_inverse_tabu_for_tenure_steps(tiny, tenure, wrap_selection):
     nbh = NEIGHBORHOODS["insertion"]
-    ev = MoveLog(prepare(tiny, nbh, "cpu"))
+    ev = prepare(tiny, nbh, "cpu")
+    moves = wrap_selection(ev, MoveLog)
     tabu(tiny, iterations=24, evaluator=ev, partitions=1, tenure=tenure).run()  # 3 weight vectors, 8 steps each
-    log = ev.log[ev.log.index(("clear",)):]  # after the warm-up
+    log = moves.log
     assert [entry[0] for entry in log] == ["clear", *["step", "block"] * 7] * 3
     best = np.inf
     for entry, nxt in itertools.pairwise(log):
@@ -307,6 +309,12 @@ def test_interrupt_keeps_the_archive(tiny):
     check_archive(tiny, result.archive)
 
 
+@pytest.fixture
+def batched_walks(monkeypatch):
+    """The search walks on the device (walks.device_walk) where its evaluator is a Batched stand-in."""
+    monkeypatch.setattr(tabu_search, "device_walk", lambda ev, *walk: getattr(ev, "device_walk", lambda *a: None)(*walk))
+
+
 class Batched(Wrapped):
     """An evaluator whose walk comes in batches of `size` steps, as the device's does (gpu_walk.py):
     the host walk's steps, grouped."""
@@ -328,7 +336,7 @@ class Batched(Wrapped):
 @pytest.mark.parametrize("problem, instance, algorithm", [("flowshop", "020_05_01", AggregatedTabu),
                                                           ("qap", "tai12a", AggregatedTabu),
                                                           ("qap", "tai12a", IteratedTabu)])
-def test_a_walk_in_batches_gives_the_archive_of_a_walk_step_by_step(problem, instance, algorithm):
+def test_a_walk_in_batches_gives_the_archive_of_a_walk_step_by_step(problem, instance, algorithm, batched_walks):
     """New bests and archive offers are found within a batch as they are step by step: with one
     objective the best solution, with three every solution visited (none is left undominated), in
     the same order."""
@@ -378,7 +386,7 @@ class KeyLog(Batched):
 
 
 @pytest.mark.parametrize("algorithm", [AggregatedTabu, IteratedTabu])
-def test_a_sampled_walk_in_batches_draws_with_the_keys_of_the_host_walk(algorithm):
+def test_a_sampled_walk_in_batches_draws_with_the_keys_of_the_host_walk(algorithm, batched_walks):
     """The walk gets one key per step, the keys the host walk draws one by one (the warm-up draws 1 and 2,
     and its walk takes the run's keys without moving past them), and it finds the same archive."""
     problem, nbh = load_weierstrass("3"), crowns(64)
@@ -394,9 +402,9 @@ def test_a_sampled_walk_in_batches_draws_with_the_keys_of_the_host_walk(algorith
 
 
 def test_the_tabu_memory_takes_32_bits_and_a_budget_beyond_them_is_refused(tiny):
-    search = tabu(tiny, tenure=5)
-    search.evaluator.forbid(3, 2**31 - 1)
-    assert search.evaluator.forbidden_until.dtype == np.int32 and search.evaluator.forbidden_until[3] == 2**31 - 1
+    selection = selection_for(tabu(tiny, tenure=5).evaluator)
+    selection.forbid(3, 2**31 - 1)
+    assert selection.forbidden_until.dtype == np.int32 and selection.forbidden_until[3] == 2**31 - 1
     assert tabu(tiny, iterations=2**31 - 7, tenure=5).budget == 2**31 - 7
     with pytest.raises(MolsError, match="32 bits, so a run takes at most 2147483641 iterations with tenure 5"):
         tabu(tiny, iterations=2**31 - 6, tenure=5)

@@ -7,11 +7,13 @@ from collections.abc import Generator, Iterator
 
 import numpy as np
 
+from mols.algorithms.descent.its import default_strength, one_weight_vector
+from mols.algorithms.tabu.search import AggregatedTabu
 from mols.algorithms.tabu.select import weighted_scores
+from mols.algorithms.tabu.selection import selection_for
+from mols.algorithms.tabu.walks import new_bests
 from mols.errors import OptionError
 from mols.search.base import Search
-from mols.algorithms.descent.its import default_strength, one_weight_vector
-from mols.algorithms.tabu.search import AggregatedTabu, new_bests
 
 Climbed = tuple[np.ndarray, np.ndarray, float]  # a local optimum: solution, objective vector, score
 
@@ -25,7 +27,7 @@ class HillClimbing(AggregatedTabu):
 
     def warm_up(self) -> None:
         Search.warm_up(self)
-        self.evaluator.best_weighted(self.problem.encoding.initial(), self.weights[0], 0, -np.inf, self.draw_key())
+        selection_for(self.evaluator)(self.problem.encoding.initial(), self.weights[0], 0, -np.inf, self.draw_key())
         new_bests(np.zeros(1), 0.0)
 
     def steps(self) -> Iterator[None]:
@@ -38,10 +40,11 @@ class HillClimbing(AggregatedTabu):
         if self.c is None:
             self.c, _ = yield from self._coefficients(self.weights[0], x, f)
         score = float(weighted_scores(f[None], self.c)[0])
+        selection = selection_for(self.evaluator)  # every move admissible: no tabu memory is written
         while self.iterations < self.budget:
             key = self.draw_key()
             with self.profiler.section("evaluation"):
-                idx, best, f_new = self.evaluator.best_weighted(x, self.c, 0, -np.inf, key)
+                idx, best, f_new = selection(x, self.c, 0, -np.inf, key)
             if best >= score:
                 self._count_iteration()
                 yield

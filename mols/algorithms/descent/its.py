@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from mols.algorithms.tabu.search import AggregatedTabu
+from mols.algorithms.tabu.weights import check_weights
 from mols.errors import OptionError
-from mols.algorithms.tabu.search import AggregatedTabu, check_weights
 
 RUN_LENGTH_PER_SIZE = 10  # default run length: 10 n iterations
 # Defaults from a small sweep on tai50a; perturbing the run's own best, not the best of all runs, matters
@@ -45,9 +46,9 @@ class IteratedTabu(AggregatedTabu):
 
     _weight_vectors = one_weight_vector
 
-    def _rounds(self):
+    def rounds(self):
         """One run at a time, each from the run before's best perturbed (None between them: a step counted,
-        AggregatedTabu._rounds)."""
+        AggregatedTabu.rounds)."""
         start, left = None, self.budget
         while left:
             length = min(self.run_length, left)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.neighborhoods.draws import DRAWS_CUH
 from mols.algorithms.ils3opt.merge import empty_spans
+from mols.neighborhoods.draws import DRAWS_CUH
 from mols.problems.tsp.kernels import DISTANCE_CUH
 
 ILS3OPT_CU = Path(__file__).with_name("ils3opt.cu")

@@ -7,8 +7,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from mols.algorithms.ils3opt.three_opt import (
+    N_CASES,
+    apply_case,
+    case_delta,
+    dist,
+    local_search,
+    push,
+    reverse,
+)
 from mols.neighborhoods.draws import uniform
-from mols.algorithms.ils3opt.three_opt import N_CASES, apply_case, case_delta, dist, local_search, push, reverse
 
 MAX_SEGMENT = 50  # double bridge: each moved segment has 1..MAX_SEGMENT cities (fewer on small instances)
 RKBI_TAG = np.uint64(1 << 62)  # rkbi's draw ids start here: apart from the double bridges' (the iteration)

@@ -12,12 +12,6 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, STRATEGIES
-from mols.errors import MolsError, OptionError
-from mols.search.budget import Budgets, Iterations, Target, Time
-from mols.search.loop import Runner
-from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
-from mols.algorithms.ils3opt.population import ils_population, max_segment, start_lengths, start_tours
 from mols.algorithms.ils3opt.merge import (
     MIN_CITIES,
     ROUND,
@@ -27,7 +21,13 @@ from mols.algorithms.ils3opt.merge import (
     empty_spans,
     merge_window,
 )
+from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, STRATEGIES
+from mols.algorithms.ils3opt.population import ils_population, max_segment, start_lengths, start_tours
+from mols.errors import MolsError, OptionError
+from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.problems.tsp.model import Tsp
+from mols.search.budget import Budgets, Iterations, Target, Time
+from mols.search.loop import Runner
 
 GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi")
 RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
@@ -257,15 +257,14 @@ class IlsRun:
 
 
 def config_result(config, stop=None):
-    """Run the ILS-3opt of a RunConfig (-p tsp -a ils --strategy S): (SearchResult, RunContext) for its results
-    folder, the best tour as the archive's one row and, in run.json's details, every solution's length and the
-    gap to the optimum where tsp_opt.csv knows it."""
+    """Run the ILS-3opt of a RunConfig (-p tsp -a ils --strategy S): its SearchResult (the best tour as the archive's
+    one row and, in run.json's details, every solution's length and the gap to the optimum where tsp_opt.csv knows
+    it) and where it ran, (problem, device, threads, label): RunContext.on's arguments."""
     from mols.archive import Archive
     from mols.backends.cpu import cpu_name
     from mols.backends.cuda import gpu_name
     from mols.problems.tsp import load_tsp
     from mols.problems.tsp.instance import optimal_lengths
-    from mols.results import RunContext, instance_digest
     from mols.search.base import Reached, SearchResult
 
     problem = load_tsp(config.instance)
@@ -293,8 +292,6 @@ def config_result(config, stop=None):
                                  ended_by, details)
     device = "gpu" if result.strategy in GPU_STRATEGIES else "cpu"
     label = f"{device} x{config.threads}" if device == "cpu" and config.threads else device
-    context = RunContext(problem.instance_name, problem.objectives, cpu_name() if device == "cpu" else gpu_name(),
-                         config.threads if device == "cpu" else None, problem.encoding, label,
-                         instance_sha256=instance_digest(problem))
-    return search_result, context
+    return search_result, (problem, cpu_name() if device == "cpu" else gpu_name(),
+                           config.threads if device == "cpu" else None, label)
 

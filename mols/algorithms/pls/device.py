@@ -36,7 +36,7 @@ class DeviceIterations:
         r.out.host[0][0] = r.unvisited
         self.ctl.host[0][:] = (seed, counter, counter + iterations, 0, 0)
         self.pending = True
-        self._graph(iterations).launch(r.ev.stream)
+        r.ev.replay(self._graph(iterations))
         self.finish()
         ctl = self.ctl.host[0]
         if ctl[OVERFLOW]:
@@ -46,7 +46,7 @@ class DeviceIterations:
     def finish(self) -> None:
         """Wait for the batch; the archive's size and unvisited count as the device left them."""
         r = self.resident
-        r.ev.stream.synchronize()
+        r.ev.synchronize()
         r.device.size, r.unvisited = int(r.device.gpu_filter.params.host[0][0]), int(r.out.host[0][0])
         self.pending = False
 
@@ -66,26 +66,24 @@ class DeviceIterations:
     def _enqueue(self, iterations: int) -> None:
         """The batch's graph: its parameters up, a first draw, the iterations, what the host reads down."""
         r = self.resident
-        ev, device, ctl, stream = r.ev, r.device, self.ctl.device[0], r.ev.stream
+        ev, device, ctl = r.ev, r.device, self.ctl.device[0]
         gpu_filter = device.gpu_filter
         m, _, f, active = gpu_filter.params.device
         x, unvisited = r.params.device[0], r.out.device[0]
         for buffers in (gpu_filter.params, r.out, self.ctl):
-            buffers.upload(stream)
+            ev.upload(buffers)
 
         def settle(removed) -> None:  # the members removed and updated, solutions and all, the next draw
-            X, slot, visited, x, surv, acc, _, capacity, free, counts, unvisited, m = r._append_args()
-            self._settle((1,), (r.scan,), (removed, ev.F, X, slot, visited, x, surv, acc, gpu_filter.totals, capacity,
-                                           free, counts, unvisited, m, device.buffer, ctl, active, f))
+            X, slot, visited, x, surv, acc, _, capacity, free, counts, unvisited, m = r.append_args()
+            ev.run(self._settle, (1,), (r.scan,), (removed, ev.F, X, slot, visited, x, surv, acc, gpu_filter.totals,
+                                                    capacity, free, counts, unvisited, m, device.buffer, ctl, active, f))
 
-        with stream:
-            self._draw((1,), (r.scan,), (r.X, r.slot, r.visited, device.buffer, m, unvisited, ctl, active, x, f,
-                                         gpu_filter.totals))
+        ev.run(self._draw, (1,), (r.scan,), (r.X, r.slot, r.visited, device.buffer, m, unvisited, ctl, active, x, f,
+                                             gpu_filter.totals))
         for _ in range(iterations):
-            with stream:
-                self._load((1, 1), (LOAD_BLOCK,), (*ev.data, *ev.state_args, x, active))
+            ev.run(self._load, (1, 1), (LOAD_BLOCK,), (*ev.data, *ev.state_args, x, active))
             ev.enqueue_prepare()
             ev.enqueue_launch()
-            gpu_filter.enqueue(ev.F, device.buffer, len(device.buffer), stream, then=settle, on_device=True)
+            gpu_filter.enqueue(ev.F, device.buffer, len(device.buffer), ev, then=settle, on_device=True)
         for buffers in (gpu_filter.params, r.out, self.ctl):
-            buffers.download(stream)
+            ev.download(buffers)

@@ -68,7 +68,7 @@ class MirroredStart(HostStart):
         from mols.archive.mirrored import MirroredArchive
 
         return MirroredArchive(problem.n_obj, problem.encoding.size, problem.dtype, problem.encoding.dtype,
-                               self.ev.stream, capacity)
+                               self.ev, capacity)
 
     def explore(self, x: np.ndarray, f: np.ndarray | None, key, profiler) -> None:
         if self.ev.chunk < self.ev.n_neighbors:
@@ -91,8 +91,8 @@ class MirroredStart(HostStart):
             with profiler.section("evaluation"):
                 F = ev.F[:ev.enqueue_launch(first)]
                 device.gpu_filter.set_params(device.size, f)
-                device.enqueue_offer(F, ev.stream)
-                result = device.settle(device.gpu_filter.collect(F, device.size, ev.stream), ev.stream)
+                device.enqueue_offer(F, ev)
+                result = device.settle(device.gpu_filter.collect(F, device.size, ev), ev)
             with profiler.section("archiving"):
                 self.archive.commit(result, self.nbh.apply_many(x, result.ids + first, key))
 
@@ -103,10 +103,10 @@ class MirroredStart(HostStart):
         ev.stage(x, key)
         device.gpu_filter.set_params(device.size, f)
         if self._graph_buffer is not device.buffer:  # a buffer that grew gets a new graph
-            self._graph = device.capture(ev, lambda: (ev.enqueue_evaluation(), device.enqueue_offer(ev.F, ev.stream)))
+            self._graph = device.capture(ev, lambda: (ev.enqueue_evaluation(), device.enqueue_offer(ev.F, ev)))
             self._graph_buffer = device.buffer
-        self._graph.launch(ev.stream)
-        return device.settle(device.gpu_filter.collect(ev.F, device.size, ev.stream), ev.stream)
+        ev.replay(self._graph)
+        return device.settle(device.gpu_filter.collect(ev.F, device.size, ev), ev)
 
 
 def start_archive(evaluator, nbh, problem):

@@ -8,11 +8,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from mols.algorithms.pls.local import start_archive
-from mols.algorithms.pls.local import pick_rank
+from mols.algorithms.pls.local import pick_rank, start_archive
+from mols.algorithms.pls.options import VARIANTS
 from mols.errors import OptionError
 from mols.search.base import Search
-from mols.algorithms.pls.options import VARIANTS
 from mols.search.profiler import Profiler
 
 

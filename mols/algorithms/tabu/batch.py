@@ -4,48 +4,15 @@ search gives exactly what it gives alone (docs/internals.md)."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 
-from mols.backends import prepare
+from mols.algorithms.tabu.search import AggregatedTabu, next_round
+from mols.algorithms.tabu.together import walk_together
 from mols.errors import MolsError
-from mols.runner import RunConfig, make_search, run_problem
-from mols.search.base import OnIteration, SearchResult
+from mols.search.base import SearchResult
 from mols.search.loop import Runner
 from mols.search.monitor import Monitor
 from mols.search.profiler import Profiler
-from mols.algorithms.tabu.search import AggregatedTabu, next_round, walk_together
-
-
-def seed_configs(config: RunConfig, seeds: int | Sequence[int]) -> list[RunConfig]:
-    """config with each of the seeds: a list, or a count (the seeds config.seed .. config.seed + seeds - 1)."""
-    if isinstance(seeds, int):
-        seeds = range(config.seed, config.seed + seeds)
-    return [dataclasses.replace(config, seed=seed) for seed in seeds]
-
-
-def build_batch(config: RunConfig, seeds: int | Sequence[int],
-                counters: Callable[[int], OnIteration | None] = lambda b: None) -> SearchBatch:
-    """The searches of config with these seeds (seed_configs), on one problem, neighborhood and evaluator;
-    search b reports its iterations to counters(b)."""
-    problem = run_problem(config)
-    nbh = problem.neighborhood(config.neighborhood)
-    evaluator = prepare(problem, nbh, config.spec)
-    return SearchBatch([make_search(one, problem, nbh, evaluator, counters(b))
-                        for b, one in enumerate(seed_configs(config, seeds))])
-
-
-def sharing_batch(config: RunConfig, seeds: int | Sequence[int],
-                  counters: Callable[[int], OnIteration | None] = lambda b: None) -> SearchBatch | None:
-    """build_batch's searches where they can share each kernel launch, else None: tabu or ITS on the GPU, with
-    lane kernels and no target (one search's target would stop the others)."""
-    if config.algorithm not in ("tabu", "its") or config.spec.device != "gpu" or config.target is not None:
-        return None
-    batch = build_batch(config, seeds, counters)
-    lead = batch.searches[0]
-    if lead.problem.target is not None or not lead.evaluator.shares_launches():
-        return None
-    return batch
 
 
 class SearchBatch:
@@ -90,7 +57,7 @@ class SearchBatch:
 
     def steps(self) -> Iterator[None]:
         """Each search's next list of runs, all walked together, until every search has made its last."""
-        pending = [(search, search._rounds()) for search in self.searches]
+        pending = [(search, search.rounds()) for search in self.searches]
         try:
             while True:
                 walking = []
@@ -103,10 +70,10 @@ class SearchBatch:
                     return
                 yield from walk_together([(search, run) for search, _, runs in walking for run in runs])
                 for search, _ in pending:
-                    search._merge()
+                    search.merge()
         finally:
             for search in self.searches:
-                search._merge()
+                search.merge()
 
     def result(self, status: str, error: str | None = None, ended_by: str | None = None,
                signal: str | None = None) -> list[SearchResult]:

@@ -8,9 +8,16 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.backends.cuda import PackedBuffers, compile_module, device_array, import_cupy, kernel_source
-from mols.backends.gpu import problem_source
-from mols.algorithms.tabu.select import C_TYPES, TABU_DTYPE
+from mols.algorithms.tabu.select import TABU_DTYPE
+from mols.backends.cuda import (
+    C_TYPES,
+    PackedBuffers,
+    compile_module,
+    device_array,
+    import_cupy,
+    kernel_source,
+)
+from mols.backends.launch import problem_source
 
 SELECT_CU = Path(__file__).with_name("select.cu")
 SEL_BLOCK = 256  # as in select.cu: the default Launch's sel_block
@@ -53,7 +60,7 @@ class DeviceSelection:
         self.params = PackedBuffers([((lanes, k), np.float64), ((lanes,), np.float64), ((lanes,), np.int64),
                                      ((PENDING,), np.int64), ((PENDING,), np.int64), ((1,), np.int64)])
         self.result = PackedBuffers([((lanes,), np.int64), ((lanes,), np.float64), ((lanes, k), dtype)])
-        with ev.stream:  # zeroed in the stream of the forbids that may follow at once (forbid, _write_forbids)
+        with ev.queued():  # zeroed in the queue of the forbids that may follow at once (forbid, _write_forbids)
             self.forbidden_until = device_array(lanes * n, TABU_DTYPE, f"the tabu memory of {ev.what}", fill=0)
         self.parts = [min(needed_parts(ev, first, self.block), ev.launch.grid) for first in ev.firsts]  # each strides
         self.n_parts = sum(self.parts)  # over all chunks, per lane
@@ -71,20 +78,19 @@ class DeviceSelection:
         return self._graph
 
     def _enqueue_round_trip(self) -> None:
-        ev, stream = self.ev, self.ev.stream
+        ev = self.ev
         _, _, _, forbid_ids, forbid_until, n_forbids = self.params.device
         ev.enqueue_upload()
-        self.params.upload(stream)
-        with stream:
-            self._forbids((1,), (1,), (forbid_ids, forbid_until, n_forbids, self.forbidden_until))
+        ev.upload(self.params)
+        ev.run(self._forbids, (1,), (1,), (forbid_ids, forbid_until, n_forbids, self.forbidden_until))
         self.enqueue()
-        self.result.download(stream)
+        ev.download(self.result)
 
     def enqueue(self, final: bool = True) -> None:
-        """Evaluation and selection on the evaluator's stream, from the state and parameters on the
+        """Evaluation and selection on the evaluator's queue, from the state and parameters on the
         device: the choice lands in self.result.device (lane 0's). final=False stops before select_final,
         whose work a walk step does itself for each lane (final_args, walk.cu)."""
-        ev, stream = self.ev, self.ev.stream
+        ev = self.ev
         c, threshold, step, *_ = self.params.device
         k = ev.problem.n_obj
         done = 0  # parts of the chunks so far
@@ -93,17 +99,14 @@ class DeviceSelection:
                    self._part_s[2 * done:], self._part_i[2 * done:], self._part_f[2 * done * k:])
             if self._fused is not None:
                 rows = min(ev.chunk, ev.n_neighbors - first)
-                with stream:
-                    self._fused((parts, ev.lanes), (self.block,), (*ev.data, *ev.state_args, np.int64(first + rows),
-                                                         np.int64(first), *out))
+                ev.run(self._fused, (parts, ev.lanes), (self.block,), (*ev.data, *ev.state_args,
+                                                                       np.int64(first + rows), np.int64(first), *out))
             else:
                 rows = ev.enqueue_launch(first)
-                with stream:
-                    self._partial((parts, ev.lanes), (self.block,), (ev.F, np.int64(rows), np.int64(first), *out))
+                ev.run(self._partial, (parts, ev.lanes), (self.block,), (ev.F, np.int64(rows), np.int64(first), *out))
             done += parts
         if final:
-            with stream:
-                self._final((1,), (self.block,), self.final_args())
+            ev.run(self._final, (1,), (self.block,), self.final_args())
 
     def final_args(self) -> tuple:
         """select_final's arguments (final_choice's in select.cu): the blocks' pairs, then the result (each
@@ -125,15 +128,17 @@ class DeviceSelection:
             ev.stage(x, key, lane)
             self._set(c, threshold, 0, lane)
         self.allow_all()
-        self.params.upload(ev.stream)
+        ev.upload(self.params)
         ev.enqueue_upload()
 
     def __call__(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float, key: np.ndarray | None = None):
+        """HostSelection's call (selection.py): evaluated and chosen on the device; only (id, score, F[id]) come
+        back."""
         ev = self.ev
         ev.stage(x, key)
         self._set(c, threshold, step)
-        self._graph.launch(ev.stream)
-        ev.stream.synchronize()
+        ev.replay(self._graph)
+        ev.synchronize()
         self.params.host[-1][0] = 0  # the queued forbids are applied
         out_id, out_score, out_f = self.result.host
         return int(out_id[0]), float(out_score[0]), out_f[0].copy()
@@ -147,13 +152,13 @@ class DeviceSelection:
 
     def allow_all(self) -> None:
         self.params.host[-1][0] = 0
-        with self.ev.stream:
+        with self.ev.queued():
             self.forbidden_until.fill(0)
 
     def _write_forbids(self) -> None:
-        """Apply the queued forbids now, in order, on the evaluator's stream."""
+        """Apply the queued forbids now, in order, on the evaluator's queue."""
         *_, ids, untils, count = self.params.host
-        with self.ev.stream:
+        with self.ev.queued():
             for t in range(count[0]):  # in order: a later forbid of the same id wins
                 self.forbidden_until[int(ids[t])] = int(untils[t])
         count[0] = 0

@@ -1,4 +1,4 @@
-"""A tabu walk run on the device: the steps of algorithms/tabu/search.py's loop without a round trip each, a batch of steps one
+"""A tabu walk run on the device: the steps of walks.py's host walk without a round trip each, a batch of steps one
 CUDA graph, several walks side by side in lanes; the choices are the host loop's, step for step
 (docs/internals.md)."""
 
@@ -9,10 +9,11 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.backends.base import LaneBatch, Trail, WalkLane
-from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, import_cupy, kernel_source
-from mols.backends.gpu import problem_source
 from mols.algorithms.tabu.gpu_select import SELECT_CU, selection_defines
+from mols.algorithms.tabu.selection import selection_for
+from mols.algorithms.tabu.steps import LaneBatch, Trail, WalkLane
+from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, import_cupy, kernel_source
+from mols.backends.launch import problem_source
 
 WALK_CU = Path(__file__).with_name("walk.cu")
 APPLY_BLOCK = 256
@@ -22,7 +23,7 @@ class DeviceWalk:
     """The walks of up to ev.lanes searches at once, one lane each (a single walk: lane 0)."""
 
     def __init__(self, ev, batch: int):
-        self.ev, self.sel, self.batch = ev, ev.selection, batch
+        self.ev, self.sel, self.batch = ev, selection_for(ev), batch
         problem, k, lanes = ev.problem, ev.problem.n_obj, ev.lanes
         defines = selection_defines(ev)
         module = compile_module(kernel_source(defines, ev.nbh.cuda_source(), SELECT_CU.read_text(),
@@ -69,7 +70,7 @@ class DeviceWalk:
         limit_host[:] = 0  # lanes without a walk end at once
         limit_host[:len(walks)] = steps
         last_host[:] = -1
-        self.params.upload(ev.stream)
+        ev.upload(self.params)
         x = np.stack([w.x for w in walks])
         firsts = range(0, longest, batch)
         self._launch(longest, 0)
@@ -78,7 +79,7 @@ class DeviceWalk:
                 self._launch(longest - firsts[i + 1], (i + 1) % 2)
             self._done[i % 2].synchronize()
             m = min(batch, longest - first)
-            # contiguous, as Numba compiled them in the warm-up (algorithms/tabu/search.py's warm_lanes), whatever L and m
+            # contiguous, as Numba compiled them in the warm-up (search.py's warm_lanes), whatever L and m
             ids, scores, F = (np.ascontiguousarray(a.reshape(lanes, batch, -1)[:len(walks), :m])
                               for a in self.trails[i % 2].host)
             taken = np.clip(steps - first, 0, m)
@@ -89,8 +90,8 @@ class DeviceWalk:
 
     def _launch(self, left: int, trail: int) -> None:
         """The next batch of steps (at most `left`) into `trail`, and the event that says it is in."""
-        self._graph(min(self.batch, left), trail).launch(self.ev.stream)
-        self._done[trail].record(self.ev.stream)
+        self.ev.replay(self._graph(min(self.batch, left), trail))
+        self.ev.record(self._done[trail])
 
     def _graph(self, steps: int, trail: int):
         if (steps, trail) not in self._graphs:
@@ -113,7 +114,7 @@ class DeviceWalk:
         if self._whole_step is not None:
             self._enqueue_whole_steps(steps, trail)
             return
-        ev, sel, stream, k = self.ev, self.sel, self.ev.stream, self.ev.problem.n_obj
+        ev, sel, k = self.ev, self.sel, self.ev.problem.n_obj
         _, threshold, step, *_ = sel.params.device
         out_id, _, out_f = sel.result.device
         tenure, limit, _ = self.params.device
@@ -121,28 +122,27 @@ class DeviceWalk:
         grid = (1, ev.lanes)
         for t in range(steps):
             sel.enqueue(final=False)
-            with stream:
-                self._step(grid, (sel.block,), (*sel.final_args(), threshold, step, limit, tenure,
-                                                sel.forbidden_until, np.int32(ev.problem.n), np.int64(ev.n_neighbors),
-                                                trail_id[t:], trail_score[t:], trail_f[t * k:], np.int32(self.batch)))
-                self._apply(grid, (APPLY_BLOCK,), (*ev.data, *ev.state_args, out_id, out_f))
+            ev.run(self._step, grid, (sel.block,), (*sel.final_args(), threshold, step, limit, tenure,
+                                                    sel.forbidden_until, np.int32(ev.problem.n),
+                                                    np.int64(ev.n_neighbors), trail_id[t:], trail_score[t:],
+                                                    trail_f[t * k:], np.int32(self.batch)))
+            ev.run(self._apply, grid, (APPLY_BLOCK,), (*ev.data, *ev.state_args, out_id, out_f))
             ev.enqueue_prepare()
-        trail.download(stream)
+        ev.download(trail)
 
     def _enqueue_whole_steps(self, steps: int, trail) -> None:
         """`steps` steps of one launch each (KernelSet.walk_kernel), then the trail down."""
-        ev, sel, stream, k, whole = self.ev, self.sel, self.ev.stream, self.ev.problem.n_obj, self._whole_step
+        ev, sel, k, whole = self.ev, self.sel, self.ev.problem.n_obj, self._whole_step
         c, threshold, step, *_ = sel.params.device
         tenure, limit, last = self.params.device
         trail_id, trail_score, trail_f = trail.device
         for t in range(steps):
-            with stream:
-                whole.function((whole.blocks, ev.lanes), (sel.block,), (
-                    *ev.data, *ev.state_args, np.int64(ev.n_neighbors), c, threshold, step, sel.forbidden_until,
-                    *whole.parts, whole.arrivals, *sel.result.device, limit, tenure, trail_id[t:], trail_score[t:],
-                    trail_f[t * k:], np.int32(self.batch), whole.memory, last))
+            ev.run(whole.function, (whole.blocks, ev.lanes), (sel.block,), (
+                *ev.data, *ev.state_args, np.int64(ev.n_neighbors), c, threshold, step, sel.forbidden_until,
+                *whole.parts, whole.arrivals, *sel.result.device, limit, tenure, trail_id[t:], trail_score[t:],
+                trail_f[t * k:], np.int32(self.batch), whole.memory, last))
             ev.enqueue_prepare()
-        trail.download(stream)
+        ev.download(trail)
 
 
 class WholeStep:

@@ -9,7 +9,6 @@ from numba import njit, prange
 
 from mols.jit import THREADS, cached_njit
 
-C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long", np.dtype(np.float64): "double"}
 # Tabu memory (forbidden_until, one entry per neighbor): the step from which a neighbor is admissible again,
 # in 32 bits (half the memory of int64: 450 MB for 2-opt on 15,000 cities); so a tabu run's steps plus its
 # tenure stay below MAX_TABU_STEP (AggregatedTabu checks).

@@ -1,0 +1,98 @@
+"""Tabu walks: the host walk, a step at a time through the selection, and the device's (gpu_walk.py), one walk or
+several side by side on an evaluator of lanes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+from numba import njit
+
+from mols.algorithms.tabu.gpu_walk import DeviceWalk
+from mols.algorithms.tabu.selection import selection_for
+from mols.algorithms.tabu.steps import Trail
+from mols.backends.launch import lanes_refused
+from mols.neighborhoods import Neighborhood
+
+
+@njit(cache=True)
+def new_bests(scores: np.ndarray, best: float) -> tuple[np.ndarray, int]:
+    """new[t]: scores[t] is below `best` and every score before it; and the last such t, or -1."""
+    new, last = np.zeros(scores.shape[0], dtype=np.bool_), -1
+    for t in range(scores.shape[0]):
+        if scores[t] < best:
+            new[t], last, best = True, t, scores[t]
+    return new, last
+
+
+def host_walk(ev, nbh: Neighborhood, x: np.ndarray, c: np.ndarray, threshold: float, steps: int,
+              tenure: int, keys: np.ndarray | None = None) -> Iterator[Trail]:
+    """`steps` tabu steps from x, every move admissible at first, one step per batch: each moves to
+    the best admissible neighbor (the evaluator's selection, selection.py) and makes the move's inverse tabu for
+    `tenure` steps; `threshold` (the aspiration level) falls to each step's score when it is lower. The device runs
+    the same walk in batches of steps (gpu_walk.py). A sampled neighborhood draws the neighbors of step t with
+    keys[t] (Search.draw_keys)."""
+    selection = selection_for(ev)
+    selection.allow_all()
+    for step in range(steps):
+        key = None if keys is None else keys[step]
+        idx, score, f = selection(x, c, step, threshold, key)
+        x = nbh.apply_many(x, np.array([idx]), key)[0]
+        selection.forbid(nbh.inverse(idx, len(x)), step + 1 + tenure)
+        threshold = min(threshold, score)
+        yield x[None], np.array([score]), f[None]
+
+
+def walks_on_device(ev) -> bool:
+    """Whether tabu walks may run on the evaluator's device: a GPU whose spec lets them (device walks, the default
+    generation and selection: the study variants are of the host-driven loop), on a problem with an apply kernel."""
+    spec = ev.spec
+    return (spec.device == "gpu" and spec.device_walk and spec.generation == "device" and spec.selection == "device"
+            and ev.problem.kernels.apply_kernels.get(ev.nbh.name) is not None)
+
+
+def device_walk(ev, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
+                keys: np.ndarray | None = None) -> Iterator[Trail] | None:
+    """`steps` steps of the walk run on the device (the evaluator's DeviceWalk, made once), as an iterator over
+    batches of steps, step t drawing with keys[t] where the neighborhood samples; or None (not walks_on_device),
+    and the search walks from the host."""
+    if not walks_on_device(ev):
+        return None
+    return walker_of(ev)(x, c, threshold, steps, tenure, keys)
+
+
+def walker_of(ev) -> DeviceWalk:
+    """The evaluator's DeviceWalk over its lanes, made once."""
+    return ev.companion("tabu walk", lambda: DeviceWalk(ev, ev.spec.walk_batch))
+
+
+def shares_launches(ev, lanes: int = 2) -> bool:
+    """Whether `lanes` tabu walks can walk side by side on the device: the spec lets them (lanes, device walks),
+    the problem has an apply kernel, and lanes_refused finds nothing."""
+    return bool(ev.spec.lanes and walks_on_device(ev)
+                and not lanes_refused(ev.problem, ev.what, ev.chunk < ev.n_neighbors, lanes))
+
+
+def lane_walker(ev, lanes: int) -> DeviceWalk | None:
+    """A DeviceWalk over `lanes` walks sharing each launch (on the evaluator of that many lanes, made once), or
+    None where one walk at a time is all there is (fewer than 2 lanes, or not shares_launches)."""
+    if lanes < 2 or not shares_launches(ev, lanes):
+        return None
+    return walker_of(ev.lanes_evaluator(lanes))
+
+
+def neighborhood_bounds(ev, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:
+    """Evaluator.neighborhood_bounds of the solutions, in one launch on the lanes of lane_walker(len(xs))'s
+    evaluator where there is one, else on the evaluator."""
+    walker = lane_walker(ev, len(xs))
+    return (ev if walker is None else walker.ev).neighborhood_bounds(xs, keys)
+
+
+def timed(profiler, walk: Iterator) -> Iterator:
+    """The walk's batches, the time spent making them counted as evaluation."""
+    while True:
+        with profiler.section("evaluation"):
+            batch = next(walk, None)
+        if batch is None:
+            return
+        yield batch
