@@ -117,7 +117,7 @@ class Search(ABC):
 
     @abstractmethod
     def steps(self) -> Iterator[None]:
-        """The search's loop as a generator: it yields after each step it counts (_count_iteration), and ends at the
+        """The search's loop as a generator: it yields after each step it counts (count_iteration), and ends at the
         search's cap (self.budget) or its natural end; the runner (search/loop.py) advances it and may close it
         after any step (its `finally` blocks then hand the work in progress to the run's archive)."""
 
@@ -167,7 +167,7 @@ class Search(ABC):
         """The archive size the last step reported: the run's archive's, or that of the step's work (a PLS start)."""
         return len(self.archive) if self.reported is None else self.reported
 
-    def _count_iteration(self, archive_size: int | None = None, steps: int = 1) -> None:
+    def count_iteration(self, archive_size: int | None = None, steps: int = 1) -> None:
         """`steps` more neighborhood evaluations, and the archive size to report (by default the run's); the loop
         yields after it (Search.steps)."""
         self.iterations += steps

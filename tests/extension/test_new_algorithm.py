@@ -46,7 +46,7 @@ class FirstImprovement(Search):
                 x, f = self.nbh.apply_many(x, better[:1], key)[0], F[better[0]].copy()
                 with self.profiler.section("archiving"):
                     self.archive.add(f[None], x[None])
-            self._count_iteration()
+            self.count_iteration()
             yield
             if not len(better):
                 x, f = self._random_start()

@@ -46,13 +46,13 @@ class HillClimbing(AggregatedTabu):
             with self.profiler.section("evaluation"):
                 idx, best, f_new = selection(x, self.c, 0, -np.inf, key)
             if best >= score:
-                self._count_iteration()
+                self.count_iteration()
                 yield
                 break
             x, f, score = self.nbh.apply_many(x, np.array([idx]), key)[0], f_new, best
             with self.profiler.section("archiving"):
                 self.archive.add(f[None], x[None])
-            self._count_iteration()
+            self.count_iteration()
             yield
         return x, f, score
 

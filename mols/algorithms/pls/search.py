@@ -77,7 +77,7 @@ class ParetoLocalSearch(Search):
                 with self.profiler.section("evaluation"):
                     steps = device.run(self._pick_seed, self.iterations, self.budget,
                                        self.variant == "dominating") - self.iterations
-            self._count_iteration(len(local), steps)
+            self.count_iteration(len(local), steps)
             yield
 
     def archive_size(self, reported: int) -> int:

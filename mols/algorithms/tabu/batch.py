@@ -6,13 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mols.algorithms.tabu.search import AggregatedTabu, next_round
+from mols.algorithms.tabu.search import AggregatedTabu
 from mols.algorithms.tabu.together import walk_together
 from mols.errors import MolsError
 from mols.search.base import SearchResult
 from mols.search.loop import Runner
 from mols.search.monitor import Monitor
 from mols.search.profiler import Profiler
+
+
+def made(rounds: Iterator) -> list | None:
+    """The next list of runs of a search's rounds (AggregatedTabu.rounds), or None once it has made its last; the
+    steps counted while making them are not yielded (a thousand searches' runs would be as many runner steps)."""
+    return next((runs for runs in rounds if runs is not None), None)
 
 
 class SearchBatch:
@@ -56,13 +62,14 @@ class SearchBatch:
         lead.warm_lanes(len(self.searches) * len(lead.weights))  # the first round's lanes (ITS: one vector each)
 
     def steps(self) -> Iterator[None]:
-        """Each search's next list of runs, all walked together, until every search has made its last."""
+        """Each search's next list of runs, all walked together, until every search has made its last: a step is a
+        batch of steps of all of them (the evaluations that make the runs' coefficients are counted, not steps)."""
         pending = [(search, search.rounds()) for search in self.searches]
         try:
             while True:
                 walking = []
                 for search, rounds in pending:
-                    runs = yield from next_round(rounds)
+                    runs = made(rounds)
                     if runs is not None:
                         walking.append((search, rounds, runs))
                 pending = [(search, rounds) for search, rounds, _ in walking]

@@ -172,11 +172,8 @@ class AggregatedTabu(Search):
             offered = new if self.problem.n_obj == 1 else slice(None)
             with self.profiler.section("archiving"):
                 run.archive.add(F[offered], X[offered])
-        self._count_iteration(steps=len(scores))
+        self.count_iteration(steps=len(scores))
 
-    def count_steps(self, archive_size: int | None, steps: int) -> None:
-        """Steps of a walk taken together with others (together.py), counted."""
-        self._count_iteration(archive_size, steps=steps)
 
     def merge(self) -> None:
         """The runs' own archives into the search's, in the runs' order: the archive the runs would have given
@@ -204,6 +201,6 @@ class AggregatedTabu(Search):
         """The draw key of the neighborhood evaluation that makes a run's coefficients (the generator's value),
         counted as an iteration: a step."""
         key = self.draw_key()
-        self._count_iteration()
+        self.count_iteration()
         yield
         return key

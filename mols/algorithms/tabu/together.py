@@ -92,7 +92,7 @@ class SideBySide:
             search, own, targeted = self.counted[b]
             if targeted:
                 self.lanes.flush(b)
-            search.count_steps(int(counts[b]) if own else None, int(taken[b]))
+            search.count_iteration(int(counts[b]) if own else None, int(taken[b]))
 
     def hand_back(self) -> None:
         """Each run's archive brought up to date, and its best score and (x, f) set."""
