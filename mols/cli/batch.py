@@ -17,7 +17,6 @@ from mols.signals import StopSignals
 def run_batch_command(config, size: int, folder: Path, overwrite: bool) -> None:
     """The searches (sharing each launch on the GPU where they can, else through the driver, one search per
     worker process: mols/parallel/)."""
-    from mols.backends import BackendSpec
     from mols.parallel.record import BATCH, MERGED, unfinished
     from mols.parallel.together import run_together
     from mols.results_folder import refuse_other_kind
@@ -30,7 +29,7 @@ def run_batch_command(config, size: int, folder: Path, overwrite: bool) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise MolsError(f"--output: cannot make {folder} ({reason(err)})") from None
-    on_gpu = BackendSpec(config.backend).resolved().device == "gpu"
+    on_gpu = config.backend == "gpu"  # resolved where the configuration was made
     seeds = f"seeds {config.seed}..{config.seed + size - 1}"
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"], phase="setup") as stop, progress_bar() as progress:
         if made:  # a signal before the searches start leaves no empty folder behind

@@ -142,7 +142,8 @@ class RunConfig:
 
     @property
     def spec(self) -> BackendSpec:
-        """The backend spec of the run (resolved: cpu or gpu)."""
+        """The backend spec of the run: `auto` is resolved once, where the configuration is made (the backend field
+        then names the device), so this only spells the fields out."""
         return BackendSpec(self.backend, self.threads, self.archive, block=self.block, tune=self.tune).resolved()
 
     def record(self) -> dict:
@@ -185,7 +186,7 @@ def cli_arguments(config: RunConfig) -> list[str]:
 
 def archive_part(config: RunConfig) -> str | None:
     """The results folder's part of a PLS archive not where the backend keeps it by default."""
-    if not REGISTRY[config.algorithm].archive or config.archive == BackendSpec(config.backend).resolved().archive:
+    if not REGISTRY[config.algorithm].archive or config.archive == config.backend:  # the backend's own place
         return None
     return f"{config.archive}archive"
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.algorithms.ils3opt.merge import empty_spans
+from mols.backends.cuda import DeviceQueue, compile_kernel, device_array, import_cupy, kernel_source
 from mols.neighborhoods.draws import DRAWS_CUH
 from mols.problems.tsp.kernels import DISTANCE_CUH
 
@@ -34,7 +35,6 @@ def ils3opt_source(n: int, k: int, seg: int, att: bool, pairs: bool = True, merg
                    bounds: tuple[int, int] | None = None) -> str:
     """The kernels' source with its #defines and headers (what the GPU compiles; tests compile it with nvcc).
     bounds: the fi kernels' (threads a block, blocks a multiprocessor) for __launch_bounds__ (None: none)."""
-    from mols.backends.cuda import kernel_source
 
     defines = {"N_CITIES": n, "K": k, "SEG": seg, "ATT": int(att), "PAIRS": int(pairs), "MERGED": int(merged),
                "FI_BOUNDS": "" if bounds is None else "__launch_bounds__({}, {})".format(*bounds)}
@@ -78,7 +78,6 @@ def launch_bounds(threads: int, blocks: int, props: dict) -> tuple[int, int] | N
 @cache
 def device_props(device: int) -> dict:
     """cudaDeviceProp's fields of a device (asked once: a millisecond each time)."""
-    from mols.backends.cuda import import_cupy
 
     return import_cupy().cuda.runtime.getDeviceProperties(device)
 
@@ -88,7 +87,6 @@ class GpuPopulation:
 
     def __init__(self, strategy: str, xy: np.ndarray, cand: np.ndarray, seed: int, tours: np.ndarray,
                  lengths: np.ndarray, seg: int, att: bool, launch_for: int | None = None, merged: bool = False):
-        from mols.backends.cuda import compile_kernel, device_array, import_cupy
 
         cp = self.cupy = import_cupy()
         P, n = tours.shape
@@ -132,7 +130,7 @@ class GpuPopulation:
                 self.best_pos, self.queues, self.queued, self.lengths, np.int32(it_from), np.int32(it_to),
                 np.int32(window), self.spans)
         self.kernel((blocks,), (threads,), args, shared_mem=self.shared)
-        self.cupy.cuda.get_current_stream().synchronize()
+        DeviceQueue.current().synchronize()
 
     def best_lengths(self) -> np.ndarray:
         return self.lengths.get()
@@ -146,7 +144,6 @@ class GpuPopulation:
     def merge(self, selected: np.ndarray, offset: int, island_lengths: np.ndarray, island: int,
               whole: bool = False) -> None:
         """ils_merge's apply_spans and broadcast on the device."""
-        from mols.backends.cuda import device_array
 
         cp, islands = self.cupy, self.P // island
         if self.incumbents is None:
@@ -172,7 +169,6 @@ class GpuRkbiPopulation(GpuPopulation):
 
     def __init__(self, xy: np.ndarray, cand: np.ndarray, seed: int, tours: np.ndarray, lengths: np.ndarray, seg: int,
                  att: bool, samples: int):
-        from mols.backends.cuda import compile_kernel
 
         super().__init__("rkbi", xy, cand, seed, tours, lengths, seg, att)
         cp = self.cupy
@@ -203,4 +199,4 @@ class GpuRkbiPopulation(GpuPopulation):
                 if not int(self.active.max()):
                     break
             k["accept"](P, threads, (self.tours, self.pos, self.bests, self.best_pos, self.lengths, self.current))
-        self.cupy.cuda.get_current_stream().synchronize()
+        DeviceQueue.current().synchronize()
