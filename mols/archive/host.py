@@ -4,10 +4,11 @@ vectors it keeps the first (so PLS cannot cycle through them), and `add` equals 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mols.jit import cached_njit
 
 
-@njit(cache=True)
+@cached_njit
 def vector_dominates(a, b, strict):
     """a dominates b (strict), or a weakly dominates b (not strict)."""
     less = not strict
@@ -19,7 +20,7 @@ def vector_dominates(a, b, strict):
     return less
 
 
-@njit(cache=True)
+@cached_njit
 def _nondominated(F):
     """keep[t]: no row dominates row t, and no earlier row equals it. One pass; `kept` holds the
     rows that survive so far, and a newcomer drops the kept rows it dominates."""
@@ -48,7 +49,7 @@ def _nondominated(F):
     return keep
 
 
-@njit(cache=True)
+@cached_njit
 def _dominating_rows(F, f):
     out = np.zeros(F.shape[0], dtype=np.bool_)
     for t in range(F.shape[0]):
@@ -56,7 +57,7 @@ def _dominating_rows(F, f):
     return out
 
 
-@njit(cache=True)
+@cached_njit
 def _beaten_by(P, Q, strict):
     """out[p]: some row of Q dominates P[p] (strict) or weakly dominates it (not strict)."""
     out = np.zeros(P.shape[0], dtype=np.bool_)

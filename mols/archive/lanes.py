@@ -5,12 +5,13 @@ arrays, so that one Numba call offers every walk's steps to its archive, with ar
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from mols.archive.host import Archive, vector_dominates
+from mols.jit import cached_njit
 
 
-@njit(cache=True, parallel=True)
+@cached_njit(parallel=True)
 def _offer(F, X, origin, count, Fc, Xc, offered):
     """Lane b takes the candidates Fc[b, t], Xc[b, t] where offered[b, t], in order of t; each member keeps the
     row it came from in its archive (origin; -1 for a new one). The lanes in parallel."""

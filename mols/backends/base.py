@@ -6,8 +6,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
-from numba import njit
 
+from mols.jit import cached_njit
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 from mols.problems.kernels import Layout
@@ -47,7 +47,7 @@ def bounds_one_by_one(ev, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray,
     return lo, hi
 
 
-@njit(cache=True)
+@cached_njit
 def column_bounds(F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each column's lowest and highest value over the rows of F, in float64 (inf and -inf without rows)."""
     lo, hi = np.full(F.shape[1], np.inf), np.full(F.shape[1], -np.inf)

@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from mols.errors import MolsError
 from mols.jit import cached_njit
@@ -125,7 +125,7 @@ def position_moves(name: str, size: Callable, decode: Callable, encode: Callable
                         first_changed=first_changed, source=source, cuda_segments=cuda_segments)
 
 
-@njit(cache=True)
+@cached_njit
 def first_of_pair(i, j):
     """The first position a move on positions i and j changes, for moves that keep the rest."""
     return min(i, j)

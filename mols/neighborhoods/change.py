@@ -6,20 +6,18 @@ from __future__ import annotations
 
 from functools import cache
 
-from numba import njit
-
 from mols.errors import MolsError
 from mols.jit import cached_njit
 from mols.neighborhoods.base import HERE, Neighborhood
 
 
-@njit(cache=True)
+@cached_njit
 def change_decode(idx, k):
     """The move (position, r) with this id, for k values."""
     return idx // (k - 1), idx % (k - 1)
 
 
-@njit(cache=True)
+@cached_njit
 def new_value(a, r, k):
     """The value that move rank r gives a position holding a."""
     return (a + 1 + r) % k

@@ -8,7 +8,6 @@ import math
 from functools import cache
 
 import numpy as np
-from numba import njit
 
 from mols.errors import MolsError
 from mols.jit import cached_njit
@@ -21,7 +20,7 @@ PAPER_COUNT = 10_000  # neighbors in the paper's Weierstrass experiments (sectio
 CUDA_HEADER = DRAWS_CUH.read_text() + (HERE / "crowns.cuh").read_text()
 
 
-@njit(cache=True)
+@cached_njit
 def gaussian(key, t, q):
     """Gaussian draw q of neighbor t (Box-Muller), rounded to float32 (docs/internals.md says why)."""
     u, v = uniform(key, t, 2 * q), uniform(key, t, 2 * q + 1)
@@ -29,13 +28,13 @@ def gaussian(key, t, q):
     return np.float64(np.float32(g))
 
 
-@njit(cache=True)
+@cached_njit
 def radius(key, t, n, count):
     """The distance of neighbor t from x: uniform in [h_t, h_t+1], h_t = t / (n count)."""
     return (t + uniform(key, t, 2 * n)) / (n * count)
 
 
-@njit(cache=True)
+@cached_njit
 def crown_point(x, t, n, count, key, out):
     """out = neighbor t of x among `count` crowns (out is not x)."""
     norm2 = 0.0
@@ -48,12 +47,12 @@ def crown_point(x, t, n, count, key, out):
         out[q] = min(max(x[q] + r * unit, LOW), HIGH)
 
 
-@njit(cache=True)
+@cached_njit
 def decode(idx, n):
     return (idx,)
 
 
-@njit(cache=True)
+@cached_njit
 def same_crown(idx, n):
     """The tabu attribute of a move: its crown."""
     return idx

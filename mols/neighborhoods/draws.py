@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+
+from mols.jit import cached_njit
 
 DRAWS_CUH = Path(__file__).with_name("draws.cuh")
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -16,7 +17,7 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _UNIT = 1.0 / 9007199254740992.0  # 2^-53
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def mix(z):
     """SplitMix64's finaliser, on uint64."""
     z = (z ^ (z >> _S30)) * _M1
@@ -24,7 +25,7 @@ def mix(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def uniform(key, idx, q):
     """A double in [0, 1) from the draw key (2,) uint64, neighbor id idx and draw number q."""
     z = mix(key[0] + _GOLDEN)

@@ -6,13 +6,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from mols.jit import cached_njit
 from mols.neighborhoods.base import HERE, Neighborhood
 
 
-@njit(cache=True)
+@cached_njit
 def binomial(c, q):
     """C(c, q) for q in 1..3 (0 where c < q)."""
     if c < q:
@@ -24,7 +23,7 @@ def binomial(c, q):
     return c * (c - 1) * (c - 2) // 6
 
 
-@njit(cache=True)
+@cached_njit
 def largest(rest, q):
     """The largest c with C(c, q) <= rest."""
     if q == 1:
@@ -38,34 +37,34 @@ def largest(rest, q):
     return c
 
 
-@njit(cache=True)
+@cached_njit
 def size1(n):
     return n
 
 
-@njit(cache=True)
+@cached_njit
 def size2(n):
     return binomial(n, 2)
 
 
-@njit(cache=True)
+@cached_njit
 def size3(n):
     return binomial(n, 3)
 
 
-@njit(cache=True)
+@cached_njit
 def decode1(idx, n):
     return (np.int64(idx),)
 
 
-@njit(cache=True)
+@cached_njit
 def decode2(idx, n):
     idx = np.int64(idx)  # a prange index may be unsigned: keep the arithmetic in int64
     j = largest(idx, 2)
     return idx - binomial(j, 2), j
 
 
-@njit(cache=True)
+@cached_njit
 def decode3(idx, n):
     idx = np.int64(idx)
     l = largest(idx, 3)  # the third bit
@@ -74,19 +73,19 @@ def decode3(idx, n):
     return rest - binomial(j, 2), j, l
 
 
-@njit(cache=True)
+@cached_njit
 def encode1(i, n):
     return i
 
 
-@njit(cache=True)
+@cached_njit
 def encode2(i, j, n):
     if i == j:
         return -1
     return binomial(max(i, j), 2) + min(i, j)
 
 
-@njit(cache=True)
+@cached_njit
 def encode3(i, j, l, n):
     if i == j or j == l or i == l:
         return -1
@@ -94,7 +93,7 @@ def encode3(i, j, l, n):
     return binomial(c, 3) + binomial(i + j + l - a - c, 2) + a
 
 
-@njit(cache=True)
+@cached_njit
 def itself(idx, n):
     """The move that undoes a flip: the same flip."""
     return idx

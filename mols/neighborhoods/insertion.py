@@ -5,22 +5,21 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+from mols.jit import cached_njit
 from mols.neighborhoods.base import HERE, first_of_pair, position_moves
 
 
-@njit(cache=True)
+@cached_njit
 def size(n):
     return (n - 1) * (n - 1)
 
 
-@njit(cache=True)
+@cached_njit
 def _group_start(s, n):
     return s * (2 * n - 2 - s)
 
 
-@njit(cache=True)
+@cached_njit
 def decode(idx, n):
     # s = floor((n-1) - sqrt((n-1)^2 - idx)) solves group_start(s) <= idx; float error is fixed below.
     s = int((n - 1) - math.sqrt((n - 1) * (n - 1) - idx))
@@ -36,7 +35,7 @@ def decode(idx, n):
     return s + 2 + (r - n_forward), s
 
 
-@njit(cache=True)
+@cached_njit
 def encode(i, j, n):
     if i == j or i < 0 or j < 0 or i >= n or j >= n:
         return -1
@@ -47,7 +46,7 @@ def encode(i, j, n):
     return _group_start(j, n) + (n - 1 - j) + (i - j - 2)
 
 
-@njit(cache=True)
+@cached_njit
 def source(i, j, k):
     if k == j:
         return i

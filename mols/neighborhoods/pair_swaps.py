@@ -3,8 +3,6 @@ swap in p or in q, and advanced, one in each at once (docs/internals.md); pair_s
 
 from __future__ import annotations
 
-from numba import njit
-
 from mols.jit import cached_njit
 from mols.neighborhoods.base import HERE, Neighborhood
 from mols.neighborhoods.swap import PAIRS_CUDA
@@ -13,12 +11,12 @@ from mols.neighborhoods.swap import encode as pair_id
 from mols.neighborhoods.swap import size as pairs
 
 
-@njit(cache=True)
+@cached_njit
 def basic_size(n):
     return 2 * pairs(n)
 
 
-@njit(cache=True)
+@cached_njit
 def basic_decode(idx, n):
     m = pairs(n)
     part = idx // m
@@ -26,24 +24,24 @@ def basic_decode(idx, n):
     return part, i, j
 
 
-@njit(cache=True)
+@cached_njit
 def basic_encode(part, i, j, n):
     at = pair_id(i, j, n)
     return -1 if at < 0 or part > 1 else part * pairs(n) + at
 
 
-@njit(cache=True)
+@cached_njit
 def basic_swaps(idx, n):
     part, i, j = basic_decode(idx, n)
     return (i, j, -1, -1) if part == 0 else (-1, -1, i, j)
 
 
-@njit(cache=True)
+@cached_njit
 def advanced_size(n):
     return pairs(n) * pairs(n)
 
 
-@njit(cache=True)
+@cached_njit
 def advanced_decode(idx, n):
     m = pairs(n)
     a = idx // m
@@ -52,18 +50,18 @@ def advanced_decode(idx, n):
     return k, l, r, s
 
 
-@njit(cache=True)
+@cached_njit
 def advanced_encode(k, l, r, s, n):
     a, b = pair_id(k, l, n), pair_id(r, s, n)
     return -1 if a < 0 or b < 0 else a * pairs(n) + b
 
 
-@njit(cache=True)
+@cached_njit
 def advanced_swaps(idx, n):
     return advanced_decode(idx, n)
 
 
-@njit(cache=True)
+@cached_njit
 def itself(idx, n):
     return idx
 

@@ -5,22 +5,21 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+from mols.jit import cached_njit
 from mols.neighborhoods.base import HERE, first_of_pair, position_moves
 
 
-@njit(cache=True)
+@cached_njit
 def size(n):
     return n * (n - 1) // 2
 
 
-@njit(cache=True)
+@cached_njit
 def _row_start(i, n):
     return i * n - i * (i + 1) // 2
 
 
-@njit(cache=True)
+@cached_njit
 def decode(idx, n):
     m = n * (n - 1) // 2
     i = n - 2 - int((math.sqrt(8.0 * (m - idx - 1) + 1.0) - 1.0) / 2.0)
@@ -32,7 +31,7 @@ def decode(idx, n):
     return i, idx - i * (n - 1) + i * (i + 1) // 2 + 1
 
 
-@njit(cache=True)
+@cached_njit
 def encode(i, j, n):
     if i == j or i < 0 or j < 0 or i >= n or j >= n:
         return -1
@@ -41,7 +40,7 @@ def encode(i, j, n):
     return i * (n - 1) + (j - 1) - i * (i + 1) // 2
 
 
-@njit(cache=True)
+@cached_njit
 def source(i, j, k):
     if k == i:
         return j

@@ -4,13 +4,12 @@ reversals, so a problem whose kernel walks segments (the flowshop) does not list
 
 from __future__ import annotations
 
-from numba import njit
-
+from mols.jit import cached_njit
 from mols.neighborhoods.base import first_of_pair, position_moves
 from mols.neighborhoods.swap import SWAP_CUDA, decode, encode, size
 
 
-@njit(cache=True)
+@cached_njit
 def source(i, j, k):
     lo, hi = min(i, j), max(i, j)
     if lo <= k <= hi:

@@ -4,8 +4,9 @@ disjoint spans (Numba; ils3opt.cu has the device's copies; docs/internals.md).""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from mols.jit import cached_njit
 from mols.neighborhoods.draws import uniform
 
 ROUND = 32  # ILS iterations of every solution between two merges
@@ -26,14 +27,14 @@ def empty_spans(P: int, n: int) -> np.ndarray:
     return spans
 
 
-@njit(cache=True)
+@cached_njit
 def rotation(seed, it_from, n):
     """The offset by which the incumbent is rotated after the round that began at iteration it_from."""
     key = np.array([seed, MERGE_STREAM], dtype=np.uint64)
     return int(uniform(key, it_from, 0) * n)
 
 
-@njit(cache=True)
+@cached_njit
 def select_spans(deltas, spans, n):
     """The solutions to merge, in increasing order: among those with deltas[s] <= 0 and a non-empty span, the set
     whose edge ranges spans[s, 0] - 1 .. spans[s, 1] are disjoint with the largest total gain -sum(deltas), and
@@ -67,7 +68,7 @@ def select_spans(deltas, spans, n):
     return np.sort(np.array(chosen, dtype=np.int64))
 
 
-@njit(cache=True)
+@cached_njit
 def select_islands(deltas, spans, n, size):
     """select_spans in each island of `size` consecutive solutions (deltas against the island's incumbent)."""
     chosen = np.empty(deltas.shape[0], np.int64)
@@ -79,7 +80,7 @@ def select_islands(deltas, spans, n, size):
     return chosen[:m]
 
 
-@njit(cache=True)
+@cached_njit
 def apply_spans(incumbents, bests, selected, spans, size):
     """The selected solutions' positions copied into their islands' incumbents (island s // size)."""
     for s in selected:
@@ -87,7 +88,7 @@ def apply_spans(incumbents, bests, selected, spans, size):
             incumbents[s // size, p] = bests[s, p]
 
 
-@njit(cache=True, parallel=True)
+@cached_njit(parallel=True)
 def broadcast(incumbents, offset, tours, pos, bests, best_pos, lengths, island_lengths, spans, size):
     """Every solution s restarts from its island's incumbent (s // size) rotated by offset (city
     incumbent[(p + offset) % n] at p), of the island's length, its span empty; the incumbents are rotated too."""

@@ -5,7 +5,7 @@ iteration and its draws: docs/internals.md."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from mols.algorithms.ils3opt.three_opt import (
     N_CASES,
@@ -16,6 +16,7 @@ from mols.algorithms.ils3opt.three_opt import (
     push,
     reverse,
 )
+from mols.jit import cached_njit
 from mols.neighborhoods.draws import uniform
 
 MAX_SEGMENT = 50  # double bridge: each moved segment has 1..MAX_SEGMENT cities (fewer on small instances)
@@ -27,7 +28,7 @@ def max_segment(n: int) -> int:
     return max(1, min(MAX_SEGMENT, (n - 1) // 3))
 
 
-@njit(cache=True)
+@cached_njit
 def nearest_neighbor_tour(xy, cand, start, tour, used):
     """Greedy tour from `start`: the nearest unvisited city next (from the candidate list, else a scan;
     ties by city index, as the lists)."""
@@ -53,7 +54,7 @@ def nearest_neighbor_tour(xy, cand, start, tour, used):
         c = nxt
 
 
-@njit(cache=True, parallel=True)
+@cached_njit(parallel=True)
 def start_tours(xy, cand, seed, tours):
     """tours (P, n): solution s's nearest-neighbor tour from city floor(uniform((seed, s), 0, 0) n)."""
     P, n = tours.shape
@@ -63,7 +64,7 @@ def start_tours(xy, cand, seed, tours):
         nearest_neighbor_tour(xy, cand, int(uniform(key, 0, 0) * n), tours[s], used)
 
 
-@njit(cache=True, parallel=True)
+@cached_njit(parallel=True)
 def start_lengths(xy, tours, att):
     """The lengths (P,) of tours (P, n): model.tour_lengths' in Numba, over the cores (NumPy's fancy indexing
     was slow for thousands of large tours)."""
@@ -77,7 +78,7 @@ def start_lengths(xy, tours, att):
     return lengths
 
 
-@njit(cache=True)
+@cached_njit
 def double_bridge(xy, tour, pos, start, l1, l2, l3, ends, att, dirty=None):
     """Segments B, C, D of l1, l2, l3 cities after position `start` reconnected A D C B; their 8 end cities
     written to ends (8,). Returns the length change."""
@@ -99,7 +100,7 @@ def double_bridge(xy, tour, pos, start, l1, l2, l3, ends, att, dirty=None):
     return delta
 
 
-@njit(cache=True)
+@cached_njit
 def perturb(xy, key, it, tour, pos, ends, seg, att, dirty=None, lo=0, width=0):
     """Iteration it's double bridge (its draws: id it, q 0..3) from a position in lo .. lo + width - 1 (width 0:
     anywhere); returns the length change."""
@@ -111,7 +112,7 @@ def perturb(xy, key, it, tour, pos, ends, seg, att, dirty=None, lo=0, width=0):
     return double_bridge(xy, tour, pos, start, l1, l2, l3, ends, att, dirty)
 
 
-@njit(cache=True)
+@cached_njit
 def sample_positions(key, idx, q, n):
     """rkbi's sample q of draw id idx: three distinct sorted positions (ok false where two draws coincide)."""
     p0 = int(uniform(key, idx, 3 * q) * n)
@@ -126,13 +127,13 @@ def sample_positions(key, idx, q, n):
     return p0 < p1 < p2, p0, p1, p2
 
 
-@njit(cache=True)
+@cached_njit
 def rkbi_id(it, step):
     """The draw id of rkbi's samples at LS step `step` of iteration it (apart from the double bridge's ids)."""
     return RKBI_TAG + np.uint64(it) * np.uint64(1 << 31) + np.uint64(step)
 
 
-@njit(cache=True)
+@cached_njit
 def rkbi_best(xy, tour, key, idx, q_from, q_to, q_step, att):
     """The best of samples q_from, q_from + q_step, ... < q_to, each with its 7 reconnections: (delta, code =
     8 q + case), the first of the smallest deltas; (0, -1) where none improves."""
@@ -148,7 +149,7 @@ def rkbi_best(xy, tour, key, idx, q_from, q_to, q_step, att):
     return best, code
 
 
-@njit(cache=True)
+@cached_njit
 def rkbi_descent(xy, key, it, tour, pos, samples, att, dirty=None):
     """Random-k best improvement (the paper's RKBI): each step evaluates `samples` random triples of edges
     with every reconnection and takes the best improving one, until a step finds none. Returns the gain."""
@@ -164,7 +165,7 @@ def rkbi_descent(xy, key, it, tour, pos, samples, att, dirty=None):
         step += 1
 
 
-@njit(cache=True)
+@cached_njit
 def first_descent(xy, cand, tour, pos, queue, queued, att):
     """3-opt local optimum of the tour, every city queued in index order; returns the gain."""
     n = tour.shape[0]
@@ -175,7 +176,7 @@ def first_descent(xy, cand, tour, pos, queue, queued, att):
     return local_search(xy, cand, tour, pos, queue, queued, n, att)
 
 
-@njit(cache=True)
+@cached_njit
 def descend(xy, cand, key, it, tour, pos, queue, queued, ends, first, samples, att, dirty=None):
     """The local search of iteration it: first improvement with don't-look bits (samples 0; every city
     queued where `first`, else the double bridge's 8 ends), or rkbi with `samples` samples. Returns the gain."""
@@ -193,7 +194,7 @@ def descend(xy, cand, key, it, tour, pos, queue, queued, ends, first, samples, a
     return local_search(xy, cand, tour, pos, queue, queued, count, att, dirty)
 
 
-@njit(cache=True)
+@cached_njit
 def copy_range(dst, dst_pos, src, lo, hi):
     """dst[p] = src[p] and dst_pos[src[p]] = p for the positions p = lo .. hi (none where lo > hi)."""
     for p in range(lo, hi + 1):
@@ -201,14 +202,14 @@ def copy_range(dst, dst_pos, src, lo, hi):
         dst_pos[src[p]] = p
 
 
-@njit(cache=True)
+@cached_njit
 def window_start(key, it_from, n, window, seg):
     """A merged round's window (ils_merge): the first of its `window` double-bridge start positions, drawn once a
     round (id it_from, q 4) so that every position a double bridge writes lies in 1 .. n - 2."""
     return int(uniform(key, it_from, 4) * (n - window - 3 * seg - 1))
 
 
-@njit(cache=True)
+@cached_njit
 def changed_range(tour, best, lo, hi):
     """lo .. hi narrowed to the first and last positions where tour and best differ (lo > hi: none)."""
     while lo <= hi and tour[lo] == best[lo]:
@@ -218,7 +219,7 @@ def changed_range(tour, best, lo, hi):
     return lo, hi
 
 
-@njit(cache=True)
+@cached_njit
 def ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, length, it_from, it_to, seg, samples,
                  att, window, span):
     """Iterations it_from .. it_to - 1 of one solution (iteration 0: its first descent). length (1,) holds
@@ -248,7 +249,7 @@ def ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, length
             copy_range(tour, pos, best, dirty[0], dirty[1])
 
 
-@njit(cache=True, parallel=True)
+@cached_njit(parallel=True)
 def ils_population(xy, cand, seed, tours, pos, bests, best_pos, queues, queued, lengths, it_from, it_to, seg,
                    samples, att, window, spans):
     """ils_solution for every solution s of the population (arrays (P, n), lengths (P, 1), spans (P, 2)), in

@@ -5,8 +5,8 @@ each move at most three `flip`s (docs/internals.md)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mols.jit import cached_njit
 from mols.problems.tsp.moves import distance
 
 # Reconnections of the segments S1 = b..c and S2 = d..e between a and f (case: new order from a to f):
@@ -15,30 +15,30 @@ from mols.problems.tsp.moves import distance
 N_CASES = 7
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def dist(xy, a, b, att):
     return distance(xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1], att)
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def succ(tour, pos, c):
     p = pos[c] + 1
     return tour[0 if p == tour.shape[0] else p]
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def pred(tour, pos, c):
     p = pos[c]
     return tour[tour.shape[0] - 1 if p == 0 else p - 1]
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def step(tour, pos, c, fwd):
     """The city after c in the direction of the search (fwd: along the array)."""
     return succ(tour, pos, c) if fwd else pred(tour, pos, c)
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def between(pos, a, b, c, fwd):
     """Whether b lies on the path from a to c (both included) in direction fwd."""
     if not fwd:
@@ -49,7 +49,7 @@ def between(pos, a, b, c, fwd):
     return pb >= pa or pb <= pc
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def widen(dirty, i, j, n):
     """Widen the position range dirty = [lo, hi] by i .. j: to the whole tour where i .. j wraps (i > j)."""
     if i > j:
@@ -58,7 +58,7 @@ def widen(dirty, i, j, n):
         dirty[0], dirty[1] = min(dirty[0], i), max(dirty[1], j)
 
 
-@njit(cache=True)
+@cached_njit
 def reverse(tour, pos, i, j, dirty=None):
     """Reverse the cities at positions i .. j (forward, around the cycle); dirty (if given) widened by them."""
     n = tour.shape[0]
@@ -73,7 +73,7 @@ def reverse(tour, pos, i, j, dirty=None):
         j = j - 1 if j > 0 else n - 1
 
 
-@njit(cache=True)
+@cached_njit
 def flip(tour, pos, a, b, c, d, dirty=None):
     """Replace tour edges {a,b} and {c,d} (b after a and d after c, in one direction) by {a,c} and {b,d}."""
     n = tour.shape[0]
@@ -86,7 +86,7 @@ def flip(tour, pos, a, b, c, d, dirty=None):
         reverse(tour, pos, pos[d], pos[a], dirty)
 
 
-@njit(cache=True)
+@cached_njit
 def case_delta(xy, tour, i, j, k, case, att):
     """Length change of reconnection `case` of the edges after positions i < j < k (O(1))."""
     n = tour.shape[0]
@@ -110,7 +110,7 @@ def case_delta(xy, tour, i, j, k, case, att):
     return added - removed
 
 
-@njit(cache=True)
+@cached_njit
 def apply_case(tour, pos, i, j, k, case, dirty=None):
     """Carry out reconnection `case` (case_delta's) as flips."""
     n = tour.shape[0]
@@ -135,7 +135,7 @@ def apply_case(tour, pos, i, j, k, case, dirty=None):
                 flip(tour, pos, e, c, b, f, dirty)
 
 
-@njit(cache=True)
+@cached_njit
 def valid_close(tour, pos, t1, t2, t3, t4, t5, t6, fwd):
     """Whether removing (t5,t6) and adding (t6,t1) closes the partial move t1..t5 into a tour; t4 is t3's
     successor or predecessor, t6 t5's, in direction fwd (where t2 follows t1)."""
@@ -148,7 +148,7 @@ def valid_close(tour, pos, t1, t2, t3, t4, t5, t6, fwd):
     return between(pos, t3, t5, t1, fwd) and t5 != t3 and t5 != t1
 
 
-@njit(cache=True)
+@cached_njit
 def apply_sequential(tour, pos, t1, t2, t3, t4, t5, t6, fwd, dirty=None):
     """Carry out the sequential move (t5 < 0: the 2-opt t1..t4) as flips."""
     if t4 != step(tour, pos, t3, fwd):
@@ -164,7 +164,7 @@ def apply_sequential(tour, pos, t1, t2, t3, t4, t5, t6, fwd, dirty=None):
         flip(tour, pos, t2, t5, t3, t4, dirty)
 
 
-@njit(cache=True)
+@cached_njit
 def improve_city(xy, cand, tour, pos, t1, att, touched, dirty=None):
     """First improving sequential 3-opt move from t1 (directions forward then backward, candidates in
     list order, t4 before, then after t3, t6 after, then before t5), carried out. Its end cities go to
@@ -192,7 +192,7 @@ def improve_city(xy, cand, tour, pos, t1, att, touched, dirty=None):
     return 0, 0
 
 
-@njit(cache=True)
+@cached_njit
 def search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, att):
     """The first improving completion of t1, t2, t3: (found, t4, t5 (-1: a 2-opt), t6, gain)."""
     k = cand.shape[1]
@@ -219,7 +219,7 @@ def search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, att):
     return False, -1, -1, -1, 0
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def push(queue, queued, head, count, c):
     """Append c to the circular queue of cities to look at (its don't-look bit off); returns the new count."""
     if queued[c]:
@@ -230,7 +230,7 @@ def push(queue, queued, head, count, c):
     return count + 1
 
 
-@njit(cache=True)
+@cached_njit
 def local_search(xy, cand, tour, pos, queue, queued, count, att, dirty=None):
     """First-improvement 3-opt with don't-look bits: cities queue[0:count] (queued[c] set) are looked at in
     turn; a city without an improving move gets its bit back on; the end cities of a move are queued again.

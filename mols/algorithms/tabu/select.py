@@ -5,7 +5,7 @@ threshold; ties to the lowest id (docs/internals.md)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from mols.jit import THREADS, cached_njit
 
@@ -16,7 +16,7 @@ TABU_DTYPE = np.dtype(np.int32)
 MAX_TABU_STEP = int(np.iinfo(TABU_DTYPE).max)
 
 
-@njit(cache=True)
+@cached_njit
 def best_admissible(F, c, forbidden_until, step, threshold):
     """(id, score) of the best admissible row of F (N, k); see the module docstring."""
     best_id, best, any_id, any_best = best_pairs(F, c, forbidden_until, step, threshold)
@@ -31,7 +31,7 @@ def choose_on_host(F: np.ndarray, c, forbidden_until: np.ndarray, step: int, thr
     return int(idx), float(score), F[idx].copy()
 
 
-@njit(cache=True)
+@cached_njit
 def best_pairs(F, c, forbidden_until, step, threshold):
     """(id, score) of the best admissible row of F (-1, inf if none) and (id, score) of the best row;
     a chunk's share of the selection, which the chunks' results combine into."""

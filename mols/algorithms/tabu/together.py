@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-from numba import njit
 
 from mols.algorithms.tabu.select import weighted_scores
 from mols.algorithms.tabu.steps import LaneBatch, TabuRun
 from mols.algorithms.tabu.walks import lane_walker, neighborhood_bounds, new_bests, timed
 from mols.algorithms.tabu.weights import normalising_coefficients
 from mols.archive.lanes import LaneArchives
+from mols.jit import cached_njit
 from mols.search.base import Search
 from mols.search.budget import first_at_most
 
@@ -114,7 +114,7 @@ def _cut_at_goals(runs: list[tuple[Search, TabuRun]], batch: LaneBatch) -> np.nd
     return taken
 
 
-@njit(cache=True)
+@cached_njit
 def lane_new_bests(scores: np.ndarray, taken: np.ndarray, best: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """new_bests for each walk b over scores[b, :taken[b]] against best[b] (updated to the walk's new best):
     new (L, m) and last (L,)."""

@@ -6,16 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-from numba import njit
 
 from mols.algorithms.tabu.gpu_walk import DeviceWalk
 from mols.algorithms.tabu.selection import selection_for
 from mols.algorithms.tabu.steps import Trail
 from mols.backends.launch import lanes_refused
+from mols.jit import cached_njit
 from mols.neighborhoods import Neighborhood
 
 
-@njit(cache=True)
+@cached_njit
 def new_bests(scores: np.ndarray, best: float) -> tuple[np.ndarray, int]:
     """new[t]: scores[t] is below `best` and every score before it; and the last such t, or -1."""
     new, last = np.zeros(scores.shape[0], dtype=np.bool_), -1

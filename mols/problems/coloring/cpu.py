@@ -4,12 +4,13 @@ neighbors of v colored c) and every move's conflicts in O(1): cost + conf[v, b] 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from mols.jit import cached_njit
 from mols.neighborhoods.change import change_decode, new_value
 
 
-@njit(cache=True)
+@cached_njit
 def fill_state(offsets, neighbors, x, x_state, conf, cost):
     """The state of x from the adjacency (CSR: the neighbors of v are neighbors[offsets[v]:offsets[v + 1]]),
     in O(n k + m)."""
@@ -23,7 +24,7 @@ def fill_state(offsets, neighbors, x, x_state, conf, cost):
     cost[0] = clashes // 2  # each conflicting edge was counted from both ends
 
 
-@njit(parallel=True, cache=True)
+@cached_njit(parallel=True)
 def change_neighborhood(x, conf, cost, F):
     """F[t, 0] = the conflicts after move t of the change neighborhood (k = conf.shape[1] colors)."""
     k = conf.shape[1]

@@ -4,7 +4,8 @@ tables and per-solution state of the kernels (docs/internals.md has the recursio
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mols.jit import cached_njit
 
 
 def cumulative_times(p_jobs: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -14,7 +15,7 @@ def cumulative_times(p_jobs: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return q
 
 
-@njit(cache=True)
+@cached_njit
 def fill_state(q, due, perm, eext, pref_t, pref_u, dpi):
     """For the permutation `perm`:
     eext[k] (n + 1, m): offset values E of position k - 1 (eext[0] = 0, before any job);
@@ -37,7 +38,7 @@ def fill_state(q, due, perm, eext, pref_t, pref_u, dpi):
         pref_u[k + 1] = pref_u[k] + (1 if late > 0 else 0)
 
 
-@njit(cache=True)
+@cached_njit
 def pair_row(q, a, b, out):
     """out[i] = D[a, b][i] = Q[a][i] - Q[b][i-1]."""
     out[0] = q[a, 0]
@@ -45,7 +46,7 @@ def pair_row(q, a, b, out):
         out[i] = q[a, i] - q[b, i - 1]
 
 
-@njit(cache=True)
+@cached_njit
 def add_max_row(e_prev, d, e):
     """One position of the recursion: e[i] = max(e[i-1], e_prev[i] + d[i]); returns e[m-1].
     `e` may be `e_prev` (each value is read before it is overwritten)."""

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from mols.jit import cached_njit
 from mols.neighborhoods.hamming import decode1, decode2, decode3
 
 G1, G2 = 30, 1  # Knudsen and Meier's weights of the sign term and of the histogram term
@@ -15,7 +16,7 @@ MAX_FLIPS = 3  # hamming3
 CHUNK = 64  # moves per parallel task; each task clears and reuses its own histogram
 
 
-@njit(cache=True)
+@cached_njit
 def fill_state(AT, HS, x, bits, Y, window, order, levels, ends, residual, NEG):
     """bits = x and Y = A V (V = 2 x - 1): from the previous call's bits and Y by the columns that changed
     where they are few (window[3] = 1: the state holds a previous call's; the buffers start zeroed), else in
@@ -51,7 +52,7 @@ def fill_state(AT, HS, x, bits, Y, window, order, levels, ends, residual, NEG):
     NEG[0] = negative
 
 
-@njit(cache=True)
+@cached_njit
 def product(AT, x, bits, Y, known):
     """bits = x and Y = A V. known: Y is A V for the bits already there; then only the columns whose bit
     changed are added (2 V_j A[:, j] each), unless more than a quarter of them did."""
@@ -71,7 +72,7 @@ def product(AT, x, bits, Y, known):
                 Y[i] += c * AT[j, i]
 
 
-@njit(cache=True)
+@cached_njit
 def sort_rows(Y, v0, order, ends):
     """order = the rows sorted by value (a counting sort, stable), ends[t] = the end in that order of the
     rows with value <= v0 + 2 t (v0 <= min Y, of Y's parity; ends (E,), E > (max Y - v0) / 2)."""
@@ -87,7 +88,7 @@ def sort_rows(Y, v0, order, ends):
         ends[t] += 1
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def flips(bits, idx, n, k):
     """Move idx of Hamming k (k = 1..3; the ids of neighborhoods/hamming.py) as three flips (j, -2 V_j):
     the flips beyond k repeat a bit with coefficient 0, so one loop serves every k."""
@@ -101,13 +102,13 @@ def flips(bits, idx, n, k):
     return j0, j1, j2, coefficient(bits, j0), coefficient(bits, j1) * (k > 1), coefficient(bits, j2) * (k > 2)
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def coefficient(bits, j):
     """Flipping bit j adds -2 V_j A[:, j] to Y (V_j = 2 b_j - 1)."""
     return 2 - 4 * np.int64(bits[j])
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def move_cost(AT, HS, Y, window, move, hist):
     """The cost after the three flips of `move` (flips). hist: scratch of hi - lo + 3 bins, the first and
     last for the values below and above the window (clamping is branch-free: the signs of Y' are random)."""
@@ -131,7 +132,7 @@ def neighborhood_kernel(k: int):
     the window are ppp.cu's, unused here): F[r, 0] = the cost of the neighbor by move first + r, in parallel
     over chunks of moves. k is a constant of the compiled code (the unused flips vanish), and the only one
     the closure holds, so Numba's cache keeps the three kernels."""
-    @njit(parallel=True, cache=True)
+    @cached_njit(parallel=True)
     def kernel(AT, HS, ATB, A, SORTED, bits, Y, window, order, levels, ends, residual, NEG, F, first):
         n, rows = AT.shape[0], F.shape[0]
         bins = max(0, window[1] - window[0] + 1)

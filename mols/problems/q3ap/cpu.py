@@ -6,12 +6,12 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from mols.jit import cached_njit
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def source(i, a, b):
     """The position whose value a swap of positions a and b brings to position i (a = -1: no swap)."""
     if i == a:
@@ -21,7 +21,7 @@ def source(i, a, b):
     return i
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def changed(u, k, l, r, s):
     """Position u of the move's slots (k, l, r, s), or -1 where that slot is empty or repeats k or l."""
     i = (k, l, r, s)[u]
@@ -30,7 +30,7 @@ def changed(u, k, l, r, s):
     return i
 
 
-@njit(cache=True)
+@cached_njit
 def move_delta(A, Bp, Eq, k, l, r, s, symmetric):
     """The change of f when positions (k, l) swap in p and (r, s) in q (docs/internals.md): O(n)."""
     n = A.shape[0]

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from mols.jit import cached_njit
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def move_delta(A, AT, Bp, BpT, o, r, s):
     """The change of objective o when the facilities at positions r and s swap (O(n))."""
     n = Bp.shape[0]
@@ -28,12 +30,12 @@ def move_delta(A, AT, Bp, BpT, o, r, s):
     return total - t_r - t_s + inside
 
 
-@njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def row_start(r, n):
     return r * n - r * (r + 1) // 2
 
 
-@njit(cache=True)
+@cached_njit
 def fill_state(A, AT, b, x, perm, cost, Bp, BpT):
     """The state of x. When x is the state's permutation, keep it; when it is that permutation with
     one swap applied (as in a tabu step), update in O(kn): the cost by the move's delta, then swap
@@ -64,7 +66,7 @@ def fill_state(A, AT, b, x, perm, cost, Bp, BpT):
         cost[o] = total
 
 
-@njit(cache=True)
+@cached_njit
 def swapped_pair(old, new):
     """(r, s), r < s, when `new` is `old` with positions r and s exchanged; (-1, -1) otherwise."""
     r = s = -1
@@ -81,7 +83,7 @@ def swapped_pair(old, new):
     return r, s
 
 
-@njit(cache=True)
+@cached_njit
 def swap_rows_columns(M, r, s):
     for j in range(M.shape[1]):
         M[r, j], M[s, j] = M[s, j], M[r, j]
@@ -89,7 +91,7 @@ def swap_rows_columns(M, r, s):
         M[i, r], M[i, s] = M[i, s], M[i, r]
 
 
-@njit(parallel=True, cache=True)
+@cached_njit(parallel=True)
 def neighborhood(A, AT, perm, cost, Bp, BpT, F):
     """F[id, o] = cost[o] + delta of swap move id: O(n) per move, in parallel over rows of moves."""
     n = perm.shape[0]
@@ -100,7 +102,7 @@ def neighborhood(A, AT, perm, cost, Bp, BpT, F):
                 F[start + s - r - 1, o] = cost[o] + move_delta(A, AT, Bp, BpT, o, r, s)
 
 
-@njit(cache=True)
+@cached_njit
 def taillard_update(A, AT, Bp, BpT, D, r, s):
     """D (k, n_moves): the deltas of the previous solution; made those of the new one, whose
     state Bp is given, after the swap (r, s). The update's factors are differences of rows r and s:
@@ -113,7 +115,7 @@ def taillard_update(A, AT, Bp, BpT, D, r, s):
         _refresh_touching(A, AT, Bp, BpT, D[o], o, r, s)
 
 
-@njit(parallel=True, cache=True)
+@cached_njit(parallel=True)
 def _update_disjoint(ca, ct, cb, dt, D):
     n = ca.shape[0]
     for u in prange(n - 1):
@@ -122,7 +124,7 @@ def _update_disjoint(ca, ct, cb, dt, D):
             D[start + v] += (ca[u] - ca[v]) * (cb[v] - cb[u]) + (ct[u] - ct[v]) * (dt[v] - dt[u])
 
 
-@njit(parallel=True, cache=True)
+@cached_njit(parallel=True)
 def _refresh_touching(A, AT, Bp, BpT, D, o, r, s):
     """The deltas of the moves touching r or s (which the update leaves wrong), afresh."""
     n = Bp.shape[0]
@@ -135,7 +137,7 @@ def _refresh_touching(A, AT, Bp, BpT, D, o, r, s):
     D[row_start(r, n) + s - r - 1] = move_delta(A, AT, Bp, BpT, o, r, s)
 
 
-@njit(parallel=True, cache=True)
+@cached_njit(parallel=True)
 def all_deltas(A, AT, Bp, BpT, D):
     n = Bp.shape[0]
     for r in prange(n - 1):
@@ -145,7 +147,7 @@ def all_deltas(A, AT, Bp, BpT, D):
                 D[o, start + s - r - 1] = move_delta(A, AT, Bp, BpT, o, r, s)
 
 
-@njit(parallel=True, cache=True)
+@cached_njit(parallel=True)
 def add_cost(cost, D, F):
     for idx in prange(F.shape[0]):
         for o in range(F.shape[1]):

@@ -6,15 +6,16 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from mols.errors import MolsError
+from mols.jit import cached_njit
 
 DEFAULT_K = 40  # the paper's candidate lists
 PER_CELL = 2.0  # cities per grid cell on average
 
 
-@njit(cache=True)
+@cached_njit
 def _grid(xy, side):
     """Cities bucketed by cell: (first, order, x0, y0, cell, cols, rows); cell c's cities are order[first[c]:first[c+1]]."""
     n = xy.shape[0]
@@ -40,7 +41,7 @@ def _grid(xy, side):
     return first, order, x0, y0, cell, cols, rows
 
 
-@njit(cache=True)
+@cached_njit
 def _offer(best_d, best_j, count, k, d, j):
     """Insert (d, j) into the sorted buffer of the best `count` <= k; returns the new count."""
     if count == k and (d > best_d[k - 1] or (d == best_d[k - 1] and j > best_j[k - 1])):
@@ -55,7 +56,7 @@ def _offer(best_d, best_j, count, k, d, j):
     return min(count + 1, k)
 
 
-@njit(cache=True, parallel=True)
+@cached_njit(parallel=True)
 def _nearest(xy, k, first, order, x0, y0, cell, cols, rows):
     n = xy.shape[0]
     out = np.empty((n, k), np.int32)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from mols.jit import cached_njit
 
 
-@njit(cache=True)
+@cached_njit
 def distance(ax, ay, bx, by, att):
     """TSPLIB EUC_2D: nint(sqrt(dx^2 + dy^2)); ATT: r = sqrt((dx^2 + dy^2) / 10), nint(r), + 1 if below r."""
     dx = ax - bx
@@ -21,13 +21,13 @@ def distance(ax, ay, bx, by, att):
     return int(math.sqrt(s) + 0.5)
 
 
-@njit(cache=True)
+@cached_njit
 def dist_pos(txy, a, b, att):
     """Distance between the cities at tour positions a and b."""
     return distance(txy[a, 0], txy[a, 1], txy[b, 0], txy[b, 1], att)
 
 
-@njit(cache=True)
+@cached_njit
 def swap_delta(txy, edge, n, i, j, att):
     """Length change when the cities at positions i < j exchange places."""
     before = i - 1 if i > 0 else n - 1
@@ -41,7 +41,7 @@ def swap_delta(txy, edge, n, i, j, att):
     return added - edge[before] - edge[i] - edge[j - 1] - edge[j]
 
 
-@njit(cache=True)
+@cached_njit
 def two_opt_delta(txy, edge, n, i, j, att):
     """Length change when positions i < j are reversed (edges (i-1, i) and (j, j+1) replaced)."""
     if i == 0 and j == n - 1:  # the whole tour backwards: the same cycle
@@ -51,7 +51,7 @@ def two_opt_delta(txy, edge, n, i, j, att):
     return dist_pos(txy, before, j, att) + dist_pos(txy, i, after, att) - edge[before] - edge[j]
 
 
-@njit(cache=True)
+@cached_njit
 def next_pair(i, j, n):
     """The move after (i, j) in the triangular id order that swap and 2-opt share."""
     if j < n - 1:
@@ -59,7 +59,7 @@ def next_pair(i, j, n):
     return i + 1, i + 2
 
 
-@njit(cache=True)
+@cached_njit
 def fill_tour(xy, perm, txy, edge, att):
     """txy (n, 2) and edge (n,) of the tour `perm` over cities xy (n, 2); returns the tour length."""
     n = perm.shape[0]
