@@ -85,7 +85,7 @@ def test_tabu_same_on_both_backends(problem, instance, algorithm):
 @pytest.mark.parametrize("fused", [True, False])
 @pytest.mark.parametrize("instance", ["tai25a", "tai150b", "KC10-2fl-1uni"])
 def test_gpu_selection_equals_cpu(rng, fused, instance):
-    """best_weighted with forbids and aspiration: the fused kernel (qap_neighborhood_select) and
+    """The selection with forbids and aspiration: the fused kernel (qap_neighborhood_select) and
     the F-writing kernel with select.cu pick the CPU's move, score and costs."""
     problem = load_problem("mqap" if instance.startswith("KC") else "qap", instance)
     cpu, gpu = prepare(problem, SWAP, "cpu"), prepare(problem, SWAP, BackendSpec("gpu", fused=fused))

@@ -165,7 +165,7 @@ extern "C" __global__ void qap_apply(const int* A, const int* AT, int* perm, VAL
 }
 
 #ifdef WALK_STEP
-// Whole steps of tabu walks in one launch each (gpu_walk.py, Problem.walk_kernel), compiled after algorithms/tabu/walk.cu:
+// Whole steps of tabu walks in one launch each (gpu_walk.py, KernelSet.walk_kernel), compiled after algorithms/tabu/walk.cu:
 // each block offers its share of the moves to the selection (write_part), then the last block of each lane makes
 // walk_step's choice and moves the lane's state (qap_apply's), so that a step is one kernel instead of three.
 // Arguments: the state, n_moves (one chunk), c, threshold, step, the tabu memory, the blocks' parts, `done` (a
