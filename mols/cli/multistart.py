@@ -49,19 +49,29 @@ def multistart(
 
 def run_parameters(args: list[str]) -> dict:
     """The `run` command's parameters from these arguments (its own parser: the same options, checks and help)."""
-    import click
-
+    exits, refusals = parse_failures()
     alone = new_app()
     alone.command()(run)
     try:
         params = typer.main.get_command(alone).make_context("mols multistart", list(args)).params
-    except click.exceptions.Exit:
+    except exits:
         raise typer.Exit() from None
-    except click.ClickException as err:
+    except refusals as err:
         raise MolsError(f"{err.format_message()} (the options of mols run)") from None
     if params["batch"] != 1:
         raise MolsError("--batch is mols run's: mols multistart runs --searches K")
     return params
+
+
+def parse_failures() -> tuple[tuple[type, ...], tuple[type, ...]]:
+    """What a command's parser raises to end (--help) and to refuse its arguments: typer's own classes (typer 0.29
+    and later carry their own click) and click's (earlier typer, or click installed beside it)."""
+    exits, refusals = [typer.Exit], [getattr(typer, "TyperException", typer.Exit)]
+    try:
+        import click
+    except ImportError:
+        return tuple(exits), tuple(refusals)
+    return (*exits, click.exceptions.Exit), (*refusals, click.ClickException)
 
 
 def default_folder(fields: dict, searches: int) -> Path:
