@@ -66,7 +66,7 @@ def run_parameters(args: list[str]) -> dict:
 def parse_failures() -> tuple[tuple[type, ...], tuple[type, ...]]:
     """What a command's parser raises to end (--help) and to refuse its arguments: typer's own classes (typer 0.29
     and later carry their own click) and click's (earlier typer, or click installed beside it)."""
-    exits, refusals = [typer.Exit], [getattr(typer, "TyperException", typer.Exit)]
+    exits, refusals = [typer.Exit], [typer.TyperException] if hasattr(typer, "TyperException") else []
     try:
         import click
     except ImportError:

@@ -25,6 +25,7 @@ from mols.search.options import (
     check_budget,
     default_iterations,
     option,
+    parse_numbers,
 )
 
 ALGORITHMS = tuple(REGISTRY)  # the built-in algorithms' names
@@ -34,10 +35,7 @@ def parse_target(text: str | None) -> float | tuple[float, ...] | None:
     """The target written as text: one number, or numbers separated by commas (one per objective)."""
     if text is None:
         return None
-    try:
-        values = tuple(float(tok) for tok in text.replace(",", " ").split())
-    except ValueError:
-        raise OptionError("target", f": expected numbers separated by commas, got {text!r}") from None
+    values = parse_numbers(text, "target")
     if not values:
         raise OptionError("target", ": expected a value per objective, got nothing")
     return values[0] if len(values) == 1 else values

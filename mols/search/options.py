@@ -91,3 +91,12 @@ def check_budget(iterations: int | None, time: float | None, evaluations: int | 
         raise OptionError("time", f"must be a positive number of seconds, got {time}")
     if evaluations is not None and evaluations < 1:
         raise OptionError("evaluations", f"must be at least 1, got {evaluations}")
+
+
+def parse_numbers(text: str, parameter: str) -> tuple[float, ...]:
+    """Numbers written separated by commas (or spaces): an option's text (weights, target); OptionError naming
+    `parameter` for anything else."""
+    try:
+        return tuple(float(tok) for tok in text.replace(",", " ").split())
+    except ValueError:
+        raise OptionError(parameter, f": expected numbers separated by commas, got {text!r}") from None

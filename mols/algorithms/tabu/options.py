@@ -5,19 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mols.errors import OptionError
-from mols.search.options import SEARCH, AlgorithmOptions, keyed, option
+from mols.search.options import SEARCH, AlgorithmOptions, keyed, option, parse_numbers
 
 DEFAULT_PARTITIONS = 3  # tabu: Das-Dennis lattice of weight vectors, 10 of them for 3 objectives
 
 
 def parse_weights(text: str | None) -> tuple[float, ...] | None:
     """Weights written as numbers separated by commas (or spaces)."""
-    if text is None:
-        return None
-    try:
-        return tuple(float(tok) for tok in text.replace(",", " ").split())
-    except ValueError:
-        raise OptionError("weights", f": expected numbers separated by commas, got {text!r}") from None
+    return None if text is None else parse_numbers(text, "weights")
 
 
 def weights_option():
