@@ -18,6 +18,7 @@ from mols.search.loop import Runner
 from mols.search.monitor import EachIteration
 from mols.search.options import check_budget, default_iterations
 from mols.search.profiler import Profiler
+from mols.search.trace import Trace
 
 OnIteration = Callable[[int, int], None]  # (neighborhood evaluations so far, archive size)
 
@@ -65,6 +66,7 @@ class SearchResult:
     walk: str | None = None  # tabu walks, PLS iterations: "device" (batches in CUDA graphs) or "host"; None: neither
     ended_by: str | None = None  # a completed run: iterations, evaluations, time, target or natural end
     details: dict | None = None  # what only this algorithm records (ILS-3opt: strategy, population, gap), in run.json
+    trace: Trace | None = None  # how the run went, row by row (search/trace.py): trace.csv
 
     @property
     def evaluated_neighbors(self) -> int:
@@ -98,6 +100,7 @@ class Search(ABC):
         self.reached = None
         self.natural_end = False  # PLS: the last start allowed is fully explored
         self.walk = None  # where tabu walks ran (SearchResult.walk)
+        self.trace = None  # its Trace, once a runner has given it one (search/trace.py)
         self._draw_seed = int(rng.integers(2**63)) if nbh.sampled else None  # drawn only where something samples
         self._draws = 0
 
@@ -113,7 +116,7 @@ class Search(ABC):
         """What the run found and cost, its profiler stopped; `ended_by`: the budget that ended a completed run."""
         return SearchResult(self.archive, self.iterations, self.evaluator.n_neighbors, self.profiler.wall,
                             self.profiler.split(), status, error, self.starts, signal, self.target, self.reached,
-                            self.walk, ended_by)
+                            self.walk, ended_by, trace=self.trace)
 
     @abstractmethod
     def steps(self) -> Iterator[None]:
@@ -166,6 +169,12 @@ class Search(ABC):
     def reported_size(self) -> int:
         """The archive size the last step reported: the run's archive's, or that of the step's work (a PLS start)."""
         return len(self.archive) if self.reported is None else self.reported
+
+    def trace_values(self) -> tuple[int, int, np.ndarray]:
+        """What a trace row (search/trace.py) records of the run now: its iterations, neighbors evaluated and the
+        objective vectors its archives hold (the run's and those of work in progress; some may be dominated)."""
+        F = np.concatenate([archive.F for archive in self._archives()])
+        return self.iterations, self.iterations * self.evaluator.n_neighbors, F
 
     def count_iteration(self, archive_size: int | None = None, steps: int = 1) -> None:
         """`steps` more neighborhood evaluations, and the archive size to report (by default the run's); the loop

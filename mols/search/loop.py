@@ -10,6 +10,7 @@ from mols.errors import MolsError
 from mols.search.budget import UNLIMITED, Budgets
 from mols.search.monitor import hears
 from mols.search.profiler import Profiler
+from mols.search.trace import trace_of
 
 
 class Runner:
@@ -27,7 +28,8 @@ class Runner:
         first = self.budgets.index(caps[0]) if caps else len(self.budgets)
         self.first = [b for b in self.budgets[:first] if not b.in_loop]
         self.then = [b for b in self.budgets[first:] if not b.in_loop]
-        monitors = [*search.monitors, *monitors]
+        self.trace = trace_of(search)  # every run's (search/trace.py); None for a batch, whose searches have theirs
+        monitors = [*search.monitors, *monitors, *([self.trace] if self.trace is not None else [])]
         self.on_step, self.on_end = hears(monitors, "on_step"), hears(monitors, "on_end")
         archived = [] if getattr(search, "archive", None) is None else monitors  # a batch, an ILS-3opt population: none
         self.on_archive, self.on_best = hears(archived, "on_archive"), hears(archived, "on_best")

@@ -4,6 +4,9 @@ iteration and its draws: docs/internals.md."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
+import numba
 import numpy as np
 from numba import prange
 
@@ -258,3 +261,14 @@ def ils_population(xy, cand, seed, tours, pos, bests, best_pos, queues, queued, 
         key = np.array([seed, s], dtype=np.uint64)
         ils_solution(xy, cand, key, tours[s], pos[s], bests[s], best_pos[s], queues[s], queued[s], lengths[s],
                      it_from, it_to, seg, samples, att, window, spans[s])
+
+
+@contextmanager
+def numba_threads(threads: int | None):
+    """Numba's parallel regions on `threads` cores inside the block (None: all)."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import math
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from mols.algorithms.ils3opt.merge import (
@@ -22,12 +20,19 @@ from mols.algorithms.ils3opt.merge import (
     merge_window,
 )
 from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, STRATEGIES
-from mols.algorithms.ils3opt.population import ils_population, max_segment, start_lengths, start_tours
+from mols.algorithms.ils3opt.population import (
+    ils_population,
+    max_segment,
+    numba_threads,
+    start_lengths,
+    start_tours,
+)
 from mols.errors import MolsError, OptionError
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.problems.tsp.model import Tsp
 from mols.search.budget import Budgets, Iterations, Target, Time
 from mols.search.loop import Runner
+from mols.search.trace import Trace
 
 GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi")
 RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
@@ -51,6 +56,7 @@ class IlsResult:
     seconds: float  # search time: candidate lists, start tours, descents and iterations (compilation excluded)
     ended_by: str  # iterations, time, target or stop
     reached_seconds: float | None  # when a tour at or below the target was first seen (between chunks)
+    trace: Trace | None = None  # the best length, row by row (search/trace.py)
 
     @property
     def best(self) -> int:
@@ -81,17 +87,6 @@ def check_options(problem: Tsp, strategy: str, population: int, merge: int = 0) 
     if merge and strategy in RKBI_STRATEGIES:
         raise OptionError("merge", "runs the first-improvement strategies (cpu, fi-thread, fi-block, "
                           f"fi-block-shared), not {strategy}")
-
-
-@contextmanager
-def numba_threads(threads: int | None):
-    """Numba's parallel regions on `threads` cores inside the block (None: all)."""
-    before = numba.get_num_threads()
-    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
 
 
 class CpuPopulation:
@@ -205,12 +200,20 @@ class IlsRun:
                                                      None if per_solution is None else Iterations(per_solution, True),
                                                      None if time_budget is None else Time(time_budget)) if budget)
         self.monitors, self.iterations, self.reached, self.pop, self.granule, self.profiler = [], 0, None, None, 1, None
+        self.trace = None  # given by the runner (search/trace.py)
 
     def warm_up(self) -> None:
         warm_up(self.problem, self.strategy, self.threads, self.samples, self.population, self.merge)
 
     def holds_target(self) -> bool:
         return self.pop.best_lengths().min() <= self.target
+
+    def trace_values(self) -> tuple[int, int, np.ndarray] | None:
+        """A trace row (search/trace.py): ILS iterations (also as evaluations, as its SearchResult) and best length."""
+        if self.pop is None:
+            return None
+        done = self.iterations * self.population
+        return done, done, self.pop.best_lengths().min(keepdims=True)[:, None]
 
     def steps(self):
         with numba_threads(self.threads):
@@ -253,7 +256,7 @@ class IlsRun:
         lengths = self.pop.best_lengths()
         tour = self.pop.best_tour(int(np.argmin(lengths)))
         return IlsResult(self.strategy, self.population, lengths, tour, self.iterations, self.profiler.wall,
-                         ended_by or "stop", None if self.reached is None else self.reached.seconds)
+                         ended_by or "stop", None if self.reached is None else self.reached.seconds, self.trace)
 
 
 def config_result(config, stop=None):
@@ -289,7 +292,7 @@ def config_result(config, stop=None):
     ended_by = None if status == "interrupted" else result.ended_by
     search_result = SearchResult(archive, result.total_iterations, 1, result.seconds, profile, status, None,
                                  population, stop.name if status == "interrupted" else None, target, reached, None,
-                                 ended_by, details)
+                                 ended_by, details, result.trace)
     device = "gpu" if result.strategy in GPU_STRATEGIES else "cpu"
     label = f"{device} x{config.threads}" if device == "cpu" and config.threads else device
     return search_result, (problem, cpu_name() if device == "cpu" else gpu_name(),

@@ -86,6 +86,11 @@ class ParetoLocalSearch(Search):
         accepted, removed = self.archive.verdict(F)
         return len(self.archive) - int(removed.sum()) + int(accepted.sum())
 
+    def trace_values(self) -> tuple[int, int, np.ndarray]:
+        """Also the start's members, which reach the run's archive when the start ends."""
+        iterations, evaluations, F = super().trace_values()
+        return iterations, evaluations, np.concatenate([F, self.local.members()[0]])
+
     def holds_target(self) -> bool:
         """The run's archive, or the start's (whose members reach the run's when the start ends)."""
         return super().holds_target() or self.local.holds(self.goal)

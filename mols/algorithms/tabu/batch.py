@@ -13,6 +13,7 @@ from mols.search.base import SearchResult
 from mols.search.loop import Runner
 from mols.search.monitor import Monitor
 from mols.search.profiler import Profiler
+from mols.search.trace import Trace, reference_point
 
 
 def made(rounds: Iterator) -> list | None:
@@ -23,10 +24,11 @@ def made(rounds: Iterator) -> list | None:
 
 class SearchBatch:
     """The searches as one for the runner (search/loop.py): a step is a batch of steps of all of them; the lead's
-    budgets are everyone's (the searches differ only by their seeds), and each search's monitors hear of every step
-    (ForSearch)."""
+    budgets are everyone's (the searches differ only by their seeds), and each search's monitors, and its trace, hear
+    of every step (ForSearch)."""
 
     natural_end = False
+    traces_searches = True  # the runner gives the batch no trace (search/trace.py): each search has its own
 
     def __init__(self, searches: list[AggregatedTabu]):
         if any(not isinstance(s, AggregatedTabu) for s in searches):
@@ -35,8 +37,11 @@ class SearchBatch:
             raise MolsError("a batch in one launch has no target: each search would stop the others")
         self.searches = searches
         self.budgets = searches[0].budgets
+        reference = reference_point(searches[0].problem)  # one instance: one point for all
+        for search in searches:
+            search.trace = Trace(search, reference)
         self.monitors = [ForSearch(b, search, monitor) for b, search in enumerate(searches)
-                         for monitor in search.monitors]
+                         for monitor in [*search.monitors, search.trace]]
 
     def run(self, stop=None) -> list[SearchResult]:
         """Every search to its budget (or until a stop); their results, in order."""
