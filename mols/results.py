@@ -1,5 +1,5 @@
-"""Results folders: front.csv (every objective of the problem, and the solutions) and run.json (configuration,
-versions, device, timings, counts), written under a lock and atomically, run.json last; reports read only these."""
+"""Results folders: front.csv (every objective of the problem, and the solutions), trace.csv (how the run went) and
+run.json (configuration, versions, device, timings, counts), written under a lock and atomically, run.json last."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import mols
 from mols.encodings import Encoding
 from mols.environment import environment
 from mols.problems import Problem
-from mols.results_folder import FRONT, MANIFEST, ResultsFolder, write_atomic
+from mols.results_folder import FRONT, MANIFEST, TRACE, ResultsFolder, write_atomic
 from mols.runner import RunConfig, SearchResult
 from mols.search.base import Search
 from mols.search.options import declared
@@ -110,7 +110,28 @@ def front_csv(result: SearchResult, objectives: tuple[str, ...], encoding: Encod
     return text.getvalue().encode()
 
 
-def manifest(config: RunConfig, result: SearchResult, context: RunContext, front: bytes) -> dict:
+def trace_csv(trace) -> bytes:
+    """trace.csv's content: a row per row of the run's Trace (search/trace.py), under its columns; values as Python
+    writes them (an objective's best value NaN, `nan`, while the archive is empty)."""
+    text = io.StringIO()
+    rows = csv.writer(text, lineterminator="\n")
+    rows.writerow(trace.columns)
+    rows.writerows(trace.rows)
+    return text.getvalue().encode()
+
+
+def trace_record(result: SearchResult, trace: bytes | None) -> dict | None:
+    """run.json's word on trace.csv: its rows and SHA-256, and the point its hypervolumes are measured up to (the
+    same for every run of the instance and objectives); None where the run has no trace."""
+    if trace is None:
+        return None
+    reference = result.trace.reference
+    return {"file": TRACE, "rows": len(result.trace.rows), "sha256": hashlib.sha256(trace).hexdigest(),
+            "reference_point": None if reference is None else reference.tolist()}
+
+
+def manifest(config: RunConfig, result: SearchResult, context: RunContext, front: bytes,
+             trace: bytes | None = None) -> dict:
     return {
         "mols": mols.__version__,
         "config": config.record(),
@@ -138,15 +159,17 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
         "walk": result.walk,
         "archive_size": len(result.archive),
         "front": {"file": FRONT, "rows": len(result.archive), "sha256": hashlib.sha256(front).hexdigest()},
+        "trace": trace_record(result, trace),
         **({"details": result.details} if result.details else {}),
     }
 
 
 def results_files(config: RunConfig, result: SearchResult, context: RunContext) -> dict[str, bytes]:
-    """The content of a run's front.csv and run.json."""
+    """The content of a run's front.csv, trace.csv (where it has a trace) and run.json."""
     front = front_csv(result, context.objectives, context.encoding, context.full)
-    text = json.dumps(manifest(config, result, context, front), indent=2) + "\n"
-    return {FRONT: front, MANIFEST: text.encode()}
+    trace = None if result.trace is None else trace_csv(result.trace)
+    text = json.dumps(manifest(config, result, context, front, trace), indent=2) + "\n"
+    return {FRONT: front, **({TRACE: trace} if trace is not None else {}), MANIFEST: text.encode()}
 
 
 def target_record(result: SearchResult) -> dict | None:
@@ -160,15 +183,16 @@ def target_record(result: SearchResult) -> dict | None:
 
 
 def write_run(out: ResultsFolder, config: RunConfig, result: SearchResult, context: RunContext) -> None:
-    """The run's front.csv and run.json into the folder `out` holds (ResultsFolder.write_files)."""
+    """The run's front.csv, trace.csv and run.json into the folder `out` holds (ResultsFolder.write_files)."""
     out.write_files(results_files(config, result, context))
 
 
 def write_results(folder: Path, config: RunConfig, result: SearchResult, context: RunContext) -> None:
-    """Write front.csv and run.json into folder (made if missing; a run there is replaced)."""
+    """Write front.csv, trace.csv and run.json into folder (made if missing; a run there is replaced)."""
     with ResultsFolder(folder, overwrite=True) as out:
         write_run(out, config, result, context)
 
 
-__all__ = ["FRONT", "MANIFEST", "RESULTS", "ResultsFolder", "RunContext", "folder_name", "front_csv", "instance_digest",
-           "manifest", "results_files", "safe_name", "target_record", "write_atomic", "write_results", "write_run"]
+__all__ = ["FRONT", "MANIFEST", "RESULTS", "TRACE", "ResultsFolder", "RunContext", "folder_name", "front_csv",
+           "instance_digest", "manifest", "results_files", "safe_name", "target_record", "trace_csv", "trace_record",
+           "write_atomic", "write_results", "write_run"]

@@ -12,7 +12,7 @@ from filelock import FileLock, Timeout
 
 from mols.errors import MolsError, reason
 
-FRONT, MANIFEST = "front.csv", "run.json"
+FRONT, MANIFEST, TRACE = "front.csv", "run.json", "trace.csv"
 KINDS = {"run": MANIFEST, "batch": "batch.json", "multistart": "multistart.json"}  # the file that says what a folder holds
 
 
@@ -128,14 +128,16 @@ class ResultsFolder:
         self.made = False
 
     def write_files(self, files: dict[str, bytes]) -> None:
-        """front.csv and run.json (a run's files, perhaps made on another machine): both written under temporary
-        names first, then renamed over the old ones, run.json last, so an old run stays whole until the new one is
-        in place. Where they cannot be written, a rescue copy is made and the MolsError names both places."""
+        """A run's files by name (front.csv, trace.csv and run.json, perhaps made on another machine): all written
+        under temporary names first, then renamed over the old ones, run.json last, so an old run stays whole until
+        the new one is in place. Where they cannot be written, a rescue copy is made and the MolsError names both
+        places."""
+        names = [*(name for name in files if name != MANIFEST), MANIFEST]
         staged: list[Path] = []
         try:
-            for name in (FRONT, MANIFEST):
+            for name in names:
                 staged.append(stage(self.path / name, files[name]))
-            for name, temporary in zip((FRONT, MANIFEST), staged):
+            for name, temporary in zip(names, staged):
                 os.replace(temporary, self.path / name)
         except OSError as err:
             for temporary in staged:

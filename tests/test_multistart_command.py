@@ -15,6 +15,7 @@ import mols
 from mols.cli import app
 from mols.errors import MolsError
 from mols.parallel.record import MULTISTART
+from mols.reporting import load_run
 from mols.results import FRONT
 from mols.runner import RunConfig
 from tests.test_multistart import LOG, QAP, failing_task, fronts_one_by_one, merged_of
@@ -102,6 +103,7 @@ def test_without_dask_the_command_runs_on_local_processes_and_refuses_a_schedule
     assert record["mode"] == "processes" and record["workers"] == ["0", "1"]
     for seed, front in fronts_one_by_one(QAP | {"iterations": 3, "seed": 0}, [0, 1]).items():
         assert (out / f"seed-{seed}" / FRONT).read_bytes() == front
+        assert load_run(out / f"seed-{seed}").trace["iterations"].iloc[-1] == 3  # each search's trace, sent back
     refused = CliRunner().invoke(app, ["multistart", "--scheduler", "tcp://127.0.0.1:1", *TINY, "-o", str(out)])
     assert refused.exit_code == 1 and "pip install 'mols[dask]'" in flat(refused.output)
 

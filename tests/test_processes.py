@@ -47,10 +47,13 @@ def finish(child: subprocess.Popen) -> tuple[int, str]:
 
 
 def check_complete(folder: Path, status: str, signal_name: str | None = None) -> dict:
-    """The folder reads back whole (run.json's count and SHA-256 of front.csv agree) with that status."""
+    """The folder reads back whole (run.json's count and SHA-256 of front.csv and trace.csv agree) with that status,
+    its trace up to the run's end."""
     run = load_run(folder)
     assert run.manifest["status"] == status and run.manifest["signal"] == signal_name
     assert len(run.F) == run.manifest["archive_size"] > 0
+    last = run.trace.iloc[-1]
+    assert (last["iterations"], last["archive"]) == (run.manifest["iterations"], len(run.F))
     assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
     return run.manifest
 

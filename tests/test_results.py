@@ -15,7 +15,16 @@ import pytest
 from mols.archive import Archive
 from mols.errors import MolsError
 from mols.problems.flowshop.model import OBJECTIVES
-from mols.results import FRONT, MANIFEST, ResultsFolder, RunContext, front_csv, write_results, write_run
+from mols.results import (
+    FRONT,
+    MANIFEST,
+    TRACE,
+    ResultsFolder,
+    RunContext,
+    front_csv,
+    write_results,
+    write_run,
+)
 from mols.runner import RunConfig, build_search
 from mols.search.base import SearchResult
 
@@ -134,7 +143,10 @@ def test_run_json_records_the_front_it_belongs_to(tmp_path, finished):
     run = json.loads((tmp_path / MANIFEST).read_text())
     data = (tmp_path / FRONT).read_bytes()
     assert run["front"] == {"file": FRONT, "rows": len(result.archive), "sha256": hashlib.sha256(data).hexdigest()}
-    assert sorted(p.name for p in tmp_path.iterdir()) == [FRONT, MANIFEST]  # no temporary file left
+    trace = (tmp_path / TRACE).read_bytes()
+    assert run["trace"] == {"file": TRACE, "rows": len(result.trace.rows), "sha256": hashlib.sha256(trace).hexdigest(),
+                            "reference_point": result.trace.reference.tolist()}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FRONT, MANIFEST, TRACE]  # no temporary file left
     assert (tmp_path.parent / f".{tmp_path.name}.mols.lock").is_file()  # the lock is beside the folder
 
 
@@ -145,7 +157,7 @@ def test_a_replacing_run_that_cannot_be_written_keeps_the_old_run_whole_and_a_re
     config, search, result = finished
     folder = tmp_path / "run"
     write_results(folder, config, result, RunContext.of(search))
-    before = {name: (folder / name).read_bytes() for name in (FRONT, MANIFEST)}
+    before = {name: (folder / name).read_bytes() for name in (FRONT, MANIFEST, TRACE)}
 
     def full(*args):
         raise OSError(28, "No space left on device")
@@ -154,10 +166,11 @@ def test_a_replacing_run_that_cannot_be_written_keeps_the_old_run_whole_and_a_re
     with pytest.raises(MolsError, match="No space left on device") as caught:
         write_results(folder, config, result, RunContext.of(search))
     monkeypatch.undo()
-    assert {name: (folder / name).read_bytes() for name in (FRONT, MANIFEST)} == before
-    assert sorted(p.name for p in folder.iterdir()) == [FRONT, MANIFEST]
+    assert {name: (folder / name).read_bytes() for name in (FRONT, MANIFEST, TRACE)} == before
+    assert sorted(p.name for p in folder.iterdir()) == [FRONT, MANIFEST, TRACE]
     rescued = Path(str(caught.value).split(" are in ")[1])
     assert (rescued / FRONT).read_bytes() == before[FRONT] and json.loads((rescued / MANIFEST).read_text())["front"]
+    assert (rescued / TRACE).read_bytes() == before[TRACE]
 
 
 def test_a_folder_made_for_nothing_is_taken_away(tmp_path):
