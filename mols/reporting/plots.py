@@ -1,5 +1,5 @@
 """PNG figures: fronts projected on pairs of objectives, profile splits, speed-up against size, attainment
-surfaces and EAF differences."""
+surfaces and EAF differences, convergence curves and runtime distributions."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
 from mols.reporting.attainment import LEVELS, InstanceEAF, levels
+from mols.reporting.convergence import Curves, Runtimes
 from mols.reporting.runs import Run, group_label
 from mols.reporting.tables import PARTS
 
@@ -157,4 +158,42 @@ def plot_eaf_difference(name: str, eaf: InstanceEAF, pair: tuple[str, str], path
     axes[0].set_ylabel(eaf.objectives[1])
     fig.colorbar(shading, ax=axes, label="difference in the fraction of runs attaining")
     fig.suptitle(f"{name}: EAF differences over {eaf.runs[pair[0]]} runs each, all objectives minimised")
+    return _save(fig, path)
+
+
+def plot_convergence(name: str, curves: Curves, path: Path) -> Path:
+    """One line per algorithm and backend: the median over its runs of the trace's measure (hypervolume, or best
+    value) against seconds on a log axis, in a band from the first to the third quartile."""
+    fig, ax = plt.subplots(figsize=(7, 4.6))
+    for i, (label, (times, median, q1, q3)) in enumerate(curves.curves.items()):
+        ax.fill_between(times, q1, q3, color=f"C{i % 10}", alpha=0.2, linewidth=0, step="post")
+        ax.plot(times, median, color=f"C{i % 10}", drawstyle="steps-post",
+                label=f"{label} (median of {curves.runs[label]} runs)")
+    ax.set_xscale("log")
+    ax.set_xlabel("seconds of search")
+    higher = "higher" if curves.measure == "hypervolume" else "lower"
+    ax.set_ylabel(f"{curves.measure.replace('_', ' ')} ({higher} is better)")
+    ax.legend(fontsize=8, loc="best")
+    ax.set_title(f"{name}: convergence, median and interquartile range over seeds", fontsize=10)
+    return _save(fig, path)
+
+
+def plot_runtimes(name: str, runtimes: Runtimes, path: Path) -> Path:
+    """One step line per algorithm and backend: the fraction of its runs that had reached the target by each time
+    (log axis)."""
+    fig, ax = plt.subplots(figsize=(7, 4.6))
+    reached = np.concatenate(list(runtimes.reached.values()))
+    reached = reached if len(reached) else np.ones(1)  # no run reached it: an axis around 1 s
+    first, last = reached.min() / 1.5, reached.max() * 1.5
+    for i, (label, times) in enumerate(runtimes.reached.items()):
+        total = runtimes.runs[label]
+        xs = np.concatenate([[first], times, [last]])
+        ys = np.concatenate([[0], np.arange(1, len(times) + 1), [len(times)]]) / total
+        ax.step(xs, ys, where="post", color=f"C{i % 10}", label=f"{label} ({len(times)} of {total} runs reached it)")
+    ax.set_xscale("log")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("seconds of search")
+    ax.set_ylabel(f"fraction of runs at or below {runtimes.target:g}")
+    ax.legend(fontsize=8, loc="best")
+    ax.set_title(f"{name}: runtime distribution to the target {runtimes.target:g}", fontsize=10)
     return _save(fig, path)

@@ -1,5 +1,6 @@
 """report.md: how to read it, the table of groups, notes on the groups that could not be compared, and one section
-per group (summary, reference set, time profile, speed-ups, rank tests, attainment plots); the plots' file names."""
+per group (summary, reference set, time profile, speed-ups, rank tests, attainment plots, convergence and runtime
+distributions); the plots' file names."""
 
 from __future__ import annotations
 
@@ -56,6 +57,14 @@ def difference_png(label: str, pair: tuple[str, str]) -> str:
     return f"eafdiff-{label}-{safe_name(pair[0])}-vs-{safe_name(pair[1])}.png"
 
 
+def convergence_png(label: str) -> str:
+    return f"convergence-{label}.png"
+
+
+def runtimes_png(label: str) -> str:
+    return f"runtimes-{label}.png"
+
+
 def render_markdown(report: Report) -> str:
     parts = ["# Report\n", INTRO + "\n"]
     parts += [RANK_TESTS + "\n"] if not report.rank_tests.empty else []
@@ -91,7 +100,29 @@ def group_markdown(report: Report, group: Group) -> list[str]:
         parts += ["### Hypervolume rank tests over seeds\n", frame_markdown(tests) + "\n"]
     if label in report.eafs:
         parts += ["### Attainment surfaces\n", eaf_markdown(label, report.eafs[label])]
+    if label in report.curves:
+        parts += ["### Anytime behaviour\n", anytime_markdown(report, label)]
     return parts
+
+
+def anytime_markdown(report: Report, label: str) -> str:
+    """The group's convergence plot and runtime distribution, each with a line saying what it shows."""
+    curves = report.curves[label]
+    what = ("hypervolume against the reference point in each run.json (`trace.reference_point`, fixed for the "
+            "instance; higher is better)" if curves.measure == "hypervolume" else
+            f"best {curves.measure.removeprefix('best_')} found (lower is better)")
+    without = f"; {curves.without} run(s) without trace.csv (older folders) left out" if curves.without else ""
+    lines = [f"![convergence of {label}]({convergence_png(label)})\n",
+             (f"Convergence: for each algorithm and backend, the median over seeds (line) and the interquartile "
+              f"range (band) of the {what}, against seconds of search on a log axis, from each run's trace.csv"
+              f"{without}.\n")]
+    if label in report.runtimes:
+        target = report.runtimes[label].target
+        lines += [f"![runtime distribution of {label}]({runtimes_png(label)})\n",
+                  (f"Runtime distribution: for each algorithm and backend, the fraction of its runs whose best value "
+                   f"was at or below the target {target:g} by each time (seconds of search, log axis), from the "
+                   "traces.\n")]
+    return "\n".join(lines)
 
 
 def eaf_markdown(label: str, eaf: InstanceEAF) -> str:

@@ -13,10 +13,18 @@ from mols.errors import MolsError, reason
 from mols.problems import published_front
 from mols.reporting import plots
 from mols.reporting.attainment import InstanceEAF, instance_eaf, is_bi_objective
+from mols.reporting.convergence import Curves, Runtimes, convergence, runtimes
 from mols.reporting.groups import Group, group_notes, group_runs
 from mols.reporting.indicators import reference_set
 from mols.reporting.ranktest import hv_rank_tests
-from mols.reporting.render import attainment_png, difference_png, fronts_png, render_markdown
+from mols.reporting.render import (
+    attainment_png,
+    convergence_png,
+    difference_png,
+    fronts_png,
+    render_markdown,
+    runtimes_png,
+)
 from mols.reporting.runs import Run, load_runs
 from mols.reporting.tables import runs_table, speedup_table, summary_table
 
@@ -35,6 +43,8 @@ class Report:
     notes: list[str] = field(default_factory=list)  # groups that could not be compared, or were kept apart
     rank_tests: pd.DataFrame = field(default_factory=pd.DataFrame)  # hypervolume, per pair of labels in a group
     eafs: dict[str, InstanceEAF] = field(default_factory=dict)  # bi-objective groups only, by group label
+    curves: dict[str, Curves] = field(default_factory=dict)  # groups with traces (trace.csv), by group label
+    runtimes: dict[str, Runtimes] = field(default_factory=dict)  # single-objective groups with a target and traces
 
     def compact(self) -> pd.DataFrame:
         """The summary's headline columns, as the CLI prints them."""
@@ -57,8 +67,11 @@ def build_report(paths: list[Path]) -> Report:
     references = {group.label: reference_set([r.F for r in group.runs], published(group)) for group in groups}
     df = runs_table(groups, references)
     eafs = {group.label: instance_eaf(group.runs) for group in groups if is_bi_objective(group.runs)}
+    curves = {group.label: c for group in groups if (c := convergence(group)) is not None}
+    times = {group.label: r for group in groups if (r := runtimes(group)) is not None}
     return Report(df, summary_table(df), speedup_table(df), references, runs, groups, errors=errors,
-                  skipped=skipped, notes=group_notes(groups), rank_tests=hv_rank_tests(df), eafs=eafs)
+                  skipped=skipped, notes=group_notes(groups), rank_tests=hv_rank_tests(df), eafs=eafs,
+                  curves=curves, runtimes=times)
 
 
 def published(group: Group) -> np.ndarray | None:
@@ -105,6 +118,9 @@ def _write_plots(report: Report, out: Path) -> list[Path]:
         files.append(plots.plot_attainment(label, eaf, out / attainment_png(label)))
         files += [plots.plot_eaf_difference(label, eaf, pair, out / difference_png(label, pair))
                   for pair, rectangles in eaf.differences.items() if rectangles is not None]
+    files += [plots.plot_convergence(label, curves, out / convergence_png(label))
+              for label, curves in report.curves.items()]
+    files += [plots.plot_runtimes(label, times, out / runtimes_png(label)) for label, times in report.runtimes.items()]
     files.append(plots.plot_profile(report.runs, out / "profile.png"))
     if (report.speedups["backend"] != "cpu x1").any():
         files.append(plots.plot_speedup(report.speedups, out / "speedup.png"))

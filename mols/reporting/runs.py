@@ -1,4 +1,4 @@
-"""Results folders read back: a run's manifest (run.json) and front (front.csv), checked."""
+"""Results folders read back: a run's manifest (run.json), front (front.csv) and trace (trace.csv), checked."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from mols.errors import MolsError, reason
-from mols.results import FRONT, MANIFEST
+from mols.results import FRONT, MANIFEST, TRACE
 
 REQUIRED = ("config", "algorithm", "objectives", "status", "wall_seconds", "profile", "iterations")
 
@@ -24,11 +24,13 @@ def group_label(algorithm: str, backend: str) -> str:
 
 @dataclass(frozen=True)
 class Run:
-    """One results folder: its manifest and its front F (size, k), in the manifest's objective order."""
+    """One results folder: its manifest, its front F (size, k), in the manifest's objective order, and its trace
+    (trace.csv's rows; None for a folder written before runs had one)."""
 
     folder: Path
     manifest: dict
     F: np.ndarray
+    trace: pd.DataFrame | None = None
 
     @property
     def instance(self) -> str:
@@ -89,7 +91,7 @@ def find_folders(path: Path) -> tuple[list[Path], list[str]]:
 def load_run(folder: Path) -> Run:
     """The run in folder, or MolsError naming the folder and what is wrong with it."""
     manifest = _read_manifest(folder)
-    return Run(folder, manifest, _read_front(folder, manifest))
+    return Run(folder, manifest, _read_front(folder, manifest), _read_trace(folder, manifest))
 
 
 def _read_manifest(folder: Path) -> dict:
@@ -136,6 +138,29 @@ def _read_front(folder: Path, manifest: dict) -> np.ndarray:
     if "solution" in front and front["solution"].fillna("").str.split().str.len().nunique() > 1:
         raise MolsError(f"results folder {folder}: {FRONT} has solutions of different lengths (a row cut short?)")
     return values.to_numpy(dtype=np.float64)
+
+
+def _read_trace(folder: Path, manifest: dict) -> pd.DataFrame | None:
+    """trace.csv's rows where run.json records one (None where it does not: an older folder), checked against its
+    row count and SHA-256."""
+    record = manifest.get("trace")
+    if not record:
+        return None
+    try:
+        data = (folder / TRACE).read_bytes()
+    except OSError as err:
+        raise MolsError(f"results folder {folder}: {TRACE} cannot be read ({reason(err)})") from None
+    if hashlib.sha256(data).hexdigest() != record.get("sha256"):
+        raise MolsError(f"results folder {folder}: {TRACE} is not the one {MANIFEST} recorded (cut short, or "
+                        "written by another run)")
+    try:
+        trace = pd.read_csv(io.BytesIO(data))
+    except (ValueError, pd.errors.ParserError) as err:
+        raise MolsError(f"results folder {folder}: {TRACE} cannot be read ({err})") from None
+    if len(trace) != record.get("rows"):
+        raise MolsError(f"results folder {folder}: {TRACE} has {len(trace)} rows, but {MANIFEST} says "
+                        f"{record.get('rows')}")
+    return trace
 
 
 def load_runs(paths: list[Path]) -> tuple[list[Run], list[str]]:
