@@ -95,6 +95,19 @@ class MolsSearch(Algorithm):
         if not going:
             self.finalize()
 
+    @property
+    def trace(self):
+        """The mols run's trace (mols.search.trace.Trace: rows of seconds, iterations, neighbors evaluated, archive
+        size, best values and hypervolume), as it stands: the rows so far while it runs (also from the history's
+        copies, which share the running search), the whole once it has ended; None before the first step."""
+        return None if self.live.runner is None else self.live.runner.trace
+
+    def result(self):
+        """pymoo's Result, with the mols run's trace as `trace` beside res.X and res.F."""
+        res = super().result()
+        res.trace = self.trace
+        return res
+
     def _set_optimum(self) -> None:
         self.opt = self.pop  # the archive: non-dominated already, in its member order
 

@@ -123,3 +123,28 @@ def test_pymoo_sees_every_step_of_the_search(algorithm, iterations):
     assert len(res.history) == iterations and res.algorithm.mols_result.iterations == iterations
     assert count.seen[-1][2] == len(res.F)
     np.testing.assert_array_equal(res.history[-1].pop.get("F"), res.F)
+
+
+def test_pymoo_sees_the_mols_trace():
+    """The run's trace (mols.search.trace) grows as pymoo's generations go (its callback sees the rows so far), and
+    is on the result and in the history: its last row is the run's end, the archive that res.F holds."""
+    from pymoo.core.callback import Callback
+
+    class Rows(Callback):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def notify(self, algorithm):
+            self.seen.append(len(algorithm.trace.rows))
+
+    rows = Rows()
+    problem = MolsProblem("flowshop", FLOWSHOP, backend="cpu")
+    res = minimize(problem, PLS(), ("n_gen", 200), seed=5, callback=rows, save_history=True)
+    trace = res.trace
+    assert trace is res.algorithm.trace is res.algorithm.mols_result.trace is res.history[-1].trace
+    assert rows.seen[0] == 1 and rows.seen == sorted(rows.seen) and 30 < rows.seen[-1] < 200
+    last = trace.last()
+    assert (last["iterations"], last["evaluations"], last["archive"]) == (200, res.algorithm.evaluator.n_eval,
+                                                                         len(res.F))
+    np.testing.assert_array_equal([last[f"best_{name}"] for name in problem.mols.objectives], res.F.min(axis=0))
