@@ -172,7 +172,7 @@ class Search(ABC):
 
     def trace_values(self) -> tuple[int, int, np.ndarray]:
         """What a trace row (search/trace.py) records of the run now: its iterations, neighbors evaluated and the
-        objective vectors its archives hold (the run's and those of work in progress; some may be dominated)."""
+        objective vectors its archives hold (the run's and work in progress'; some may be dominated), a new array."""
         F = np.concatenate([archive.F for archive in self._archives()])
         return self.iterations, self.iterations * self.evaluator.n_neighbors, F
 

@@ -16,6 +16,7 @@ FIRST_SECONDS = 1e-3  # the time grid starts here, and
 TIME_FACTOR = 10 ** (1 / 20)  # takes 20 rows a decade, and so does the iterations' grid, so that a short fast run
 ITERATION_FACTOR = 10 ** (1 / 20)  # still has rows however quick its steps
 SAMPLE, SAMPLE_SEED, PADDING = 100, 0, 0.1  # the reference point: random solutions of a fixed seed, worst values
+PENDING = 1_000_000  # objective values of rows held until the rows are read, at most (then they are measured)
 COLUMNS = ("seconds", "iterations", "evaluations", "archive")
 
 
@@ -33,10 +34,12 @@ def reference_point(problem) -> np.ndarray | None:
 
 class Trace(Monitor):
     """The trace of a run (a Search, or anything with `problem`, `profiler`, `iterations` and `trace_values()`, which
-    gives (iterations, neighbors evaluated, the objective vectors the run holds now), or None before it holds any).
+    gives (iterations, neighbors evaluated, the objective vectors the run holds now, as a new array), or None before
+    it holds any).
     A row after the first step, then after each step that passes the next time or iteration of a geometric grid (a
-    float and an int compared most steps), and a last one at the end: the run's end state. `reference`: the
-    hypervolume's point (default: reference_point of the run's problem)."""
+    float and an int compared most steps), and a last one at the end: the run's end state. A row keeps the vectors
+    and is measured (size, best values, hypervolume) when the rows are read, so that a short run is not slowed by
+    it. `reference`: the hypervolume's point (default: reference_point of the run's problem)."""
 
     def __init__(self, run, reference: np.ndarray | None = None):
         self.run = run
@@ -47,11 +50,19 @@ class Trace(Monitor):
             import moocore
 
             self._hypervolume = moocore.hypervolume
-        self.rows: list[list] = []
+        self._rows: list[list] = []
+        self._pending: list[tuple[list, np.ndarray]] = []  # rows not measured yet: their first values, their vectors
+        self._held = 0  # the objective values they hold
         self._measured = None  # the last front whose hypervolume was measured, and that hypervolume
         self.offset = 0.0  # seconds before this run's clock started (a run resumed from a checkpoint)
         self.due_clock, self.due_iterations = 0.0, 0  # the next row's time (perf_counter's) and iteration
         self.ended = False
+
+    @property
+    def rows(self) -> list[list]:
+        """A list per row, by `columns`."""
+        self._measure()
+        return self._rows
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -73,12 +84,21 @@ class Trace(Monitor):
         if values is None:
             return
         iterations, evaluations, F = values
-        self.rows.append([seconds, int(iterations), int(evaluations), *self._front(np.asarray(F))])
+        self._pending.append(([seconds, int(iterations), int(evaluations)], F))  # F: a new array, not the archive's
+        self._held += F.size
+        if self._held > PENDING:  # a long run's large archives: measured now rather than held
+            self._measure()
         run = self.run
         zero = perf_counter() - run.profiler.elapsed() - self.offset  # the clock's reading at the trace's second 0
         self.due_clock = zero + max(seconds * TIME_FACTOR, FIRST_SECONDS)
         done = run.iterations
         self.due_iterations = max(done + 1, math.ceil(done * ITERATION_FACTOR))
+
+    def _measure(self) -> None:
+        """The rows held, measured."""
+        for first, F in self._pending:
+            self._rows.append([*first, *self._front(F)])
+        self._pending, self._held = [], 0
 
     def _front(self, F: np.ndarray) -> list:
         """The archive's size (the distinct non-dominated vectors among F), the best value of each objective (NaN
@@ -114,7 +134,7 @@ class Trace(Monitor):
         if list(state["columns"]) != list(trace.columns):
             raise MolsError(f"a trace of columns {', '.join(state['columns'])} cannot continue in a run whose trace "
                             f"has {', '.join(trace.columns)}")
-        trace.rows = [list(row) for row in state["rows"]]
+        trace._rows = [list(row) for row in state["rows"]]
         trace.offset = float(state["seconds"])
         return trace
 

@@ -153,3 +153,20 @@ def test_a_result_sent_back_by_a_worker_keeps_its_trace():
     copy = pickle.loads(pickle.dumps(result))
     assert copy.trace.rows == result.trace.rows and copy.trace.run is None
     assert copy.trace.state()["seconds"] == result.trace.last()["seconds"]
+
+
+def test_rows_read_while_the_run_goes_on_stay_its_first_rows(monkeypatch):
+    """Rows are measured when read (a callback, a checkpoint) or once they hold PENDING values; either way they are
+    the run's rows."""
+    runner = Runner(build_search(RunConfig(**FLOWSHOP, iterations=400)))
+    runner.start()
+    for _ in range(200):
+        runner.step()
+    early = [list(row) for row in runner.trace.rows]
+    while runner.step():
+        pass
+    result = runner.result
+    assert result.trace.rows[:len(early)] == early and len(result.trace.rows) > len(early)
+    monkeypatch.setattr("mols.search.trace.PENDING", 0)  # every row measured at once
+    search = build_search(RunConfig(**FLOWSHOP, iterations=400))
+    check_trace(search.run(), search.problem)
