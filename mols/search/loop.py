@@ -16,10 +16,11 @@ class Runner:
     """Runs `search` (Search, or an object with its members warm_up, profiler, steps, budgets, monitors, natural_end
     and result) to its end: run(), or start() then step() until it returns False, then `result`. `budgets` compose
     with the search's own; `monitors` come after the search's (its on_iteration); `stop` (mols.signals.StopSignals,
-    or anything with `requested` and `name`) ends it after the step in progress."""
+    or anything with `requested` and `name`) ends it after the step in progress; `resume` (Search.snapshot's state)
+    makes it go on from a checkpoint."""
 
-    def __init__(self, search, budgets=(), monitors=(), stop=None):
-        self.search, self.stop = search, stop
+    def __init__(self, search, budgets=(), monitors=(), stop=None, resume: dict | None = None):
+        self.search, self.stop, self.resume = search, stop, resume
         self.budgets = Budgets(search.budgets).plus(budgets)
         # checked after each step in their order, the caps the loops end at as one number (cheaper than a call)
         caps = [b for b in self.budgets if b.in_loop]
@@ -46,11 +47,13 @@ class Runner:
         return self.result
 
     def start(self) -> None:
-        """Compile what the search calls, then start its clock; a stop already requested ends it here. A MolsError
+        """Compile what the search calls, then start its clock (from a checkpoint's state, where resumed); a stop already requested ends it here. A MolsError
         in the warm-up (an array that does not fit) reaches the caller: nothing has been searched yet."""
         search = self.search
         search.warm_up()
         search.profiler = Profiler()
+        if self.resume is not None:
+            search.restore(self.resume)
         self.steps = search.steps()
         if self.stop is not None and self.stop.requested:
             self._end("interrupted")
