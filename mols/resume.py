@@ -57,7 +57,7 @@ def resumed_config(header: dict, **overrides) -> RunConfig:
     given = {name: value for name, value in overrides.items() if value is not None}
     unknown = set(given) - set(OVERRIDES)
     if unknown:
-        raise OptionError(sorted(unknown)[0], "cannot change when a run resumes: its checkpoint holds the run's "
+        raise OptionError(min(unknown), "cannot change when a run resumes: its checkpoint holds the run's "
                           "options")
     if "backend" in given and given["backend"] != record["backend"]:  # the new device's own defaults
         record.update(archive=None, block=None, tune=False, threads=None)

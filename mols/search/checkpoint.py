@@ -80,7 +80,8 @@ def load_checkpoint(path: Path) -> tuple[dict, dict]:
     except FileNotFoundError:
         raise MolsError(f"{path}: no checkpoint there (was the run given --checkpoint?)") from None
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, UnicodeDecodeError) as err:
-        raise MolsError(f"{path}: not a mols checkpoint, or a damaged one ({reason(err)})") from None
+        why = reason(err) if isinstance(err, OSError) else str(err) or type(err).__name__
+        raise MolsError(f"{path}: not a mols checkpoint, or a damaged one ({why})") from None
     if _digest(text, ordered) != digest:
         raise MolsError(f"{path}: a damaged checkpoint (its content does not match its checksum)")
     return content["header"], unflatten(content["state"], arrays)
@@ -97,7 +98,8 @@ def _digest(text: str, arrays: list) -> str:
 
 class Checkpoints(Monitor):
     """Calls `write(search, state)` with search.snapshot() at the first step after every `interval` seconds of
-    search; a step where the search cannot take one (snapshot() is None) passes it on to the next."""
+    search, and where a signal stops the run; a step where the search cannot take one (snapshot() is None) passes
+    it on to the next."""
 
     def __init__(self, interval: float, write):
         if not interval > 0:
@@ -118,3 +120,10 @@ class Checkpoints(Monitor):
         self.write(search, state)
         self.written += 1
         self.due = search.profiler.elapsed() + self.interval
+
+    def on_stop(self, search) -> None:
+        """A run stopped by a signal after a whole step: its state then, so that resuming loses nothing."""
+        state = search.snapshot()
+        if state is not None:
+            self.write(search, state)
+            self.written += 1

@@ -30,6 +30,7 @@ class Runner:
         self.then = [b for b in self.budgets[first:] if not b.in_loop]
         monitors = [*search.monitors, *monitors]
         self.on_step, self.on_end = hears(monitors, "on_step"), hears(monitors, "on_end")
+        self.on_stop = hears(monitors, "on_stop")
         archived = [] if getattr(search, "archive", None) is None else monitors  # a batch, an ILS-3opt population: none
         self.on_archive, self.on_best = hears(archived, "on_archive"), hears(archived, "on_best")
         self.told = bool(self.on_step or self.on_archive or self.on_best)
@@ -74,6 +75,8 @@ class Runner:
             if self.told:
                 self._tell()
             if self.stop is not None and self.stop.requested:
+                for on_stop in self.on_stop:
+                    on_stop(search)
                 self._end("interrupted")
                 return False
             if self.first and self._spent(self.first):
