@@ -123,6 +123,7 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
         "status": result.status,
         "ended_by": result.ended_by,
         "signal": result.signal,
+        "resumed": result.resumed,
         "error": result.error,
         "backend": context.backend,
         "device": context.device,

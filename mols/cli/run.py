@@ -37,7 +37,7 @@ def run(**params):
         from mols.cli.batch import run_batch_command
 
         return run_batch_command(config, batch, output or next_free(RESULTS / f"{folder_name(config)}-batch{batch}"),
-                                 overwrite)
+                                 overwrite, params["checkpoint"])
     folder = output or RESULTS / folder_name(config)
     if config.strategy is not None:
         return run_ils3opt_command(config, folder, overwrite, numbered=output is None, checkpoint=params["checkpoint"])

@@ -75,6 +75,7 @@ class SearchResult:
     walk: str | None = None  # tabu walks, PLS iterations: "device" (batches in CUDA graphs) or "host"; None: neither
     ended_by: str | None = None  # a completed run: iterations, evaluations, time, target or natural end
     details: dict | None = None  # what only this algorithm records (ILS-3opt: strategy, population, gap), in run.json
+    resumed: dict | None = None  # a run resumed from a checkpoint: its iterations and seconds of search by then
 
     @property
     def evaluated_neighbors(self) -> int:
@@ -110,6 +111,7 @@ class Search(ABC):
         self.reached = None
         self.natural_end = False  # PLS: the last start allowed is fully explored
         self.walk = None  # where tabu walks ran (SearchResult.walk)
+        self.resumed = None  # SearchResult.resumed
         self._draw_seed = int(rng.integers(2**63)) if nbh.sampled else None  # drawn only where something samples
         self._draws = 0
 
@@ -125,7 +127,7 @@ class Search(ABC):
         """What the run found and cost, its profiler stopped; `ended_by`: the budget that ended a completed run."""
         return SearchResult(self.archive, self.iterations, self.evaluator.n_neighbors, self.profiler.wall,
                             self.profiler.split(), status, error, self.starts, signal, self.target, self.reached,
-                            self.walk, ended_by)
+                            self.walk, ended_by, resumed=self.resumed)
 
     def snapshot(self) -> dict | None:
         """The search's whole state after the step just taken, for a checkpoint (search/checkpoint.py: arrays,
@@ -144,6 +146,7 @@ class Search(ABC):
         self.rng.bit_generator.state = state["rng"]
         restore_archive(self.archive, state["archive"])
         self.profiler.resume(state["profile"]["elapsed"], state["profile"]["seconds"])
+        self.resumed = {"iterations": self.iterations, "seconds": state["profile"]["elapsed"]}
 
     @abstractmethod
     def steps(self) -> Iterator[None]:
