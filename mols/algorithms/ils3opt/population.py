@@ -28,6 +28,13 @@ def max_segment(n: int) -> int:
     return max(1, min(MAX_SEGMENT, (n - 1) // 3))
 
 
+def positions(tours: np.ndarray) -> np.ndarray:
+    """Each city's position in its tour: pos[s, tours[s, p]] = p, for tours (P, n)."""
+    pos = np.empty_like(tours)
+    pos[np.arange(tours.shape[0])[:, None], tours] = np.arange(tours.shape[1], dtype=tours.dtype)
+    return pos
+
+
 @cached_njit
 def nearest_neighbor_tour(xy, cand, start, tour, used):
     """Greedy tour from `start`: the nearest unvisited city next (from the candidate list, else a scan;
