@@ -147,8 +147,9 @@ def interrupted_before_search(stop: StopSignals):
 def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = False, checkpoint: float | None = None,
                        resume: tuple[dict, dict] | None = None) -> None:
     """mols run -p tsp -a ils --strategy S: one ILS-3opt population, its best tour in the results folder."""
-    from mols.algorithms.ils3opt.search import config_result
+    from mols.algorithms.ils3opt.search import config_result, config_run
     from mols.results import FRONT, MANIFEST, RunContext, write_run
+    from mols.resume import finished
 
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, results_folder(stop, folder, overwrite, numbered) \
             as out:
@@ -156,11 +157,15 @@ def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = 
         merged = f", merged in islands of {config.merge}" if config.merge else ""
         err_console.print(f"mols: ILS-3opt {config.strategy}{merged}, population {config.population or 64}, "
                           f"{budget_text(config)}; results go to {folder}", highlight=False)
+        run = config_run(config)
+        monitors = checkpointing(config, run, folder, checkpoint, resume)
         stop.phase = "search"
-        result, ran_on = config_result(config, stop)
+        result, ran_on = config_result(config, stop, monitors, None if resume is None else resume[1], run)
         context = RunContext.on(*ran_on)
         stop.phase = "write"
         write_run(out, config, result, context)
+        if result.status == "completed":
+            finished(folder)
     d = result.details
     gap = "" if d["optimum"] is None else f", {d['gap_percent']:.3f} % above the optimum {d['optimum']}"
     console.print(f"{result.status}, ended by {result.ended_by}: best tour {d['best_length']}{gap}; "

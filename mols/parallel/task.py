@@ -149,9 +149,11 @@ def _searches(config: RunConfig, seeds: list[int], stop, logs: str | None, check
         if stop.requested:
             return
         if one.strategy is not None:
-            from mols.algorithms.ils3opt.search import config_result
+            from mols.algorithms.ils3opt.search import config_result, config_run
 
-            result, ran_on = config_result(one, stop)
+            run = config_run(one)
+            monitors, state = seed_checkpoints(one, run, checkpoints)
+            result, ran_on = config_result(one, stop, monitors, state, run)
             yield one, RunContext.on(*ran_on), result
         else:
             search = build_search(one, log)

@@ -53,9 +53,12 @@ class Runner:
         search = self.search
         search.warm_up()
         search.profiler = Profiler()
+        self.steps = search.steps()
         if self.resume is not None:
             search.restore(self.resume)
-        self.steps = search.steps()
+            # a checkpoint of the step that spent a budget (monitors hear a step before its budgets are checked)
+            if self._spent(self.first + self.then):
+                return
         if self.stop is not None and self.stop.requested:
             self._end("interrupted")
 

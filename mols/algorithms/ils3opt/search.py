@@ -154,6 +154,7 @@ class IlsRun:
                                                      None if time_budget is None else Time(time_budget)) if budget)
         self.monitors, self.iterations, self.reached, self.pop, self.profiler = [], 0, None, None, None
         self.granule = self.chunk = 1  # iterations a step is a multiple of; the next step's (doubling)
+        self.resumed = None  # SearchResult.resumed
 
     def run(self, stop=None, monitors=(), resume: dict | None = None) -> IlsResult:
         """The run by the runner to its end (Search.run's arguments); an error that failed it is raised."""
@@ -208,6 +209,7 @@ class IlsRun:
                                    np.array(population["lengths"], np.int64))
             pop.load(population)
         self.pop, self.iterations, self.chunk = pop, state["iterations"], state["chunk"]
+        self.resumed = {"iterations": self.iterations, "seconds": state["profile"]["elapsed"]}
 
     def _population(self, cand: np.ndarray, tours: np.ndarray, lengths: np.ndarray):
         """The population of these tours (P, n) of these lengths, on the strategy's backend (in merged rounds where
@@ -284,7 +286,7 @@ def config_result(config, stop=None, monitors=(), resume: dict | None = None, ru
     ended_by = None if status == "interrupted" else result.ended_by
     search_result = SearchResult(archive, result.total_iterations, 1, result.seconds, profile, status, None,
                                  population, getattr(stop, "name", None) if status == "interrupted" else None, target, reached, None,
-                                 ended_by, details)
+                                 ended_by, details, resumed=run.resumed)
     device = "gpu" if result.strategy in GPU_STRATEGIES else "cpu"
     label = f"{device} x{config.threads}" if device == "cpu" and config.threads else device
     return search_result, (problem, cpu_name() if device == "cpu" else gpu_name(),
