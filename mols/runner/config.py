@@ -216,7 +216,7 @@ def check_ils3opt(config: RunConfig) -> None:
         raise OptionError("strategy", "runs ILS-3opt: give it with {problem} tsp", "problem")
     given = [name for name, value in (("evaluations", config.evaluations), ("weights", config.weights),
                                       ("strength", config.strength), ("objectives", config.objectives),
-                                      ("neighborhood", config.neighborhood)) if value is not None]
+                                      ("neighborhood", config.neighborhood)) if value not in (None, "3opt")]
     if given:
         raise OptionError("strategy", "runs ILS-3opt, which does not take " + ", ".join(f"{{{n}}}" for n in given),
                           *given)

@@ -209,7 +209,8 @@ class IlsRun:
                                    np.array(population["lengths"], np.int64))
             pop.load(population)
         self.pop, self.iterations, self.chunk = pop, state["iterations"], state["chunk"]
-        self.resumed = {"iterations": self.iterations, "seconds": state["profile"]["elapsed"]}
+        # in run.json's units: the iterations of all solutions
+        self.resumed = {"iterations": self.iterations * self.population, "seconds": state["profile"]["elapsed"]}
 
     def _population(self, cand: np.ndarray, tours: np.ndarray, lengths: np.ndarray):
         """The population of these tours (P, n) of these lengths, on the strategy's backend (in merged rounds where
