@@ -97,6 +97,38 @@ def test_natural_end_is_resumed_as_a_natural_end(tmp_path):
     assert whole.ended_by == "natural end" and whole.iterations < 2000
 
 
+class StopAfter(Monitor):
+    """A stop (as mols.signals.StopSignals) requested at the `steps`-th step; the snapshot taken when the run ends,
+    its start already handed to the run's archive (a last checkpoint written as an interrupted run ends)."""
+
+    name = "SIGTERM"
+
+    def __init__(self, steps: int):
+        self.steps, self.requested, self.state = steps, False, None
+
+    def on_step(self, search) -> None:
+        self.steps -= 1
+        self.requested = self.steps <= 0
+
+    def on_end(self, search, result) -> None:
+        self.state = search.snapshot()
+
+
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("part", [0.0, 0.4, 0.9])
+def test_a_snapshot_taken_as_an_interrupted_run_ends_resumes_it(variant, part, backend):
+    """The start's members reach the run's archive twice, as the run ends and when the resumed start ends: the
+    same archive as once (those that the start drops later are dominated by one it keeps). Stopped after `part`
+    of the whole run's steps (at least one)."""
+    config = RunConfig("020_10_01", variant=variant, iterations=400, seed=7, backend=backend)
+    search, every = build_search(config), EveryStep()
+    whole = search.run(monitors=[every])
+    stop = StopAfter(max(1, int(part * len(every.states))))
+    assert build_search(config).run(stop=stop, monitors=[stop]).status == "interrupted"
+    assert_resumed_equal(whole, build_search(config).run(resume=stop.state), search.problem)
+
+
 def test_a_start_archive_holds_what_it_held(tmp_path):
     """HostStart.held() gives the members with their visited flags, and hold() takes them back, in order."""
     search = build_search(RunConfig("020_05_01", iterations=40, seed=2, backend="cpu"))
