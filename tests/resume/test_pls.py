@@ -130,8 +130,10 @@ def test_a_snapshot_taken_as_an_interrupted_run_ends_resumes_it(variant, part, b
 
 
 def test_a_start_archive_holds_what_it_held(tmp_path):
-    """HostStart.held() gives the members with their visited flags, and hold() takes them back, in order."""
+    """No snapshot before the first start (the start archive would hold the warm-up's); HostStart.held() gives the
+    members with their visited flags, and hold() takes them back, in order."""
     search = build_search(RunConfig("020_05_01", iterations=40, seed=2, backend="cpu"))
+    assert search.snapshot() is None  # no start yet
     every = EveryStep()
     search.run(monitors=[every])
     start = next(state["pls"]["start"] for state in every.states if 0 < state["pls"]["start"]["visited"].sum() < 5)

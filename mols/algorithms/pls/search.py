@@ -88,9 +88,11 @@ class ParetoLocalSearch(Search):
             self.count_iteration(len(local), steps)
             yield
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict | None:
         """Also the current start's members with their visited flags (not in the run's archive yet), where the
         starts are (the initial population used) and the draws' seed (their counter is the iteration's)."""
+        if not self.starts:  # no start yet: the start archive holds the warm-up's
+            return None
         F, X, visited = self.local.held()
         return super().snapshot() | {"pls": {"pick_seed": self._pick_seed, "initial_used": self.initial_used,
                                              "start": {"F": F, "X": X, "visited": visited}}}
