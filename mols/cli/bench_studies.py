@@ -200,4 +200,27 @@ def bench_threads(
     show_report(md)
 
 
-COMMANDS = {"ils3opt": bench_ils3opt, "multistart": bench_multistart, "natural-end": bench_natural_end, "pymoo": bench_pymoo, "batch": bench_batch, "threads": bench_threads}
+def bench_anytime(
+    cases: Annotated[str, typer.Option(help="Comma-separated cases (200_20_01 PLS-≠, 020_10_01 tabu, pcb3038 "
+                                       "ILS-3opt to 0.2 %), by number 1-3, or all.")] = "all",
+    backend: Annotated[str, typer.Option("--backend", "-b", help="gpu or cpu (ILS-3opt: its strategy's).")] = "gpu",
+    repeats: Annotated[int, typer.Option(min=1, help="Runs of each variant; medians and ranges are reported.")] = 5,
+    small: Annotated[bool, typer.Option(help="Small sizes (a smoke run on the CPU).")] = False,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "anytime",
+):
+    """What the trace and checkpoints cost: each case without them, with the trace, with checkpoints every 10 s."""
+    from mols.bench import anytime as bench
+
+    names = list(bench.CASES)
+    chosen = names if cases == "all" else [names[int(c) - 1] if c.strip().isdigit() and 0 < int(c) <= len(names)
+                                           else _unknown_case(c, names) for c in cases.split(",")]
+    with advancing(len(chosen)) as advance:
+        df = bench.run(chosen, backend, repeats, small, on_row=advance)
+    show_report(*bench.write_report(df, output))
+
+
+def _unknown_case(text: str, names: list[str]) -> None:
+    raise MolsError(f"--cases: {text!r} is none of 1-{len(names)} ({', '.join(names)}) or all")
+
+
+COMMANDS = {"anytime": bench_anytime, "ils3opt": bench_ils3opt, "multistart": bench_multistart, "natural-end": bench_natural_end, "pymoo": bench_pymoo, "batch": bench_batch, "threads": bench_threads}
