@@ -41,7 +41,8 @@ def walk_together(runs: list[tuple[Search, TabuRun]]) -> Iterator[None]:
     batch of searches, batch.py): side by side in one launch per kernel where the evaluator has lanes for them
     (walks.py's lane_walker), else one after another. Side by side, each batch of steps is taken for all
     runs at once (SideBySide.take), one step of the searches (it yields); each run's archive (one per run) is
-    brought up to date when the walk ends or stops, and at every batch where its search has a target."""
+    brought up to date when the walk ends or stops, at every batch where its search has a target, and at a
+    checkpoint (AggregatedTabu.snapshot: each run's `at` is its lane's position)."""
     set_coefficients(runs)
     lead = runs[0][0]
     walker = lane_walker(lead.evaluator, len(runs))
@@ -49,15 +50,18 @@ def walk_together(runs: list[tuple[Search, TabuRun]]) -> Iterator[None]:
         for search, run in runs:
             yield from search.walk_alone(run)
         return
-    for search, _ in runs:
-        search.walk = "device"
     together = SideBySide(runs)
+    for b, (search, run) in enumerate(runs):
+        search.walk, search.side_by_side = "device", together
+        run.at = lambda b=b: walker.position(b)  # asked only at a checkpoint
     try:
         for batch in timed(lead.profiler, walker.batches([run.lane for _, run in runs], lead.tenure)):
             together.take(batch)
             yield
     finally:
         together.hand_back()
+        for search, _ in runs:
+            search.side_by_side = None
 
 
 class SideBySide:
