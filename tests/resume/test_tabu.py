@@ -61,10 +61,10 @@ def search_of(config: RunConfig, spec=None):
 
 
 def cuts(steps: list[int], seed: int) -> list[int]:
-    """Steps (their iterations) to cut at: the first, two at random, and the last but one."""
+    """Steps (their iterations) to cut at: the first, two at random, the last but one and the last."""
     rng = np.random.default_rng(seed)
     middle = rng.choice(steps[1:-2], size=min(2, max(0, len(steps) - 3)), replace=False).tolist()
-    return sorted({steps[0], *middle, steps[max(0, len(steps) - 2)]})
+    return sorted({steps[0], *middle, *steps[-2:]})
 
 
 def assert_same_states(got: dict, want: dict, skip=("profile",), path="") -> None:
@@ -134,6 +134,19 @@ def test_a_run_resumed_twice_ends_as_the_run_left_whole(tmp_path):
     assert first.states[30]["tabu"]["runs"][0]["tabu"].shape[1] > 10  # forbids from before the first resumption
     final = resume_at(tmp_path, config, first.states[30])
     assert_resumed_equal(whole, final, build_search(config).problem)
+
+
+@pytest.mark.parametrize("case", ["tabu-lattice", "its-flowshop"])
+def test_a_run_restored_at_its_last_step_and_ended_at_once_has_the_whole_archive(case):
+    """The checkpoint of the step that spent a budget ends the resumed run before its loop runs (search/loop.py):
+    the runs' archives not merged yet still reach the run's."""
+    config = RunConfig(**CASES[case], backend="cpu", seed=2)
+    recorded = Snapshots()
+    whole = search_of(config).run(monitors=[recorded])
+    search = search_of(config)
+    search.warm_up()
+    search.restore(recorded.states[max(recorded.states)])
+    assert_resumed_equal(whole, search.result("completed", ended_by=whole.ended_by), search.problem)
 
 
 def test_the_tabu_memory_kept_is_the_walks_memory(tmp_path):

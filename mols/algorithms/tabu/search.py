@@ -28,7 +28,7 @@ from mols.algorithms.tabu.weights import check_weights, simplex_lattice
 from mols.archive.lanes import LaneArchives
 from mols.backends.base import column_bounds
 from mols.errors import OptionError
-from mols.search.base import Search
+from mols.search.base import Search, SearchResult
 from mols.search.budget import UNLIMITED, first_at_most
 
 
@@ -202,6 +202,12 @@ class AggregatedTabu(Search):
             for archive in self._open:
                 self.archive.add(archive.F, archive.X)
         self._open, self.round = [], []
+
+    def result(self, *args, **kwargs) -> SearchResult:
+        """Search.result's, the runs' archives merged first: those of a search restored from the checkpoint of the
+        step that spent a budget, which ends before its loop runs."""
+        self.merge()
+        return super().result(*args, **kwargs)
 
     def _archives(self) -> list:
         return [self.archive, *self._open]

@@ -78,11 +78,13 @@ class SideBySide:
         self.goals = any(search.goal is not None for search, _ in runs)
         # each run: its search, and its archive's size to report where that is the search's archive
         self.counted = [(search, run.archive is search.archive, search.target is not None) for search, run in runs]
+        self.behind = False  # whether a batch was taken since the runs were last handed their archives and bests
 
     def take(self, batch: LaneBatch) -> None:
         """A batch of steps of every run (AggregatedTabu._take's, for all runs at once): the runs' new bests, the
         solutions visited offered to their archives (with one objective, only new bests can enter), then each
         search counts its steps; the runner checks the budgets after all have counted."""
+        self.behind = True
         taken = _cut_at_goals(self.runs, batch) if self.goals else batch.taken
         new, last = lane_new_bests(batch.scores, taken, self.best)
         offered = new if self.lead.problem.n_obj == 1 else np.arange(batch.scores.shape[1]) < taken[:, None]
@@ -99,7 +101,11 @@ class SideBySide:
             search.count_iteration(int(counts[b]) if own else None, int(taken[b]))
 
     def hand_back(self) -> None:
-        """Each run's archive brought up to date, and its best score and (x, f) set."""
+        """Each run's archive brought up to date, and its best score and (x, f) set (once per batch taken: each
+        search of a batch asks at a checkpoint)."""
+        if not self.behind:
+            return
+        self.behind = False
         with self.lead.profiler.section("archiving"):
             self.lanes.flush_all()
         for b in np.flatnonzero(self.improved).tolist():
