@@ -34,8 +34,9 @@ class LanePositions:
         self.walked += taken
 
     def position(self, b: int) -> Position:
-        """Where walk b stands after the last batch read: its forbids of the last `tenure` steps, after those it
-        started with, still in force."""
+        """Where walk b stands after the last batch read: the forbids it started with still in force, then those of
+        its last `tenure` steps (an older step's forbid has expired, and so has any it overwrote: a walk's forbid
+        lasts longer than those it started with, which last `tenure` steps at most)."""
         walked, tenure = int(self.walked[b]), self.tenure
         ids, until = [], []
         if self.start[b] is not None:
