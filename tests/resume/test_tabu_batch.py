@@ -36,6 +36,7 @@ def check_batch(tmp_path, config: RunConfig, size: int, seed: int) -> list:
     recorded = EveryStep()
     whole = Runner(build_batch(config, size), monitors=[recorded]).run()
     steps = len(recorded.states)
+    assert steps >= 3, steps
     rng = np.random.default_rng(seed)
     for cut in sorted({0, *rng.integers(1, steps, size=2).tolist(), steps - 2, steps - 1}):
         save_checkpoint(tmp_path / "batch.npz", {}, recorded.states[cut])
@@ -74,5 +75,6 @@ def test_a_batch_side_by_side_resumed_at_any_step_ends_as_left_whole(tmp_path, m
 @pytest.mark.parametrize("case", BATCHES)
 def test_a_gpu_batch_resumed_at_any_step_ends_as_left_whole(tmp_path, monkeypatch, case, batch):
     monkeypatch.setattr(RunConfig, "spec", property(lambda config: BackendSpec("gpu", walk_batch=batch)))
-    whole = check_batch(tmp_path, RunConfig(**CASES[case], backend="gpu", seed=1), 4, 1)
+    options = {**CASES[case], "iterations": 4 * CASES[case]["iterations"]}  # the lattice's 6 runs: batches of 64
+    whole = check_batch(tmp_path, RunConfig(**options, backend="gpu", seed=1), 4, 1)
     assert all(result.walk == "device" for result in whole)
