@@ -13,7 +13,7 @@ import numpy as np
 from mols.algorithms.descent.its import IteratedTabu
 from mols.algorithms.tabu.search import AggregatedTabu
 from mols.backends import BackendSpec, gpu_available, prepare
-from mols.bench.common import write_tables
+from mols.bench.common import Spread, write_tables
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods.pair_swaps import ADVANCED, BASIC
@@ -70,8 +70,9 @@ def table_rows(instances: list[str], runs: int, ils: int, ts: int, cpu_iteration
                "backend": ev.label, "device": ev.device, "tenure": search.tenure,
                "mean_cost": statistics.mean(costs), "sd_cost": _sd(costs), "max_cost": max(costs), "min_cost": min(costs),
                "hits": sum(c <= bks[name] for c in costs), "mean_s": statistics.mean(seconds), "sd_s": _sd(seconds),
-               "cpu1_ms_per_iteration": 1e3 * rate, "cpu1_mean_s_est": statistics.mean(cpu), "cpu1_sd_s_est": _sd(cpu),
-               "acceleration": statistics.mean(cpu) / statistics.mean(seconds),
+               **Spread.of(seconds).columns("seconds"), "cpu1_ms_per_iteration": 1e3 * rate,
+               "cpu1_mean_s_est": statistics.mean(cpu), "cpu1_sd_s_est": _sd(cpu),
+               **Spread.of(cpu).columns("cpu1_s_est"), **Spread.of(cpu).over(Spread.of(seconds)).columns("acceleration"),
                "mean_ils": statistics.mean(rounds), "sd_ils": _sd(rounds), "mean_iterations": statistics.mean(iterations)}
         rows.append(row)
         on_row(row)
@@ -96,7 +97,7 @@ def compare_rows(instance: str, iterations: int, runs: int, on_row: Callable[[di
         row = {"instance": instance, "neighborhood": nbh.name, "neighbors": ev.n_neighbors, "iterations": budget,
                "evaluations": budget * ev.n_neighbors, "tenure": tenure, "runs": runs, "backend": ev.label,
                "mean_cost": statistics.mean(finals), "best_cost": min(finals), "worst_cost": max(finals),
-               "mean_s": statistics.mean(seconds),
+               "mean_s": statistics.mean(seconds), **Spread.of(seconds).columns("seconds"),
                **{f"mean_best_at_{int(100 * frac)}pc": statistics.mean(c[q] for c in curves)
                   for q, frac in enumerate(CHECKPOINTS)}}
         rows.append(row)
@@ -130,8 +131,10 @@ def render_markdown(table: list[dict], compare: list[dict], env: dict[str, str])
     text = ("# Q3AP: ILS-TS with the advanced neighborhood, CPU against GPU (Luong et al. 2010, Table I)\n\n"
             "Made by `mols bench q3ap`. Instances: instances/q3ap (A = flows, B = E = distances of QAPLIB's "
             "Nugent data; not the paper's instances, whose construction is unknown: their values are not "
-            "comparable). Best known: our own long runs (q3ap_bks.csv). Time: mean (sd) wall seconds of a run, "
-            "compilation excluded, stopped at the best known. cpu1 est.: the run's iterations at the rate "
+            "comparable). Best known: our own long runs (q3ap_bks.csv). Time: wall seconds of a run, the median over "
+            "the runs and in brackets their range (q3ap_table.csv also has the mean and sd), compilation excluded, "
+            "stopped at the best known; acceleration: the medians' ratio, in brackets the ratios of the ranges' "
+            "ends. cpu1 est.: the run's iterations at the rate "
             "measured on one core (the paper also deduces its CPU time for nug18 and nug22).\n\n"
             f"{markdown_list(env)}\n\n")
     if table:
@@ -141,19 +144,20 @@ def render_markdown(table: list[dict], compare: list[dict], env: dict[str, str])
         text += markdown_table([{
             "instance": r["instance"], "best known": r["best_known"],
             "average value": f"{r['mean_cost']:.1f} ({r['sd_cost']:.1f})", "max value": r["max_cost"], "min value": r["min_cost"],
-            "hits": f"{r['hits']}/{r['runs']}", f"{r['backend']} s": f"{r['mean_s']:.2f} ({r['sd_s']:.2f})",
+            "hits": f"{r['hits']}/{r['runs']}", f"{r['backend']} s": Spread.read(r, "seconds").text(".2f"),
             "cpu1 ms / iteration": f"{r['cpu1_ms_per_iteration']:.3f}",
-            "cpu1 s est.": f"{r['cpu1_mean_s_est']:.1f} ({r['cpu1_sd_s_est']:.1f})",
-            "acceleration": f"x{r['acceleration']:.1f}", "ILS iterations": f"{r['mean_ils']:.1f} ({r['sd_ils']:.1f})",
+            "cpu1 s est.": Spread.read(r, "cpu1_s_est").text(".1f"),
+            "acceleration": "x" + Spread.read(r, "acceleration").text(".1f"), "ILS iterations": f"{r['mean_ils']:.1f} ({r['sd_ils']:.1f})",
             "paper: best, hits, CPU s, GPU s": "{}, {} %, {}, {}".format(*PAPER[r["instance"]])} for r in table]) + "\n"
     if compare:
         text += ("\n## The two neighborhoods at equal evaluations (the paper's Fig. 2)\n\nTabu search, tenure m / 4, "
                  "from a random start; the basic neighborhood gets as many evaluated neighbors as the advanced one. "
-                 "Mean best cost at a quarter, half and all of the evaluations.\n\n")
+                 "Mean best cost at a quarter, half and all of the evaluations; s: a run's wall seconds, the "
+                 "median and in brackets the range.\n\n")
         text += markdown_table([{
             "instance": r["instance"], "neighborhood": r["neighborhood"], "neighbors": f"{r['neighbors']:,}",
             "iterations": f"{r['iterations']:,}", "evaluations": f"{r['evaluations']:,}", "tenure": r["tenure"],
             "runs": r["runs"], "mean / best / worst cost": f"{r['mean_cost']:.1f} / {r['best_cost']} / {r['worst_cost']}",
             **{f"mean best at {int(100 * f)} %": f"{r[f'mean_best_at_{int(100 * f)}pc']:.1f}" for f in CHECKPOINTS},
-            "mean s": f"{r['mean_s']:.2f}"} for r in compare]) + "\n"
+            "s": Spread.read(r, "seconds").text(".2f")} for r in compare]) + "\n"
     return text

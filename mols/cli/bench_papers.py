@@ -85,7 +85,8 @@ def bench_tsp(
     rate_iterations: Annotated[int, typer.Option(min=2, help="Tabu iterations per rate measurement.")] = 50,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "tsp",
 ):
-    """The paper's TSP table (tabu search, swap, eil101 ... rl5915, CPU against GPU) and move rates."""
+    """The papers' TSP table (tabu search, swap, the 2009 report's twelve instances eil101 ... rl5915, CPU against
+    GPU) and move rates."""
     import pandas as pd
 
     from mols.bench import tsp
@@ -98,7 +99,7 @@ def bench_tsp(
         table = tsp.table_runs(table_instances, chosen_backends, iterations, seeds, int(cpu_moves),
                                on_row=advance)
         rates = [row for instance in rate_list for nbh in ("swap", "2opt")
-                 for row in tsp.rate_rows(instance, nbh, chosen_backends, rate_iterations, int(cpu_moves), 20)]
+                 for row in tsp.rate_rows(instance, nbh, chosen_backends, rate_iterations, int(cpu_moves), 20, seeds)]
     md = tsp.write_report(table, pd.DataFrame(rates), iterations, output)
     show_report(md)
 
@@ -183,11 +184,12 @@ def bench_q3ap(
 def bench_ppp(
     neighborhoods: Annotated[str, typer.Option(help="Comma-separated: hamming1, hamming2, hamming3 (the papers' "
                                                "Tables 3 and 4 and the appendix), or all.")] = "all",
-    sizes: Annotated[str | None, typer.Option(help="Comma-separated sizes M-N timed (default: the papers' nine, "
-                                              "hamming3 up to 201-217).")] = None,
+    sizes: Annotated[str | None, typer.Option(help="Comma-separated sizes M-N timed, or all (the default: the 2009 "
+                                              "report's sixteen, 73-73 ... 1301-1317; hamming3 up to 201-217).")
+                     ] = None,
     backends: BenchBackendsOpt = None,
     iterations: TabuIterationsOpt = 1000,
-    repeats: Annotated[int, typer.Option(min=1, help="Timed runs per cell; the median is reported.")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed runs per cell: median and range reported.")] = 3,
     cpu_moves: Annotated[float, typer.Option(min=1, help="Neighbors a timed CPU run evaluates at most (fewer "
                                              "iterations on large instances, extrapolated).")] = 2e7,
     runs: Annotated[int, typer.Option(min=0, help="Tabu runs per instance for the success rate (0: none).")] = 30,

@@ -74,7 +74,7 @@ def bench_multistart(
     columns: Annotated[str, typer.Option(help="Comma-separated: cpu1 (one core), cpu (a worker per core), gpu1 (one "
                                          "GPU), gpu (a worker per GPU), or all; those without their device are "
                                          "skipped.")] = "all",
-    repeats: Annotated[int, typer.Option(min=1, help="Timed multistarts per cell; the median is reported.")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed multistarts per cell: median and range reported.")] = 3,
     cpu_moves: Annotated[float, typer.Option(min=1, help="QAP: neighbors a CPU search evaluates at most (fewer "
                                              "iterations, the time extrapolated).")] = 3e5,
     flowshop: Annotated[bool, typer.Option("--flowshop/--no-flowshop", help="Also K PLS-≠ searches on the flowshop "
@@ -124,7 +124,7 @@ def bench_natural_end(
     backends: Annotated[str | None, typer.Option(help="Comma-separated: cpu, gpu (default: both where there is "
                                                  "a GPU).")] = None,
     seeds: SeedsOpt = 3,
-    repeats: Annotated[int, typer.Option(min=1, help="Timed runs per seed; the median is reported.")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed runs per seed: median and range reported.")] = 3,
     iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="Cap on each run's iterations.")
                           ] = 100_000,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "natural-end",
@@ -167,7 +167,7 @@ def bench_batch(
     sizes: Annotated[str, typer.Option(help="Comma-separated numbers of searches per batch.")] = "1,8,64,512,4096",
     iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="Tabu steps per search (the CPU "
                                             "runs a tenth of them).")] = 1000,
-    repeats: Annotated[int, typer.Option(min=1, help="Timed batches per cell; the median is reported.")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed batches per cell: median and range reported.")] = 3,
     max_gib: Annotated[float, typer.Option(min=0.01, help="GPU batches whose F and tabu memory would pass this "
                                            "many GiB are left out.")] = 16.0,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "batch",
@@ -186,7 +186,7 @@ def bench_batch(
 def bench_threads(
     cases: Annotated[str, typer.Option(help="Comma-separated cases, or all.")] = "all",
     busy: Annotated[str, typer.Option(help="Comma-separated numbers of busy processes beside the runs.")] = "0,1",
-    repeats: Annotated[int, typer.Option(min=1, help="Runs per cell; the median is reported.")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Runs per cell: median and range reported.")] = 3,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
 ):
     """The CPU backend's default against --threads 1, on an idle machine and beside busy processes."""

@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 import mols
 from mols.cli import app
+from tests.bench.spreads import markdown_spreads, measured_spreads
 
 runner = CliRunner()
 
@@ -37,5 +38,9 @@ def test_bench_writes_table_one_and_the_comparison(tmp_path):
     assert list(table["instance"]) == ["nug12"] and table["runs"][0] == 2 and table["mean_ils"][0] <= 2
     assert list(compare["neighborhood"]) == ["advanced", "basic"]
     assert compare["evaluations"][0] == 3 * 66 * 66 and compare["iterations"][1] == round(3 * 66 * 66 / 132)
-    assert "Table I" in (tmp_path / "q3ap.md").read_text()
+    for key in ("seconds", "cpu1_s_est", "acceleration"):
+        assert len(measured_spreads(table, key)) == 1
+    assert len(measured_spreads(compare, "seconds")) == 2
+    text = (tmp_path / "q3ap.md").read_text()
+    assert "Table I" in text and len(markdown_spreads(text)) == 3 + 2  # Table I's times and acceleration, Fig. 2's
     assert runner.invoke(app, ["bench", "q3ap", "--instances", "nug13", "-o", str(tmp_path)]).exit_code == 1
