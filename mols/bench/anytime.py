@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from mols.algorithms.ils3opt.search import config_result, config_run
-from mols.bench.common import write_report_files
+from mols.bench.common import Spread, write_report_files
 from mols.markdown import markdown_list, markdown_table
 from mols.resume import checkpoints
 from mols.runner import RunConfig, build_search
@@ -101,13 +101,11 @@ def run(cases: list[str], backend: str, repeats: int, small: bool = False, on_ro
 
 
 def summary(case: str, variant: str, runs: list[dict], bare: list[dict]) -> dict:
-    seconds = [r["seconds"] for r in runs]
-    median = statistics.median(seconds)
-    own = statistics.median((r["trace_s"] + r["checkpoint_s"]) / r["seconds"] for r in runs)
+    seconds, none = Spread.of(r["seconds"] for r in runs), Spread.of(r["seconds"] for r in bare)
     written = sum(r["checkpoints"] for r in runs)
     return {"case": case, "variant": variant, "repeats": len(runs), "iterations": runs[0]["iterations"],
-            "seconds": median, "seconds_min": min(seconds), "seconds_max": max(seconds),
-            "vs_none": median / statistics.median(r["seconds"] for r in bare), "own_percent": 100 * own,
+            **seconds.columns("seconds"), **seconds.over(none).columns("vs_none"),
+            **Spread.of(100 * (r["trace_s"] + r["checkpoint_s"]) / r["seconds"] for r in runs).columns("own_percent"),
             "trace_rows": statistics.median(r["trace_rows"] for r in runs), "checkpoints": written,
             "ms_per_checkpoint": 1e3 * sum(r["checkpoint_s"] for r in runs) / written if written else None}
 
@@ -117,16 +115,16 @@ def write_report(df: pd.DataFrame, folder: Path) -> tuple[Path, Path]:
 
 
 def render(df: pd.DataFrame, env: dict) -> str:
-    rows = [{"case": r.case, "variant": r.variant, "seconds": f"{r.seconds:.3f} ({r.seconds_min:.3f}-{r.seconds_max:.3f})",
-             "vs none": f"{r.vs_none:.3f}", "own time %": f"{r.own_percent:.3f}", "trace rows": f"{r.trace_rows:.0f}",
-             "checkpoints": str(r.checkpoints),
-             "ms per checkpoint": "" if pd.isna(r.ms_per_checkpoint) else f"{r.ms_per_checkpoint:.1f}"}
-            for r in df.itertuples()]
+    rows = [{"case": r["case"], "variant": r["variant"], "seconds": Spread.read(r, "seconds").text(".3f"),
+             "vs none": Spread.read(r, "vs_none").text(".3f"), "own time %": Spread.read(r, "own_percent").text(".3f"),
+             "trace rows": f"{r['trace_rows']:.0f}", "checkpoints": str(r["checkpoints"]),
+             "ms per checkpoint": "" if pd.isna(r["ms_per_checkpoint"]) else f"{r['ms_per_checkpoint']:.1f}"}
+            for r in df.to_dict("records")]
     return "\n".join([
         "# What the trace and the checkpoints cost", "", markdown_list(env), "",
         "Each case with no trace, with the trace, and with the trace and a checkpoint every 10 s or every second "
-        "(`mols run --checkpoint`), run in turn in one process. seconds: the median (and range) of the search's "
-        "seconds over the repeats; vs none: that median over the median without a trace; own time %: the median "
-        "share of the run spent in the trace and checkpoint monitors themselves (timed inside them), the overhead "
+        "(`mols run --checkpoint`), run in turn in one process; each cell is the median (and the range) over the "
+        "repeats. seconds: the search's; vs none: over the runs without a trace (the medians' ratio, the range "
+        "of the extreme ratios); own time %: the share of the run spent in the trace and checkpoint monitors themselves (timed inside them), the overhead "
         "without the run-to-run noise; ms per checkpoint: a snapshot (copied back from the device) written "
         "atomically.", "", markdown_table(rows), ""])
