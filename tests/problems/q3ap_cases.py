@@ -3,8 +3,6 @@ symmetric or not; `big` values make the general form's costs int64."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from mols.problems.q3ap import Q3ap, Q3apGeneral, Q3apGeneralInstance, Q3apInstance
 
 TRANSPOSE = (3, 4, 5, 0, 1, 2)  # C[i, j, l, t, k, m] -> C[t, k, m, i, j, l]

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import mols.problems.q3ap.general
-
 from mols.backends import prepare
 from mols.errors import InstanceError, MolsError
 from mols.neighborhoods.pair_swaps import ADVANCED, BASIC

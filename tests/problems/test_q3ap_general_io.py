@@ -52,11 +52,11 @@ def test_the_product_form_is_still_read_as_such():
     ("general 1\n", "the first line must be 'general N'", 1),
     ("\ngeneral 2 3\n" + B2 + C2, "found 'general 2 3'", 2),
     ("general two\n" + B2 + C2, "found 'general two'", 1),
-    ("general 2\n" + B2[:-3] + "\n", "expected n^3 + n^6 = 72 integers after 'general 2' (b, then C), found 7: b is "
-     "short", 2),
+    ("general 2\n" + B2[:-3] + "\n", ("expected n^3 + n^6 = 72 integers after 'general 2' (b, then C), found 7: "
+                                      "b is short"), 2),
     ("general 2\n" + B2 + C2[:-3] + "\n", "found 71: C is short", 10),
-    ("general 2\n" + B2 + C2 + "9\n", "expected n^3 + n^6 = 72 integers after 'general 2' (b, then C): this line "
-     "holds the first extra one", 11),
+    ("general 2\n" + B2 + C2 + "9\n", ("expected n^3 + n^6 = 72 integers after 'general 2' (b, then C): this "
+                                       "line holds the first extra one"), 11),
     ("general 2\n" + B2 + C2.replace("5", "5.5", 1), "expected integers, found '5.5'", 3),
     ("general 2\n" + B2 + C2.replace("5", "1_0", 1), "expected integers, found '1_0'", 3),
     ("general 2\n" + B2.replace("8", "2147483648"), "expected values within +-2147483647, found '2147483648'", 2),
@@ -88,10 +88,10 @@ C = np.arange(64).reshape((2,) * 6)
     ({"b": B, "C": C.reshape(8, 8)}, "array 'C': expected the shape (n,) * 6 with n >= 2 the size of b, found (8, 8)"),
     ({"b": np.zeros((3, 3, 3), int), "C": C}, "array 'C': expected the shape (n,) * 6"),
     ({"b": np.zeros((1, 1, 1), int), "C": np.zeros((1,) * 6, int)}, "array 'b': expected the shape (n,) * 3 with n"),
-    ({"b": B, "C": np.where(C == 37, 2**40, C)}, "array 'C': expected values within +-2147483647, found "
-     "1099511627776 at index (1, 0, 0, 1, 0, 1)"),
-    ({"b": -B * 2**40, "C": C}, "array 'b': expected values within +-2147483647, found -1099511627776 at index "
-     "(0, 0, 1)"),
+    ({"b": B, "C": np.where(C == 37, 2**40, C)}, ("array 'C': expected values within +-2147483647, found "
+                                                  "1099511627776 at index (1, 0, 0, 1, 0, 1)")),
+    ({"b": -B * 2**40, "C": C}, ("array 'b': expected values within +-2147483647, found -1099511627776 at "
+                                 "index (0, 0, 1)")),
 ])
 def test_bad_npz_files_name_the_file_and_array(tmp_path, arrays, message):
     path = write_npz(tmp_path / "bad.npz", **arrays)
