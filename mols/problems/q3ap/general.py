@@ -3,6 +3,7 @@ f(p, q) = sum_i b[i, p(i), q(i)] + sum_{i, t} C[i, p(i), q(i), t, p(t), q(t)]; t
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -96,13 +97,14 @@ def from_product(instance: Q3apInstance) -> Q3apGeneralInstance:
     """The product form's instance in general form: C[i, j, l, t, k, m] = A[i, t] B[j, k] E[l, m], b = 0 (the same
     costs); MolsError where a product leaves int32 or the costs do not fit in memory."""
     n = instance.n
-    check_costs_fit(n, instance.name)
-    c = host_array((n,) * 6, np.int64, f"{instance.name}: the products A B E")
-    np.einsum("it,jk,lm->ijltkm", instance.a, instance.b, instance.e, out=c)
-    if max(int(c.max()), -int(c.min())) > MAX_VALUE:
-        raise MolsError(f"{instance.name}: products A[i,t] B[j,k] E[l,m] reach {max(c.max(), -c.min()):,}, beyond "
-                        f"the +-{MAX_VALUE:,} of the general form's int32 costs")
-    return Q3apGeneralInstance(instance.name, np.zeros((n, n, n), np.int64), c, instance.path)
+    reach = math.prod(int(np.abs(m).max()) for m in (instance.a, instance.b, instance.e))  # the largest |product|
+    if reach > MAX_VALUE:
+        raise MolsError(f"{instance.name}: products A[i,t] B[j,k] E[l,m] reach {reach:,}, beyond the +-{MAX_VALUE:,} "
+                        "of the general form's int32 costs")
+    c = host_array((n,) * 6, COST, f"{instance.name}: {costs_text(n)}")
+    ab = instance.a[:, None, :, None] * instance.b[None, :, None, :]  # (i, j, t, k): n^4, then one pass over C
+    np.multiply(ab[:, :, None, :, :, None], instance.e[None, None, :, None, None, :], out=c, casting="unsafe")
+    return Q3apGeneralInstance(instance.name, np.zeros((n, n, n), COST), c, instance.path)
 
 
 def random_general(n: int, seed: int, high: int = RANDOM_HIGH) -> Q3apGeneralInstance:
