@@ -57,7 +57,7 @@ def instance_digest(problem: Problem) -> str:
     for array in problem.full.kernels.data():
         array = np.ascontiguousarray(array)
         digest.update(f"{array.dtype.str}{array.shape}".encode())
-        digest.update(array.tobytes())
+        digest.update(array)  # its buffer, not a copy: the general Q3AP's C is n^6 entries
     return digest.hexdigest()
 
 

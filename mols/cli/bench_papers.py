@@ -148,27 +148,30 @@ def parse_its(text: str) -> dict[str, int]:
 
 
 def bench_q3ap(
-    instances: Annotated[str, typer.Option(help="Comma-separated instances of instances/q3ap, or all (nug12, nug15, "
-                                           "nug18, nug22).")] = "all",
+    instances: Annotated[str, typer.Option(help="Comma-separated instances of Table I (nug12, nug15, nug18, nug22), "
+                                           "all, or none (the comparison alone).")] = "all",
     runs: Annotated[int, typer.Option(min=1, help="ILS-TS runs per instance (paper: 50).")] = 10,
     ils: Annotated[int, typer.Option(min=1, help="ILS iterations at most per run (paper: 100).")] = 100,
     ts: Annotated[int, typer.Option(min=1, help="Tabu iterations per ILS iteration (paper: 5000).")] = 5000,
     cpu_iterations: Annotated[int, typer.Option(min=1, help="Tabu iterations timed on one CPU core for its rate."
                                                 )] = 20,
-    compare: Annotated[str, typer.Option(help="Instance of the two neighborhoods' comparison at equal evaluations "
-                                         "(paper: nug15), or none.")] = "nug15",
+    compare: Annotated[str, typer.Option(help="Instance of the two neighborhoods' comparison at equal evaluations, "
+                                         "Fig. 2 (paper: nug15; any q3ap instance, random:N:SEED too), or none."
+                                         )] = "nug15",
     compare_iterations: Annotated[int, typer.Option(min=1, help="Its iterations of the advanced neighborhood "
                                                     "(paper: 11025); the basic one gets as many evaluations.")] = 1000,
-    compare_runs: Annotated[int, typer.Option(min=1, help="Its runs per neighborhood (paper: 50).")] = 5,
+    compare_runs: Annotated[int, typer.Option(min=1, help="Its runs (seeds) per neighborhood (paper: 50).")] = 10,
+    compare_points: Annotated[int, typer.Option(min=1, help="Points of its curve (q3ap_fig2.csv and .png).")] = 20,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "q3ap",
 ):
     """The Q3AP experiments of Luong et al. (2010): Table I (ILS-TS with the advanced neighborhood, average and
     max value, hits, time on the GPU and estimated on one CPU core, ILS iterations), then the basic and advanced
-    neighborhoods compared at equal evaluations."""
+    neighborhoods compared at equal evaluations, Fig. 2: the best cost's mean and spread over the seeds."""
     from mols.bench import q3ap as bench
+    from mols.bench.q3ap_fig2 import compare_rows
     from mols.environment import environment
 
-    chosen = choose(instances, bench.INSTANCES, "--instances")
+    chosen = [] if instances.strip() == "none" else choose(instances, bench.INSTANCES, "--instances")
     compared = compare.strip() != "none"
     env, table, rows = environment(), [], []
     with advancing(len(chosen) + 2 * compared) as advance:
@@ -177,7 +180,7 @@ def bench_q3ap(
 
         bench.table_rows(chosen, runs, ils, ts, cpu_iterations, keep(table))
         if compared:
-            bench.compare_rows(compare.strip(), compare_iterations, compare_runs, keep(rows))
+            compare_rows(compare.strip(), compare_iterations, compare_runs, keep(rows), compare_points)
     show_report(bench.write_report(table, rows, env, output))
 
 
