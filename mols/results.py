@@ -57,7 +57,7 @@ def instance_digest(problem: Problem) -> str:
     for array in problem.full.kernels.data():
         array = np.ascontiguousarray(array)
         digest.update(f"{array.dtype.str}{array.shape}".encode())
-        digest.update(array.tobytes())
+        digest.update(array)  # its buffer, not a copy: the general Q3AP's C is n^6 entries
     return digest.hexdigest()
 
 
@@ -144,6 +144,7 @@ def manifest(config: RunConfig, result: SearchResult, context: RunContext, front
         "status": result.status,
         "ended_by": result.ended_by,
         "signal": result.signal,
+        "resumed": result.resumed,
         "error": result.error,
         "backend": context.backend,
         "device": context.device,

@@ -11,17 +11,19 @@ from typing import Self
 from filelock import FileLock, Timeout
 
 from mols.errors import MolsError, reason
+from mols.search.checkpoint import CHECKPOINT
 
 FRONT, MANIFEST, TRACE = "front.csv", "run.json", "trace.csv"
 KINDS = {"run": MANIFEST, "batch": "batch.json", "multistart": "multistart.json"}  # the file that says what a folder holds
 
 
 def folder_kind(path: Path) -> str | None:
-    """What the folder holds: a run, a batch, a multistart (its record file, or a run's front.csv), or None."""
+    """What the folder holds: a run, a batch, a multistart (its record file, or a run's front.csv or checkpoint), or
+    None."""
     for kind, record in KINDS.items():
         if (path / record).exists():
             return kind
-    return "run" if (path / FRONT).exists() else None
+    return "run" if (path / FRONT).exists() or (path / CHECKPOINT).exists() else None
 
 
 def refuse_other_kind(path: Path, kind: str) -> None:

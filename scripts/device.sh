@@ -14,18 +14,21 @@
 #   batch        mols bench batch: searches sharing each launch, and weight vectors side by side
 #   techniques   mols bench gpu-techniques (Tables 7-9, memory) and mols bench neighborhood
 #   qap, tsp, ppp, weierstrass, q3ap   the papers' tables (mols bench NAME), into $OUT/NAME
+#   q3ap-fig2    the Q3AP paper's Fig. 2 alone, as the paper sets it (nug15, 11,025 advanced iterations), 10 seeds,
+#                then on a random general instance (random:15:1)
 #   fsp          mols bench fsp at 1,000 iterations (FSP_BACKENDS, default cpu1,cpu,gpu: hours on one core) and
 #                at 10,000 on the GPU
 #   archive      mols bench archive (the filter), and whole PLS runs with the archive on the device and the host
 #   pls          mols bench natural-end on the GPU
 #   peers        mols bench pymoo --seeds 2
 #   startup      mols bench startup
+#   anytime      mols bench anytime: what the trace and checkpoints cost (issue 39's three runs), into $OUT/anytime
 #
 # First, as every device call needs: the wheels carried in .whl/ installed into /tmp/site (.whl/extra/ too where
 # scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
 # call lasts at most 10 minutes: name one or two suites per call.
 set -uo pipefail
-[ $# -gt 0 ] || { sed -n '2,26p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,28p' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
@@ -74,7 +77,11 @@ suite() {
     ppp) mols bench ppp --cpu-moves 2000000 -i 1000 --runs 30 --run-iterations 10000 -o "$OUT/ppp" ;;
     weierstrass) mols bench weierstrass -i 10000 -o "$OUT/weierstrass" ;;
     q3ap) mols bench q3ap --runs 10 --ils 30 --ts 2000 --cpu-iterations 20 --compare nug15 --compare-iterations 11025 \
-            --compare-runs 5 -o "$OUT/q3ap" ;;
+            --compare-runs 10 -o "$OUT/q3ap" ;;
+    q3ap-fig2) mols bench q3ap --instances none --compare nug15 --compare-iterations 11025 --compare-runs 10 \
+                 -o "$OUT/q3ap-fig2" \
+               && mols bench q3ap --instances none --compare random:15:1 --compare-iterations 11025 --compare-runs 10 \
+                 -o "$OUT/q3ap-fig2-general" ;;
     fsp) fsp -i 1000 --backends "${FSP_BACKENDS:-cpu1,cpu,gpu}" -o "$OUT/fsp" && fsp --backends gpu -o "$OUT/fsp-gpu-10000" ;;
     archive)
       mols bench archive -o "$OUT/archive" \
@@ -83,6 +90,7 @@ suite() {
     pls) mols bench natural-end --backends gpu -o "$OUT/natural-end" ;;
     peers) mols bench pymoo --seeds 2 -o "$OUT/pymoo" ;;
     startup) mols bench startup -o "$OUT/startup" ;;
+    anytime) mols bench anytime --repeats "${REPEATS:-5}" -o "$OUT/anytime" ;;
     *) echo "unknown suite $1; the suites are listed at the top of $0"; return 2 ;;
   esac
 }

@@ -67,6 +67,9 @@ FILES = [
     ("q3ap", "two.dat", "2\n" + MATRIX_2 * 2, "{path}", "expected 3 matrices", 5),
     ("q3ap", "negative.dat", "-3\n", "{path}", "at least 2", 1),
     ("q3ap", "bigvals.dat", "2\n" + "1073741823 1073741823\n" * 6, "{path}", "objective values could reach", None),
+    ("q3ap", "general-short.txt", "general 2\n1 2 3\n", "{path}", "b is short", 2),
+    ("q3ap", "general-huge.txt", "general 40\n1 2 3\n", "{path}", "would take 15.3 GiB of memory", 1),
+    ("q3ap", "damaged.npz", b"PK\x03\x04 not an archive", "{path}", "not a NumPy .npz archive of b and C", None),
     ("coloring", "huge.col", "p edge 2000000000 1\ne 1 2\n", "{path}:3", "would take 29.8 GiB of memory", 1),
     ("coloring", "none.col", "c only a comment\n", "{path}:3", "no 'p edge N M' line", None),
     ("coloring", "early.col", "e 1 2\np edge 2 1\n", "{path}:3", "before the 'p edge N M' line", 1),
@@ -93,6 +96,8 @@ NAMES = [
     ("tsp", f"random:{HUGE}:1", "random:N:SEED takes N up to", "random:999"),
     ("tsp", "random:999999999:1", "would take 29.8 GiB", "random:999999999:1"),
     ("qap", "no-such-qap", "no such instance file", "no-such-qap"),
+    ("q3ap", "random:1:5", "a Q3AP needs n >= 2 positions", "random:1:5"),
+    ("q3ap", "random:40:5", "would take 15.3 GiB of memory", "random:40:5"),
 ]
 
 # (arguments, what the message names): options that mols itself checks

@@ -12,6 +12,7 @@ import mols
 import mols.runner
 from mols.cli import app
 from mols.runner import build_search
+from tests.bench.spreads import markdown_spreads, measured_spreads
 
 runner = CliRunner()
 
@@ -77,7 +78,10 @@ def test_bench_neighborhood_writes_report(tmp_path):
     assert result.exit_code == 0, result.output
     table = pd.read_csv(tmp_path / "neighborhood.csv")
     assert list(table["size"]) == ["20x10"] and (table["cpu_1core_nbr_per_s"] > 0).all()
-    assert "CPU 1 core" in (tmp_path / "neighborhood.md").read_text()
+    for key in ("cpu_1core_s", "cpu_all_cores_nbr_per_s", "cpu_parallel_speedup"):
+        assert len(measured_spreads(table, key)) == 1
+    text = (tmp_path / "neighborhood.md").read_text()
+    assert "CPU 1 core" in text and len(markdown_spreads(text)) >= 3
 
 
 def test_instances_lists_bundled_files():

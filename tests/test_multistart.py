@@ -8,6 +8,7 @@ import io
 import json
 import os
 import subprocess
+import threading
 import sys
 import time
 from pathlib import Path
@@ -250,3 +251,31 @@ def test_each_gpu_worker_sees_its_own_gpu(tmp_path):
     alone = fronts_one_by_one(QAP, range(3, 3 + 2 * len(visible_gpus())))  # the CPU's: exact for the QAP
     for seed, front in alone.items():
         assert (tmp_path / f"seed-{seed}" / FRONT).read_bytes() == front
+
+
+def dying_after_a_checkpoint(fields, seeds, *rest):
+    """run_task, except that the first time a task is tried its worker process dies once its search has written a
+    checkpoint (as a machine that goes away would)."""
+    marker, folder = Path(fields["marker"]), rest[-1][0]
+    if not marker.exists():
+        marker.write_text("died once")
+        checkpoint = Path(folder) / f"seed-{seeds[0]}" / "checkpoint.npz"
+
+        def die_after_checkpoint():
+            while not checkpoint.exists():
+                time.sleep(0.005)
+            os._exit(1)
+
+        threading.Thread(target=die_after_checkpoint, daemon=True).start()
+    return run_task({k: v for k, v in fields.items() if k != "marker"}, seeds, *rest)
+
+
+def test_a_task_whose_worker_dies_resumes_its_search_from_its_checkpoint(pool, tmp_path):
+    fields = PLS | {"iterations": 3000, "marker": str(tmp_path / "marker")}
+    record = driver(pool, fields, 1, tmp_path / "out", task=dying_after_a_checkpoint, checkpoint=0.05).run(NoStop())
+    (task,) = record["tasks"]
+    assert [a["status"] for a in task["attempts"]] == ["failed", "finished"]
+    run_json = json.loads((tmp_path / "out" / "seed-0" / MANIFEST).read_text())
+    assert run_json["status"] == "completed" and 0 < run_json["resumed"]["iterations"] < 3000
+    assert (tmp_path / "out" / "seed-0" / FRONT).read_bytes() == fronts_one_by_one(PLS | {"iterations": 3000}, [0])[0]
+    assert not (tmp_path / "out" / "seed-0" / "checkpoint.npz").exists()  # a completed run leaves none

@@ -62,6 +62,14 @@ class DeviceArchive:
         self.size = kept + len(result.ids)
         return result
 
+    def hold(self, F: np.ndarray, queue: DeviceQueue) -> None:
+        """Exactly the members' vectors F (m, k), from the host, in their order (a checkpoint's start restored)."""
+        self.size = 0
+        self.reserve(len(F), queue)
+        if len(F):
+            queue.set(self.buffer[:len(F)], np.ascontiguousarray(F, dtype=self.buffer.dtype))
+        self.size = len(F)
+
     def reserve(self, rows: int, queue: DeviceQueue) -> None:
         """Room for `rows` members (the capacity doubled until it fits), the first `size` copied over."""
         if rows <= len(self.buffer):

@@ -147,12 +147,13 @@ class Archive:
         return accepted, removed
 
     def hold(self, F: np.ndarray, X: np.ndarray, visited: np.ndarray) -> None:
-        """Exactly these members (mutually non-dominated), in this order: F (A, k), X (A, n), visited (A,)."""
+        """Exactly these members (mutually non-dominated), in this order: F (A, k), X (A, n), visited (A,); copies
+        (a checkpoint's state may be restored again)."""
         self.F = np.array(F, dtype=self.F.dtype)
         self._pool = np.array(X, dtype=self._pool.dtype)
         self._slot = np.arange(len(self.F))
         self._free = self._free[:0]
-        self.visited = np.asarray(visited, dtype=bool)
+        self.visited = np.array(visited, dtype=bool)
 
     def replace(self, stay: np.ndarray, F_new: np.ndarray, X_new: np.ndarray) -> None:
         """Keep the members where stay (A,) is true, then append the new ones, unvisited."""

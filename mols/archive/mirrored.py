@@ -24,6 +24,11 @@ class MirroredArchive(Archive):
         super().clear()
         self.device.clear()
 
+    def hold(self, F: np.ndarray, X: np.ndarray, visited: np.ndarray) -> None:
+        """As Archive.hold, the vectors mirrored on the device."""
+        super().hold(F, X, visited)
+        self.device.hold(self.F, DeviceQueue.current() if self.queue is None else self.queue)
+
     def add(self, F: np.ndarray, X: np.ndarray) -> np.ndarray:
         """As Archive.add, for candidates on the host."""
         result = self.offer_device(import_cupy().asarray(np.ascontiguousarray(F, dtype=self.F.dtype)))

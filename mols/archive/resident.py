@@ -56,21 +56,25 @@ class ResidentArchive:
     def start(self, X: np.ndarray, F: np.ndarray) -> None:
         """The m solutions X (m, n) with vectors F (m, k), mutually non-dominated, as the members, unvisited:
         what a start's archive holds first (a random solution alone, or an initial front)."""
+        self.hold(F, X, np.zeros(len(F), dtype=bool))
+
+    def hold(self, F: np.ndarray, X: np.ndarray, visited: np.ndarray) -> None:
+        """Exactly these members (mutually non-dominated), in this order, from the host: vectors F (m, k),
+        solutions X (m, n) and visited flags (m,) (as Archive.hold; held() gives them)."""
         cupy = import_cupy()
         m, ev = len(F), self.ev
-        self.device.size = 0
-        self.device.reserve(m, ev)
+        self.device.hold(F, ev)
         if len(self.device.buffer) > len(self.slot):
             self._buffers(len(self.device.buffer))
         capacity = len(self.slot)
         with ev.queued():
-            ev.set(self.device.buffer[:m], np.ascontiguousarray(F, dtype=self.device.buffer.dtype))
-            ev.set(self.X[:m], np.ascontiguousarray(X, dtype=np.int32))
+            if m:
+                ev.set(self.X[:m], np.ascontiguousarray(X, dtype=np.int32))
+                ev.set(self.visited[:m], np.ascontiguousarray(visited, dtype=np.uint8))
             self.slot[:m] = cupy.arange(m)
-            self.visited[:m] = 0
             self.free[:capacity - m] = cupy.arange(capacity - 1, m - 1, -1)
             self._counts.fill(capacity - m)
-        self.device.size, self.unvisited = m, m
+        self.unvisited = m - int(np.count_nonzero(visited))
 
     def pick(self, r: int) -> tuple[np.ndarray, np.ndarray]:
         """Mark the r-th unvisited member visited; its solution and vector."""
@@ -120,6 +124,12 @@ class ResidentArchive:
             X = ev.get(self.X[self.slot[:self.device.size]])
         ev.synchronize()
         return F, X
+
+    def held(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """members() and the members' visited flags (A,) bool, on the host: what hold() takes back."""
+        F, X = self.members()
+        visited = self.ev.get(self.visited[:self.device.size])  # waits for the copy
+        return F, X, visited.astype(bool)
 
     def holds(self, point: np.ndarray) -> bool:
         """Whether a member weakly dominates `point` (a target), looked at on the device."""

@@ -85,6 +85,13 @@ def device_array(shape, dtype, what: str, fill=None):
                         "choose a smaller instance or neighborhood") from None
 
 
+def device_copy(array: np.ndarray, what: str):
+    """`array` copied to the device, refused like device_array where the device has too little memory free."""
+    out = device_array(array.shape, array.dtype, what)
+    out.set(np.ascontiguousarray(array))
+    return out
+
+
 def pinned_array(shape, dtype, what: str) -> np.ndarray:
     """A host array in pinned (page-locked) memory, after check_fits."""
     import cupyx

@@ -17,6 +17,7 @@ from mols.backends.cuda import (
     compile_kernel,
     compile_module,
     device_array,
+    device_copy,
     gpu_name,
     import_cupy,
     pinned_array,
@@ -45,7 +46,7 @@ class GpuEvaluator(DeviceQueue, Companions):
     their own work after its pipeline's through the DeviceQueue verbs."""
 
     def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = GPU_SPEC,
-                 launch: Launch = DEFAULT_LAUNCH, lanes: int = 1):
+                 launch: Launch = DEFAULT_LAUNCH, lanes: int = 1, data: tuple | None = None):
         cupy = import_cupy()
         super().__init__()
         self.nbh, self.spec, self.label, self.lanes = nbh, spec, spec.label, lanes
@@ -60,7 +61,9 @@ class GpuEvaluator(DeviceQueue, Companions):
         self.device = gpu_name()
         self._moves = self._host_moves() if spec.generation == "host" else None
         self._compile(problem, launch)
-        self.data = tuple(cupy.asarray(a) for a in problem.kernels.data())
+        if data is None:  # a lanes evaluator shares its maker's
+            data = tuple(device_copy(a, f"{self.what}: its data ({a.nbytes:,} bytes)") for a in problem.kernels.data())
+        self.data = data
         self.state = PackedBuffers(layout * lanes)
         self.state_args = self.state.device[:len(layout)]  # lane 0's arrays: the kernels' arguments
         self._uploaded = cupy.cuda.Event(disable_timing=True)
@@ -97,7 +100,8 @@ class GpuEvaluator(DeviceQueue, Companions):
         """An evaluator of the same problem, spec and launch for `lanes` searches sharing each launch, made once
         per count (BackendError where lanes_refused says why not)."""
         if lanes not in self._lanes_evaluators:
-            self._lanes_evaluators[lanes] = GpuEvaluator(self.problem, self.nbh, self.spec, self.launch, lanes)
+            self._lanes_evaluators[lanes] = GpuEvaluator(self.problem, self.nbh, self.spec, self.launch, lanes,
+                                                         self.data)
         return self._lanes_evaluators[lanes]
 
     def _host_moves(self):

@@ -13,9 +13,7 @@ import pandas as pd
 from mols.archive import Archive
 from mols.backends import prepare
 from mols.backends.cuda import DeviceQueue, gpu_available, import_cupy
-from mols.bench.common import median_seconds
-from mols.environment import environment
-from mols.errors import MolsError
+from mols.bench.common import Spread, time_spread, write_report_files
 from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods import get_neighborhood
 from mols.problems import load_problem
@@ -135,16 +133,16 @@ def _botorch_call(is_non_dominated, union: np.ndarray, m: int):
     return lambda r: _split(is_non_dominated(Y).cpu().numpy(), m)
 
 
-def timed(fn: Callable[[int], object], repeats: int) -> tuple[float, float, object]:
-    """(median seconds, seconds of the first call, its result). The first call is not among the
+def timed(fn: Callable[[int], object], repeats: int) -> tuple[Spread, float, object]:
+    """(seconds of the repeats, seconds of the first call, its result). The first call is not among the
     repeats, and there are fewer of them when one call is slow, so that each library spends about
     BUDGET_S on a case; a call slower than that is timed once."""
     start = time.perf_counter()
     result = fn(0)
     first = time.perf_counter() - start
     if first > BUDGET_S:
-        return first, first, result
-    return median_seconds(fn, min(repeats, int(BUDGET_S / max(first, 1e-6))), warmup=0), first, result
+        return Spread.of([first]), first, result
+    return time_spread(fn, min(repeats, int(BUDGET_S / max(first, 1e-6))), warmup=0), first, result
 
 
 def bench_case(label: str, F: np.ndarray, A: np.ndarray, repeats: int, skip: Iterable[str] = ()) -> tuple[dict, dict]:
@@ -154,7 +152,8 @@ def bench_case(label: str, F: np.ndarray, A: np.ndarray, repeats: int, skip: Ite
     firsts, results = {}, {}
     for lib in LIBS:
         if lib in calls and lib not in skip:
-            row[f"{lib}_s"], firsts[lib], results[lib] = timed(calls[lib], repeats)
+            seconds, firsts[lib], results[lib] = timed(calls[lib], repeats)
+            row |= seconds.columns(f"{lib}_s")
     reference = results.get("gpu", results.get("host"))
     row |= {"accepted": int(reference[0].sum()), "removed": int(reference[1].sum())}
     row["skipped"] = ", ".join(lib for lib in LIBS if lib in skip)
@@ -191,17 +190,9 @@ def run(ks: Iterable[int] = KS, ns: Iterable[int] = NS, sizes: Iterable[int] = S
     return pd.DataFrame(rows)
 
 
-def write_report(df: pd.DataFrame, folder: Path, env: dict[str, str] | None = None) -> tuple[Path, Path]:
-    """folder/archive.md (environment and table) and folder/archive.csv (all columns)."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        csv = folder / "archive.csv"
-        df.to_csv(csv, index=False)
-        md = folder / "archive.md"
-        md.write_text(render_markdown(df, env or environment()))
-    except OSError as err:
-        raise MolsError(f"--output {folder}: {err.strerror}") from None
-    return md, csv
+def write_report(df: pd.DataFrame, folder: Path) -> tuple[Path, Path]:
+    """folder/archive.md (environment and table) and folder/archive.csv (all columns: LIB_s, _min and _max)."""
+    return write_report_files(df, folder, "archive", render_markdown)
 
 
 def render_markdown(df: pd.DataFrame, env: dict[str, str]) -> str:
@@ -209,14 +200,17 @@ def render_markdown(df: pd.DataFrame, env: dict[str, str]) -> str:
     for r in df.to_dict("records"):
         row = {"case": r["case"], "k": r["k"], "candidates": f"{r['candidates']:,}", "archive": f"{r['archive']:,}",
                "accepted": r["accepted"], "removed": r["removed"]}
-        row |= {lib: _ms(r.get(f"{lib}_s", np.nan), lib in str(r["skipped"])) for lib in LIBS if f"{lib}_s" in df}
+        seconds = {lib: Spread.read(r, f"{lib}_s") for lib in LIBS if f"{lib}_s" in df}
+        row |= {lib: "skipped" if lib in str(r["skipped"]) else (s * 1e3).text(",.3f") for lib, s in seconds.items()}
         if "gpu_s" in df:
-            row |= {f"{lib} / gpu": _ratio(r.get(f"{lib}_s", np.nan) / r["gpu_s"]) for lib in ("moocore", "host")}
+            row |= {f"{lib} / gpu": _ratio(seconds[lib].over(seconds["gpu"])) for lib in ("moocore", "host")
+                    if lib in seconds}
         rows.append(row)
     head = markdown_list(env)
     return (
         "# Non-dominance filter: candidates offered to an archive\n\n"
-        "Made by `mols.bench.archive`. Median wall time of one call, in ms, from arrays already in "
+        "Made by `mols.bench.archive`. Wall time of one call, in ms, the median over the repeats and in brackets "
+        "their range (ratios: the medians', in brackets the ratios of the ranges' ends), from arrays already in "
         "place: on the device for the GPU filter (its time includes bringing the accepted ids and "
         "vectors and the removed flags back to the host), in host memory for the others. moocore "
         "(`is_nondominated`) and pymoo (`find_non_dominated`, which is moocore's on floats keeping "
@@ -234,11 +228,5 @@ def render_markdown(df: pd.DataFrame, env: dict[str, str]) -> str:
     )
 
 
-def _ms(seconds: float, skipped: bool) -> str:
-    if skipped:
-        return "skipped"
-    return "" if pd.isna(seconds) else f"{seconds * 1e3:,.3f}"
-
-
-def _ratio(x: float) -> str:
-    return "" if pd.isna(x) else f"{x:,.1f}x" if x < 10 else f"{x:,.0f}x"
+def _ratio(x: Spread) -> str:
+    return x.text(",.1f" if x.median < 10 else ",.0f", "x")

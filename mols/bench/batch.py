@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import os
-import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from mols.backends import prepare
-from mols.errors import MolsError
+from mols.bench.common import Spread, write_tables
 from mols.markdown import markdown_list, markdown_table
 from mols.problems import load_problem
 from mols.runner import RunConfig, make_search, solve
@@ -32,17 +31,17 @@ def search_config(instance: str, backend: str, iterations: int, seed: int = 0, *
                      **fields)
 
 
-def batch_seconds(config: RunConfig, size: int, repeats: int) -> float:
-    """Median search time of a SearchBatch of `size` searches (seeds config.seed ..) on one evaluator."""
-    return statistics.median(build_batch(config, size).run()[0].wall_seconds for _ in range(repeats))
+def batch_seconds(config: RunConfig, size: int, repeats: int) -> Spread:
+    """Search times of a SearchBatch of `size` searches (seeds config.seed ..) on one evaluator."""
+    return Spread.of(build_batch(config, size).run()[0].wall_seconds for _ in range(repeats))
 
 
 def _one_core(config: RunConfig) -> float:
     return solve(dataclasses.replace(config, threads=1)).wall_seconds
 
 
-def cpu_batch_seconds(config: RunConfig, size: int, repeats: int) -> float:
-    """Median wall time of `size` searches spread over the cores, one per worker process on one core (as many
+def cpu_batch_seconds(config: RunConfig, size: int, repeats: int) -> Spread:
+    """Wall times of `size` searches spread over the cores, one per worker process on one core (as many
     processes as cores at most)."""
     cores = os.cpu_count() or 1
     times = []
@@ -52,7 +51,7 @@ def cpu_batch_seconds(config: RunConfig, size: int, repeats: int) -> float:
             start = time.perf_counter()
             list(pool.map(_one_core, seed_configs(config, size)))
             times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return Spread.of(times)
 
 
 def rows_of(instance: str, sizes: list[int], iterations: int, repeats: int, gpu: bool, max_lane_bytes: float):
@@ -63,10 +62,10 @@ def rows_of(instance: str, sizes: list[int], iterations: int, repeats: int, gpu:
     n_neighbors = problem.neighborhood(config.neighborhood).n_neighbors(problem.n)
     rows = []
 
-    def row(device: str, size: int, steps: int, seconds: float) -> dict:
+    def row(device: str, size: int, steps: int, seconds: Spread) -> dict:
         done = {"instance": instance, "problem": config.problem, "neighbors": n_neighbors, "device": device,
-                "searches": size, "iterations": steps, "seconds": seconds,
-                "neighbors_per_s": size * steps * n_neighbors / seconds}
+                "searches": size, "iterations": steps, **seconds.columns("seconds"),
+                **seconds.per(size * steps * n_neighbors).columns("neighbors_per_s")}
         print(done, flush=True)  # as it comes: a long benchmark shows its progress
         return done
 
@@ -102,45 +101,44 @@ def vectors_rows(instance: str, iterations: int, repeats: int) -> list[dict]:
         for _ in range(repeats):
             evaluator = prepare(problem, nbh, BackendSpec("gpu", lanes=lanes))
             times.append(make_search(config, problem, nbh, evaluator).run().wall_seconds)
-        out.append({"instance": instance, "run": label, "iterations": budget, "seconds": statistics.median(times)})
-    base = out[0]["seconds"]
-    for r in out:
-        r["x one vector"] = r["seconds"] / base
-    return out
+        out.append({"instance": instance, "run": label, "iterations": budget, **Spread.of(times).columns("seconds")})
+    base = Spread.read(out[0], "seconds")
+    return [r | Spread.read(r, "seconds").over(base).columns("x_one_vector") for r in out]
 
 
 def tables(instances: list[str], sizes: list[int], iterations: int, repeats: int, gpu: bool,
            max_lane_bytes: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     rows = [r for instance in instances for r in rows_of(instance, sizes, iterations, repeats, gpu, max_lane_bytes)]
-    df = pd.DataFrame(rows)
-    one = df[df.searches == 1].groupby(["instance", "device"]).neighbors_per_s.first()
-    df["x one search"] = [r.neighbors_per_s / one.get((r.instance, r.device), float("nan")) for r in df.itertuples()]
+    one = {(r["instance"], r["device"]): Spread.read(r, "neighbors_per_s") for r in rows if r["searches"] == 1}
+    nothing = Spread.of(())
+    df = pd.DataFrame([r | Spread.read(r, "neighbors_per_s").over(one.get((r["instance"], r["device"]), nothing))
+                       .columns("x_one_search") for r in rows])
     vectors = [r for instance in instances if CASES.get(instance, "flowshop") == "flowshop"
                for r in vectors_rows(instance, iterations, repeats)] if gpu else []
     return df, pd.DataFrame(vectors)
 
 
 def write_report(df: pd.DataFrame, vectors: pd.DataFrame, folder: Path) -> Path:
-    """folder/batch.md, batch.csv and vectors.csv; returns the .md."""
+    """folder/batch.md, batch.csv and vectors.csv (median, min and max of every time, rate and ratio); the .md."""
     from mols.environment import environment
 
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        df.to_csv(folder / "batch.csv", index=False)
-        vectors.to_csv(folder / "vectors.csv", index=False)
-        md = folder / "batch.md"
-        md.write_text(render(df, vectors, environment()))
-    except OSError as err:
-        raise MolsError(f"--output {folder}: {err.strerror}") from None
-    return md
+    return write_tables(folder, {"batch.csv": df, "vectors.csv": vectors},
+                        ("batch.md", render(df, vectors, environment())))
 
 
 def render(df: pd.DataFrame, vectors: pd.DataFrame, env: dict) -> str:
+    rows = [{key: r[key] for key in ("instance", "problem", "neighbors", "device", "searches", "iterations")}
+            | {"seconds": Spread.read(r, "seconds").text(".4g"),
+               "neighbors/s": Spread.read(r, "neighbors_per_s").text(",.4g"),
+               "x one search": Spread.read(r, "x_one_search").text(".3g")} for r in df.to_dict("records")]
     parts = ["# Batches of tabu searches sharing each launch (`mols bench batch`)\n", markdown_list(env) + "\n",
              ("Neighbors per second of B searches together (each `iterations` steps); `x one search`: against one "
-              "search on the same device.\n"), markdown_table(df.round(4).to_dict("records")) + "\n"]
+              "search on the same device. Each cell: the median over the timed batches and in brackets their range "
+              "(ratios: the medians', in brackets the ratios of the ranges' ends).\n"), markdown_table(rows) + "\n"]
     if len(vectors):
+        shown = [{"instance": r["instance"], "run": r["run"], "iterations": r["iterations"],
+                  "seconds": Spread.read(r, "seconds").text(".4g"),
+                  "x one vector": Spread.read(r, "x_one_vector").text(".3g")} for r in vectors.to_dict("records")]
         parts += [("Aggregated tabu search: its 10 weight vectors side by side (lanes) and one after another, "
-                   "against one vector alone with the same steps per vector.\n"),
-                  markdown_table(vectors.round(4).to_dict("records")) + "\n"]
+                   "against one vector alone with the same steps per vector.\n"), markdown_table(shown) + "\n"]
     return "\n".join(parts)

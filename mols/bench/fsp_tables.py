@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mols.bench.common import FSP_SIZES
-from mols.errors import MolsError
+from mols.bench.common import FSP_SIZES, Spread
+from mols.bench.common import write_tables as write_frames
 from mols.markdown import markdown_list, markdown_table
 from mols.reporting import Report, write_report
 from mols.reporting.tables import PARTS
@@ -16,31 +16,32 @@ PAPER_TABLE = {"tabu": 2, "pls-dominating": 3, "pls-nondominated": 4}
 
 
 def write_tables(out: Path, folders: list[Path]) -> tuple[Path, Report]:
-    """The report over the runs' folders (plots, CSV) into OUT, and the paper's tables into OUT/fsp.md."""
+    """The report over the runs' folders (plots, CSV) into OUT, and the paper's tables into OUT/fsp.md and
+    OUT/fsp.csv (paper_frame)."""
     report = write_report(folders, out)
-    md = out / "fsp.md"
-    try:
-        md.write_text(render_markdown(report))
-    except OSError as err:
-        raise MolsError(f"--output {out}: {err.strerror}") from None
-    return md, report
+    med = paper_frame(report)
+    return write_frames(out, {"fsp.csv": med}, ("fsp.md", render_markdown(report, med))), report
 
 
 def paper_frame(report: Report) -> pd.DataFrame:
-    """One row per size and algorithm: medians over seeds of each backend's time, its acceleration
-    over 1 core, the number of solutions and the hypervolume (of the GPU run, else the all-core one)."""
+    """One row per size, algorithm and backend: the time over seeds (wall_s, _min, _max), its acceleration over 1
+    core (speedup, _min, _max: Spread.over), medians of the number of solutions and the hypervolume."""
     df = report.runs.copy()
     df["size"] = df["instance"].map({v: k for k, v in FSP_SIZES.items()})
     med = df.groupby(["size", "group", "algorithm", "backend"]).agg(
-        wall_s=("wall_s", "median"), neighbors=("neighbors", "first"), iterations=("iterations", "median"),
+        wall_s=("wall_s", "median"), wall_s_min=("wall_s", "min"), wall_s_max=("wall_s", "max"),
+        neighbors=("neighbors", "first"), iterations=("iterations", "median"),
         solutions=("n_solutions", "median"), hv=("hv", "median"),
         **{part: (f"{part} %", "median") for part in PARTS}).reset_index()
-    return med.merge(report.speedups[["group", "algorithm", "backend", "speedup"]],
-                     on=["group", "algorithm", "backend"], how="left")
+    one_core = {(r["group"], r["algorithm"]): Spread.read(r, "wall_s")
+                for r in med.to_dict("records") if r["backend"] == "cpu x1"}
+    speedups = [one_core[(r["group"], r["algorithm"])].over(Spread.read(r, "wall_s")).columns("speedup")
+                if (r["group"], r["algorithm"]) in one_core else Spread.of(()).columns("speedup")
+                for r in med.to_dict("records")]
+    return pd.concat([med, pd.DataFrame(speedups, index=med.index)], axis=1)
 
 
-def render_markdown(report: Report) -> str:
-    med = paper_frame(report)
+def render_markdown(report: Report, med: pd.DataFrame) -> str:
     first = report.loaded[0].manifest
     env = markdown_list(first.get("environment", {}))
     budgets = sorted(report.runs["budget"].unique())
@@ -48,8 +49,9 @@ def render_markdown(report: Report) -> str:
         "# The flowshop paper's Tables 2-5 on this machine\n",
         ("Made by `mols bench fsp`. Each cell is one search on the bundled instance of that size, with the "
         f"same budget ({', '.join(map(str, budgets))} neighborhood evaluations) and seed on every backend; "
-        "times are wall seconds of the search (compilation excluded), medians over seeds; "
-        "×a is the acceleration over the Numba backend on 1 core, measured in the same benchmark. "
+        "times are wall seconds of the search (compilation excluded), the median over seeds and in brackets the "
+        "fastest and slowest seed; ×a is the acceleration over the Numba backend on 1 core, measured in the same "
+        "benchmark: the medians' ratio, in brackets the ratios of the ranges' ends. "
         "HV: hypervolume in the normalised space of the size's reference set (the union of all its fronts), "
         "at most 1.1^k (1.331 for three objectives). Runs (front.csv, run.json) are under runs/; report.md has "
         "every indicator.\n"),
@@ -75,9 +77,9 @@ def _time_rows(med: pd.DataFrame) -> list[dict[str, str]]:
         cells = med[med["size"] == size].set_index("backend")
         row = {"size": size, "neighbors": f"{int(cells['neighbors'].iloc[0]):,}"}
         for backend in sorted(cells.index, key=_backend_order):
-            c = cells.loc[backend]
-            acc = "" if backend == "cpu x1" or pd.isna(c["speedup"]) else f" ×{c['speedup']:.1f}"
-            row[f"{backend} s"] = f"{_seconds(c['wall_s'])}{acc}"
+            c = cells.loc[backend].to_dict()
+            acc = "" if backend == "cpu x1" or pd.isna(c["speedup"]) else f" ×{Spread.read(c, 'speedup').text('.1f')}"
+            row[f"{backend} s"] = Spread.read(c, "wall_s").text(".1f" if c["wall_s"] >= 10 else ".3g") + acc
         shown = cells.loc[min(cells.index, key=_quality_order)]
         row |= {"# solutions": f"{shown['solutions']:.0f}", "HV": f"{shown['hv']:.3f}"}
         rows.append(row)
@@ -95,10 +97,6 @@ def _profile_rows(med: pd.DataFrame) -> list[dict[str, str]]:
                 rows.append({"size": size, "algorithm": alg, "backend": c["backend"],
                              **{part: f"{c[part]:.1f}" for part in PARTS}})
     return rows
-
-
-def _seconds(value: float) -> str:
-    return f"{value:.1f}" if value >= 10 else f"{value:.3g}"
 
 
 def _same_keys(rows: list[dict[str, str]]) -> list[dict[str, str]]:

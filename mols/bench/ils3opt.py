@@ -11,9 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mols.algorithms.ils3opt.population import numba_threads
-from mols.algorithms.ils3opt.search import run_ils3opt
-from mols.bench.common import write_report_files
+from mols.algorithms.ils3opt.search import numba_threads, run_ils3opt
+from mols.bench.common import Spread, write_report_files
 from mols.markdown import markdown_list, markdown_table
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
@@ -32,8 +31,8 @@ issue's quality per instance, TARGET_GAPS; --gap G: G % everywhere) or its time 
 spends minutes on its start tours and first descents alone. A row gives:
 - freq: the share of runs whose best tour is optimal, and dev: their average deviation from the optimum (%)
   (the paper's f_req and ∆avg);
-- reached: runs that reached the target, and t_target: the median seconds they took (time to quality);
-- it/s: ILS iterations per second of search (the runs' totals over their seconds); speed-up: that rate
+- reached: runs that reached the target, and t_target: the seconds they took (time to quality);
+- it/s: ILS iterations per second of search of each run; speed-up: that rate
   over cpu1's on the same instance and population, else cpu1's with its smallest population there (the
   paper's speed-up: time of the same iterations, on 1 core over the strategy's; where cpu1 hit its cap, its
   rate comes from the iterations it made; runs that stop at their target early count their setup too);
@@ -48,7 +47,9 @@ spends minutes on its start tours and first descents alone. A row gives:
   that time over the run's seconds; equal: whether the S solutions' best lengths equal the run's. Rows of merged
   rounds (-merged: ils_merge, islands of --island solutions that share a tour) run their first island again (S is
   the island): an island depends on the seed and its solutions only, as a solution does.
-Seconds are search time (candidate lists, start tours, descents and iterations); compilation stays out.
+Seconds are search time (candidate lists, start tours, descents and iterations); compilation stays out. Times,
+rates and twin speed-ups: the median over the runs and in brackets their range; speed-ups and q-speed-ups: the
+medians' ratio, in brackets the ratios of the ranges' ends.
 """
 
 INSTANCES = ("kroA100", "lin318", "rat783", "fl1577", "pcb3038")
@@ -88,10 +89,10 @@ def row(instance: str, solver: str, population: int, runs: int, iterations: int,
             "runs": runs,
             "freq": sum(r.best == optimum for r in results) / runs,
             "dev": statistics.mean(100 * (r.best / optimum - 1) for r in results),
-            "reached": len(reached), "t_target": statistics.median(reached) if reached else math.nan,
-            "seconds": statistics.median(r.seconds for r in results),
+            "reached": len(reached), **Spread.of(reached).columns("t_target"),
+            **Spread.of(r.seconds for r in results).columns("seconds"),
             "capped": sum(r.ended_by == "time" for r in results),
-            "it_per_s": sum(r.total_iterations for r in results) / sum(r.seconds for r in results),
+            **Spread.of(r.total_iterations / r.seconds for r in results).columns("it_per_s"),
             "best": min(r.best for r in results), "optimum": optimum, "gap": gap, "target": target,
             "time_cap": time_cap}
     strategy = TWINS.get(solver, "cpu")
@@ -112,8 +113,8 @@ def twin_times(problem, strategy: str, results: list, sample: int, merge: int = 
         again = run_ils3opt(problem, strategy, sample, r.iterations * sample, None, None, seed, 1, merge=merge)
         equal &= bool(np.array_equal(again.lengths, r.lengths[:sample]))
         estimates.append(lists + (again.seconds - lists) * r.population / sample)
-    return {"twin_sample": sample, "twin_s": statistics.median(estimates), "twin_equal": equal,
-            "twin_speedup": statistics.median(t / r.seconds for t, r in zip(estimates, results))}
+    return {"twin_sample": sample, **Spread.of(estimates).columns("twin_s"), "twin_equal": equal,
+            **Spread.of(t / r.seconds for t, r in zip(estimates, results)).columns("twin_speedup")}
 
 
 def run(instances, solvers, populations, cpu_populations, runs: int, iterations: int, time_cap: float,
@@ -161,15 +162,20 @@ def quality_base(df: pd.DataFrame, solver: str, instance: str) -> tuple[float, s
 
 def with_speedups(df: pd.DataFrame) -> pd.DataFrame:
     """speed-up, q-speed-up and q_bound (">" where q-speed-up is a lower bound) against 1 core (module docstring)."""
-    speedup, q_speedup, bound = [], [], []
+    speedup, q_speedup, bound, nothing = [], [], [], Spread.of(())
     for r in df.to_dict("records"):
         base = baseline(df, r["solver"], r["instance"], r["population"])
-        speedup.append(r["it_per_s"] / base["it_per_s"] if base is not None and base["it_per_s"] > 0 else math.nan)
+        speedup.append(Spread.read(r, "it_per_s").over(Spread.read(base, "it_per_s")).columns("speedup")
+                       if base is not None and base["it_per_s_min"] > 0 else nothing.columns("speedup"))
         quality = quality_base(df, r["solver"], r["instance"])
-        all_reached = r["reached"] == r["runs"] and r["t_target"] > 0
-        q_speedup.append(quality[0] / r["t_target"] if quality and all_reached else math.nan)
+        all_reached = r["reached"] == r["runs"] and r["t_target_min"] > 0
+        q_speedup.append((Spread.read(r, "t_target").per(quality[0]) if quality and all_reached else nothing)
+                         .columns("q_speedup"))
         bound.append(quality[1] if quality and all_reached else "")
-    df["speedup"], df["q_speedup"], df["q_bound"] = speedup, q_speedup, bound
+    columns = pd.DataFrame([a | b for a, b in zip(speedup, q_speedup)], index=df.index)
+    for key in columns:
+        df[key] = columns[key]
+    df["q_bound"] = bound
     return df
 
 
@@ -178,28 +184,25 @@ def write_report(df: pd.DataFrame, folder: Path, settings: dict) -> tuple[Path, 
     return write_report_files(df, folder, "ils3opt", lambda df, env: render(df, env, settings))
 
 
-def _num(value: float, fmt: str) -> str:
-    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, fmt)
-
-
 def _twin(r: dict) -> dict:
     """The twin's columns of a row (empty where it has none)."""
     if "twin_s" not in r:
         return {}
-    if _num(r["twin_s"], "g") == "":
+    if math.isnan(r["twin_s"]):
         return {"twin s": "", "twin speed-up": "", "equal": ""}
-    return {"twin s": f"{r['twin_s']:,.1f} ({r['twin_sample']:g} of {r['population']})",
-            "twin speed-up": f"{r['twin_speedup']:.1f}", "equal": "yes" if r["twin_equal"] else "NO"}
+    return {"twin s": Spread.read(r, "twin_s").text(",.1f") + f", {r['twin_sample']:g} of {r['population']}",
+            "twin speed-up": Spread.read(r, "twin_speedup").text(".1f"), "equal": "yes" if r["twin_equal"] else "NO"}
 
 
 def render(df: pd.DataFrame, env: dict, settings: dict) -> str:
     rows = [{"instance": r["instance"], "target %": f"{r['gap']:g}", "nbsol": r["population"],
              "solver": r["solver"] + (f" ({r['island']:g})" if r.get("island") else ""),
              "freq": f"{r['freq']:.2f}", "dev %": f"{r['dev']:.3f}", "reached": f"{r['reached']}/{r['runs']}",
-             "t_target s": _num(r["t_target"], ".2f"), "seconds": f"{r['seconds']:.2f}",
-             "capped": f"{r['capped']}/{r['runs']}", "it/s": f"{r['it_per_s']:,.0f}",
-             "speed-up": _num(r["speedup"], ".2f"), "q-speed-up": r["q_bound"] + _num(r["q_speedup"], ".1f"),
-             **_twin(r)} for r in df.to_dict("records")]
+             "t_target s": Spread.read(r, "t_target").text(".2f"), "seconds": Spread.read(r, "seconds").text(".2f"),
+             "capped": f"{r['capped']}/{r['runs']}", "it/s": Spread.read(r, "it_per_s").text(",.0f"),
+             "speed-up": Spread.read(r, "speedup").text(".2f"),
+             "q-speed-up": r["q_bound"] + Spread.read(r, "q_speedup").text(".1f"), **_twin(r)}
+            for r in df.to_dict("records")]
     text = ", ".join(f"{key} {value}" for key, value in settings.items())
     return "\n".join([
         "# ILS-3opt (`mols bench ils3opt`), after Delévacq et al. 2012, Tables 1 and 3\n",

@@ -4,7 +4,6 @@ flowshop 200_20_01; what a cell measures: docs/internals.md."""
 
 from __future__ import annotations
 
-import math
 import os
 import platform
 import shutil
@@ -14,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mols.bench.common import cpu_budget, write_tables
+from mols.bench.common import Spread, cpu_budget, write_tables
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.runner import RunConfig, run_problem
@@ -127,14 +126,13 @@ def measure(executor, case: Case, column: str, mode: str, per_task: int, setting
     folder = scratch / f"{case.instance}-{column}-{mode}"
     runs = [timed_multistart(executor, fields, settings.searches, folder, per_task) for _ in range(settings.repeats)]
     shutil.rmtree(folder, ignore_errors=True)
-    seconds = statistics.median(s for s, _ in runs)
     budget = case.fields["iterations"]
-    busiest = statistics.median(_busiest_worker_seconds(record) for _, record in runs)
+    full = Spread.of(s + (budget / iterations - 1) * _busiest_worker_seconds(record) for s, record in runs)
     return {"instance": case.instance, "problem": case.fields["problem"], "algorithm": case.fields["algorithm"],
             "n": case.n, "neighbors": case.neighbors, "column": column, "mode": mode, "workers": workers,
             "per_task": per_task, "searches": settings.searches, "iterations": iterations, "budget": budget,
-            "estimated": iterations < budget, "repeats": settings.repeats, "seconds": seconds,
-            "seconds_full": seconds + (budget / iterations - 1) * busiest,
+            "estimated": iterations < budget, "repeats": settings.repeats,
+            **Spread.of(s for s, _ in runs).columns("seconds"), **full.columns("seconds_full"),
             "task_seconds": statistics.median(_task_seconds(record) for _, record in runs),
             "search_seconds": statistics.median(sum(s["wall_seconds"] for s in r["searches"]) for _, r in runs),
             "gpus": ",".join(sorted({str(a["gpu"]) for _, r in runs for a in _last_attempts(r) if a.get("gpu")}))}
@@ -187,15 +185,16 @@ def run(cases: list[Case], columns: list[str], settings: Settings, output: Path,
 
 def with_ratios(rows: list[dict]) -> list[dict]:
     """The rows with x_cpu1 (cpu1's time over the cell's, same instance) and, for the gpu column, x_gpu1 (gpu1's
-    time over the cell's, same instance and mode); NaN where the other cell is missing."""
-    seconds = {(r["instance"], r["column"], r["mode"]): r["seconds_full"] for r in rows}
+    time over the cell's, same instance and mode), each Spread.over's median, min and max; NaN where the other cell
+    is missing."""
+    seconds = {(r["instance"], r["column"], r["mode"]): Spread.read(r, "seconds_full") for r in rows}
 
-    def over(key: tuple, mine: float) -> float:
-        return seconds[key] / mine if key in seconds else math.nan
+    def over(key: tuple, r: dict) -> Spread:
+        return seconds[key].over(Spread.read(r, "seconds_full")) if key in seconds else Spread.of(())
 
-    return [r | {"x_cpu1": over((r["instance"], "cpu1", "one"), r["seconds_full"]),
-                 "x_gpu1": over((r["instance"], "gpu1", r["mode"]), r["seconds_full"]) if r["column"] == "gpu"
-                 else math.nan} for r in rows]
+    return [r | over((r["instance"], "cpu1", "one"), r).columns("x_cpu1")
+            | (over((r["instance"], "gpu1", r["mode"]), r) if r["column"] == "gpu" else Spread.of(())).columns("x_gpu1")
+            for r in rows]
 
 
 def header(settings: dict) -> dict:
@@ -242,8 +241,9 @@ def write_report(rows: list[dict], clusters: list[dict], notes: list[str], env: 
 
 
 def _cell(row: dict) -> str:
-    text = f"{row['seconds_full']:.2f}" + (" est." if row["estimated"] else "")
-    return text if row["column"] == "cpu1" or math.isnan(row["x_cpu1"]) else f"{text} ×{row['x_cpu1']:.1f}"
+    text = Spread.read(row, "seconds_full").text(".2f") + (" est." if row["estimated"] else "")
+    speedup = Spread.read(row, "x_cpu1").text(".1f")
+    return text if row["column"] == "cpu1" or not speedup else f"{text} ×{speedup}"
 
 
 def _order(cell: tuple[str, str]) -> tuple[int, int]:
@@ -263,8 +263,8 @@ def render_markdown(rows: list[dict], clusters: list[dict], notes: list[str], en
         line = {"instance": instance, "n": first["n"], "search": first["algorithm"].upper(),
                 "K × iterations": f"{first['searches']} × {first['budget']:,}"}
         line |= {names[cell]: _cell(mine[cell]) if cell in mine else "" for cell in cells}
-        line |= {f"gpu / gpu1 {mode}": f"×{mine[('gpu', mode)]['x_gpu1']:.2f}" if ("gpu", mode) in mine else ""
-                 for mode in MODES if ("gpu", mode) in cells}
+        line |= {f"gpu / gpu1 {mode}": "×" + Spread.read(mine[("gpu", mode)], "x_gpu1").text(".2f")
+                 if ("gpu", mode) in mine else "" for mode in MODES if ("gpu", mode) in cells}
         paper = PAPER_SECONDS.get(instance)
         line["paper CPU / MultiCPU / GPU / MultiGPU s"] = " / ".join(f"{s:g}" for s in paper) if paper else ""
         table.append(line)
@@ -274,10 +274,11 @@ def render_markdown(rows: list[dict], clusters: list[dict], notes: list[str], en
             "1,000 tabu iterations), flowshop PLS-≠. cpu1: one CPU worker, the searches one after another; "
             "cpu (W): W CPU workers, one per core; gpu1: one GPU worker; gpu (G): one worker per GPU. `one`: one "
             "search per task (one at a time per GPU, the paper's way); `batched`: ceil(K / GPUs) searches per "
-            "task sharing each kernel launch. Time: median wall time of the multistart (cluster start and "
-            "compilation excluded), seconds for K searches of the full budget; \"est.\": CPU searches made "
+            "task sharing each kernel launch. Time: wall time of the multistart (cluster start and "
+            "compilation excluded), seconds for K searches of the full budget, the median over the repeats and in "
+            "brackets their range; \"est.\": CPU searches made "
             "fewer iterations, their part of the time scaled to the budget. ×: against cpu1; gpu / gpu1: all "
-            "GPUs against one, same mode. Paper: Xeon 3 GHz 8 cores and 2 GTX 280, 20 ITS of 10,000 iterations "
+            "GPUs against one, same mode (the medians' ratio, in brackets the ratios of the ranges' ends). Paper: Xeon 3 GHz 8 cores and 2 GTX 280, 20 ITS of 10,000 iterations "
             "(no texture memory).\n\n"
             f"{markdown_list(env)}\n\n")
     text += markdown_table(table) + "\n" if table else "(no cells measured)\n"

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from mols.backends import BackendSpec
-from mols.bench.common import write_report_files
+from mols.bench.common import Spread, write_report_files
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.runner import RunConfig, run_problem, solve
@@ -127,7 +127,7 @@ def median_table(df: pd.DataFrame) -> list[dict]:
     for (instance, method), runs in df.groupby(["instance", "method"], sort=False):
         rows.append({"instance": instance, "method": method, "seeds": len(runs),
                      "hypervolume": f"{runs['hv'].median():.4f}",
-                     "seconds": f"{runs['seconds'].median():.2f}",
+                     "seconds": Spread.of(runs["seconds"]).text(".2f"),
                      "solutions evaluated": f"{statistics.median(runs['evaluated']):,.0f}",
                      "iterations / generations": f"{statistics.median(runs['steps']):,.0f}",
                      "front size": f"{statistics.median(runs['front']):,.0f}"})
@@ -141,7 +141,8 @@ def render_markdown(df: pd.DataFrame, env: dict[str, str]) -> str:
             "Made by `mols bench pymoo`. Every run takes about the same wall time; PLS-1 (PLS-≠) and aggregated tabu "
             "search run through mols.solve, NSGA-II and NSGA-III through mols.pymoo with mols' backend evaluating "
             "their populations. Hypervolume: of each front, normalised by the ideal and nadir points of the union of "
-            "the instance's fronts, up to 1.1 (higher is better). Medians over the seeds. Solutions evaluated: "
+            "the instance's fronts, up to 1.1 (higher is better). Medians over the seeds (seconds: with their range "
+            "in brackets; pymoo.csv has every run). Solutions evaluated: "
             "neighbors for mols, individuals for pymoo.\n\n"
             f"{markdown_list({**env, 'backend': backend, 'instances': sizes})}\n\n"
             f"{markdown_table(median_table(df)) if len(df) else '(no runs)'}\n")

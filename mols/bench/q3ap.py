@@ -1,5 +1,5 @@
-"""`mols bench q3ap`: the Q3AP experiments of Luong, Loukil, Melab & Talbi (2010) on this machine: Table I (ILS-TS)
-and the two neighborhoods at equal evaluations on nug15 (docs/internals.md)."""
+"""`mols bench q3ap`: the Q3AP experiments of Luong, Loukil, Melab & Talbi (2010) on this machine: Table I (ILS-TS),
+then the two neighborhoods at equal evaluations on nug15, Fig. 2 (q3ap_fig2.py; docs/internals.md)."""
 
 from __future__ import annotations
 
@@ -12,28 +12,19 @@ import numpy as np
 
 from mols.algorithms.descent.its import IteratedTabu
 from mols.algorithms.tabu.search import AggregatedTabu
-from mols.backends import BackendSpec, gpu_available, prepare
-from mols.bench.common import write_tables
+from mols.backends import BackendSpec, prepare
+from mols.bench.common import Spread, write_tables
+from mols.bench.q3ap_fig2 import plot_curves, render_section, run_backend, spread
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
-from mols.neighborhoods.pair_swaps import ADVANCED, BASIC
+from mols.neighborhoods.pair_swaps import ADVANCED
 from mols.problems.q3ap import load_q3ap
 from mols.problems.q3ap.instance import best_known
 
 INSTANCES = ("nug12", "nug15", "nug18", "nug22")  # the paper's, less nug13 (not in QAPLIB)
 PAPER = {"nug12": (580, 98, 256, 113), "nug13": (1912, 74, 1879, 476), "nug15": (2230, 100, 1360, 283),
          "nug18": (17836, 62, 17447, 3130), "nug22": (42476, 100, 16147, 2647)}  # best, hits %, CPU s, GPU s
-CHECKPOINTS = (0.25, 0.5, 1.0)  # fractions of the evaluations at which the comparison reports the mean best cost
 ONE_CORE = BackendSpec("cpu", threads=1)
-
-
-def run_backend() -> BackendSpec:
-    """Where the runs go: the GPU where there is one, else all CPU cores."""
-    return BackendSpec("gpu" if gpu_available() else "cpu")
-
-
-def _sd(values: list[float]) -> float:
-    return statistics.stdev(values) if len(values) > 1 else 0.0
 
 
 def one_core_rate(problem, iterations: int) -> float:
@@ -68,72 +59,39 @@ def table_rows(instances: list[str], runs: int, ils: int, ts: int, cpu_iteration
         cpu = [rate * it for it in iterations]
         row = {"instance": name, "n": problem.n, "best_known": bks[name], "runs": runs, "ils": ils, "ts": ts,
                "backend": ev.label, "device": ev.device, "tenure": search.tenure,
-               "mean_cost": statistics.mean(costs), "sd_cost": _sd(costs), "max_cost": max(costs), "min_cost": min(costs),
-               "hits": sum(c <= bks[name] for c in costs), "mean_s": statistics.mean(seconds), "sd_s": _sd(seconds),
-               "cpu1_ms_per_iteration": 1e3 * rate, "cpu1_mean_s_est": statistics.mean(cpu), "cpu1_sd_s_est": _sd(cpu),
-               "acceleration": statistics.mean(cpu) / statistics.mean(seconds),
-               "mean_ils": statistics.mean(rounds), "sd_ils": _sd(rounds), "mean_iterations": statistics.mean(iterations)}
+               "mean_cost": statistics.mean(costs), "sd_cost": spread(costs), "max_cost": max(costs), "min_cost": min(costs),
+               "hits": sum(c <= bks[name] for c in costs), "mean_s": statistics.mean(seconds), "sd_s": spread(seconds),
+               **Spread.of(seconds).columns("seconds"), "cpu1_ms_per_iteration": 1e3 * rate,
+               "cpu1_mean_s_est": statistics.mean(cpu), "cpu1_sd_s_est": spread(cpu),
+               **Spread.of(cpu).columns("cpu1_s_est"), **Spread.of(cpu).over(Spread.of(seconds)).columns("acceleration"),
+               "mean_ils": statistics.mean(rounds), "sd_ils": spread(rounds), "mean_iterations": statistics.mean(iterations)}
         rows.append(row)
         on_row(row)
     return rows
-
-
-def compare_rows(instance: str, iterations: int, runs: int, on_row: Callable[[dict], None] = lambda row: None
-                 ) -> list[dict]:
-    """Tabu search with each neighborhood for the same number of evaluated neighbors, `runs` seeds each."""
-    problem, spec = load_q3ap(instance), run_backend()
-    evaluations = iterations * ADVANCED.n_neighbors(problem.n)
-    rows = []
-    for nbh in (ADVANCED, BASIC):
-        ev = prepare(problem, nbh, spec)
-        budget = round(evaluations / ev.n_neighbors)
-        curves, seconds, tenure = [], [], 0
-        for seed in range(runs):
-            curve, wall, tenure = tabu_curve(problem, nbh, ev, budget, seed)
-            curves.append(curve)
-            seconds.append(wall)
-        finals = [curve[-1] for curve in curves]
-        row = {"instance": instance, "neighborhood": nbh.name, "neighbors": ev.n_neighbors, "iterations": budget,
-               "evaluations": budget * ev.n_neighbors, "tenure": tenure, "runs": runs, "backend": ev.label,
-               "mean_cost": statistics.mean(finals), "best_cost": min(finals), "worst_cost": max(finals),
-               "mean_s": statistics.mean(seconds),
-               **{f"mean_best_at_{int(100 * frac)}pc": statistics.mean(c[q] for c in curves)
-                  for q, frac in enumerate(CHECKPOINTS)}}
-        rows.append(row)
-        on_row(row)
-    return rows
-
-
-def tabu_curve(problem, nbh, ev, budget: int, seed: int) -> tuple[list[int], float, int]:
-    """One tabu run: its best cost at each of CHECKPOINTS (the last: the run's best), wall seconds, tenure."""
-    best = []  # (iterations done, best cost so far) at each count of iterations
-
-    def record(done: int, _archive_size: int) -> None:
-        best.append((done, int(search.archive.F.min())))
-
-    search = AggregatedTabu(problem, nbh, ev, budget, np.random.default_rng(seed), weights=(1.0,),
-                            on_iteration=record)
-    result = search.run()
-    if result.status != "completed":
-        raise MolsError(f"a benchmark run did not complete ({result.status}): {result.error}")
-    curve = [min(f for done, f in best if done <= max(best[0][0], round(frac * budget))) for frac in CHECKPOINTS]
-    return curve, result.wall_seconds, search.tenure
 
 
 def write_report(table: list[dict], compare: list[dict], env: dict[str, str], folder: Path) -> Path:
-    """q3ap.md, q3ap_table.csv and q3ap_compare.csv in folder; the Markdown file's path."""
-    return write_tables(folder, {"q3ap_table.csv": table, "q3ap_compare.csv": compare},
-                        ("q3ap.md", render_markdown(table, compare, env)))
+    """q3ap.md, q3ap_table.csv, q3ap_compare.csv, and the comparison's curve q3ap_fig2.csv and q3ap_fig2.png, in
+    folder; the Markdown file's path."""
+    tables = {"q3ap_table.csv": table,
+              "q3ap_compare.csv": [{k: v for k, v in r.items() if k != "curve"} for r in compare],
+              "q3ap_fig2.csv": [point for r in compare for point in r["curve"]]}
+    md = write_tables(folder, tables, ("q3ap.md", render_markdown(table, compare, env)))
+    if compare:
+        plot_curves(compare, folder / "q3ap_fig2.png")
+    return md
 
 
 def render_markdown(table: list[dict], compare: list[dict], env: dict[str, str]) -> str:
-    text = ("# Q3AP: ILS-TS with the advanced neighborhood, CPU against GPU (Luong et al. 2010, Table I)\n\n"
-            "Made by `mols bench q3ap`. Instances: instances/q3ap (A = flows, B = E = distances of QAPLIB's "
-            "Nugent data; not the paper's instances, whose construction is unknown: their values are not "
-            "comparable). Best known: our own long runs (q3ap_bks.csv). Time: mean (sd) wall seconds of a run, "
-            "compilation excluded, stopped at the best known. cpu1 est.: the run's iterations at the rate "
-            "measured on one core (the paper also deduces its CPU time for nug18 and nug22).\n\n"
-            f"{markdown_list(env)}\n\n")
+    text = "# Q3AP: the experiments of Luong et al. (2010)\n\nMade by `mols bench q3ap`.\n\n" + markdown_list(env) + "\n"
+    if table:
+        text += ("\n## ILS-TS with the advanced neighborhood, CPU against GPU (Table I)\n\n"
+                 "Instances: instances/q3ap (A = flows, B = E = distances of QAPLIB's Nugent data; not the paper's "
+                 "instances, whose construction is unknown: their values are not comparable). Best known: our own long "
+                 "runs (q3ap_bks.csv). Time: wall seconds of a run, the median over the runs and in brackets their "
+                 "range (q3ap_table.csv also has the mean and sd), compilation excluded, stopped at the best known; "
+                 "acceleration: the medians' ratio, in brackets the ratios of the ranges' ends. cpu1 est.: the run's iterations at the rate measured on one core (the paper also deduces its "
+                 "CPU time for nug18 and nug22).\n\n")
     if table:
         r0 = table[0]
         text += (f"ILS iterations at most {r0['ils']}, tabu iterations per ILS iteration {r0['ts']}, "
@@ -141,19 +99,11 @@ def render_markdown(table: list[dict], compare: list[dict], env: dict[str, str])
         text += markdown_table([{
             "instance": r["instance"], "best known": r["best_known"],
             "average value": f"{r['mean_cost']:.1f} ({r['sd_cost']:.1f})", "max value": r["max_cost"], "min value": r["min_cost"],
-            "hits": f"{r['hits']}/{r['runs']}", f"{r['backend']} s": f"{r['mean_s']:.2f} ({r['sd_s']:.2f})",
+            "hits": f"{r['hits']}/{r['runs']}", f"{r['backend']} s": Spread.read(r, "seconds").text(".2f"),
             "cpu1 ms / iteration": f"{r['cpu1_ms_per_iteration']:.3f}",
-            "cpu1 s est.": f"{r['cpu1_mean_s_est']:.1f} ({r['cpu1_sd_s_est']:.1f})",
-            "acceleration": f"x{r['acceleration']:.1f}", "ILS iterations": f"{r['mean_ils']:.1f} ({r['sd_ils']:.1f})",
+            "cpu1 s est.": Spread.read(r, "cpu1_s_est").text(".1f"),
+            "acceleration": "x" + Spread.read(r, "acceleration").text(".1f"), "ILS iterations": f"{r['mean_ils']:.1f} ({r['sd_ils']:.1f})",
             "paper: best, hits, CPU s, GPU s": "{}, {} %, {}, {}".format(*PAPER[r["instance"]])} for r in table]) + "\n"
     if compare:
-        text += ("\n## The two neighborhoods at equal evaluations (the paper's Fig. 2)\n\nTabu search, tenure m / 4, "
-                 "from a random start; the basic neighborhood gets as many evaluated neighbors as the advanced one. "
-                 "Mean best cost at a quarter, half and all of the evaluations.\n\n")
-        text += markdown_table([{
-            "instance": r["instance"], "neighborhood": r["neighborhood"], "neighbors": f"{r['neighbors']:,}",
-            "iterations": f"{r['iterations']:,}", "evaluations": f"{r['evaluations']:,}", "tenure": r["tenure"],
-            "runs": r["runs"], "mean / best / worst cost": f"{r['mean_cost']:.1f} / {r['best_cost']} / {r['worst_cost']}",
-            **{f"mean best at {int(100 * f)} %": f"{r[f'mean_best_at_{int(100 * f)}pc']:.1f}" for f in CHECKPOINTS},
-            "mean s": f"{r['mean_s']:.2f}"} for r in compare]) + "\n"
+        text += render_section(compare)
     return text

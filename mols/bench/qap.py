@@ -14,7 +14,7 @@ import pandas as pd
 from mols.algorithms.descent.its import IteratedTabu
 from mols.algorithms.tabu.search import AggregatedTabu
 from mols.backends import BackendSpec, gpu_available, prepare
-from mols.bench.common import write_tables
+from mols.bench.common import Spread, write_tables
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods import get_neighborhood
@@ -68,10 +68,11 @@ def tabu_rows(instances: list[str], backends: list[str], iterations: int, plain_
             ev = prepare(problem, SWAP, BACKENDS[backend])
             budget = iterations if BACKENDS[backend].incremental else min(iterations, plain_iterations)
             seconds, costs = _runs(partial(AggregatedTabu, problem, SWAP, ev, budget), seeds)
-            time = statistics.median(seconds)
+            time = Spread.of(seconds)
             row = {"instance": name, "n": instance.n, "backend": backend, "device": ev.device,
-                   "iterations": budget, "budget": iterations, "seconds": time, "ms_per_iteration": 1e3 * time / budget,
-                   "seconds_full_budget": time * iterations / budget, "estimated": budget < iterations,
+                   "iterations": budget, "budget": iterations, **time.columns("seconds"),
+                   **(time * (1e3 / budget)).columns("ms_per_iteration"),
+                   **(time * (iterations / budget)).columns("seconds_full_budget"), "estimated": budget < iterations,
                    "best_cost": min(costs), "median_cost": statistics.median(costs), "best_known": int(bks[name]),
                    "gap_percent": 100 * (min(costs) / bks[name] - 1), "seeds": seeds,
                    "paper_cpu_s": PAPER_SECONDS[name][0], "paper_gpu_s": PAPER_SECONDS[name][1]}
@@ -90,7 +91,7 @@ def its_rows(iterations: dict[str, int], backends: list[str], seeds: int,
         seconds, costs = _runs(partial(IteratedTabu, problem, SWAP, prepare(problem, SWAP, BACKENDS[backend]),
                                        iterations[name]), seeds)
         row = {"instance": name, "n": problem.n, "backend": backend, "iterations": iterations[name],
-               "median_seconds": statistics.median(seconds), "max_seconds": max(seconds), "best_cost": min(costs),
+               **Spread.of(seconds).columns("seconds"), "best_cost": min(costs),
                "worst_cost": max(costs), "best_known": int(bks[name]),
                "best_gap_percent": 100 * (min(costs) / bks[name] - 1),
                "worst_gap_percent": 100 * (max(costs) / bks[name] - 1), "seeds": seeds}
@@ -107,13 +108,14 @@ def write_report(tabu: list[dict], its: list[dict], env: dict[str, str], folder:
 def render_markdown(tabu: list[dict], its: list[dict], env: dict[str, str]) -> str:
     budget = tabu[0]["budget"] if tabu else 0
     table = [{"instance": r["instance"], "n": r["n"], "backend": r["backend"],
-              "iterations run": f"{r['iterations']:,}", "ms / iteration": f"{r['ms_per_iteration']:.3f}",
-              f"s for {budget:,}": f"{r['seconds_full_budget']:.2f}" + (" est." if r["estimated"] else ""),
+              "iterations run": f"{r['iterations']:,}", "ms / iteration": Spread.read(r, "ms_per_iteration").text(".3f"),
+              f"s for {budget:,}": Spread.read(r, "seconds_full_budget").text(".2f") + (" est." if r["estimated"] else ""),
               "best cost": f"{r['best_cost']:,}", "gap to best known": f"{r['gap_percent']:.2f} %",
               "paper CPU / GPU s": f"{r['paper_cpu_s']:g} / {r['paper_gpu_s']:g}"} for r in tabu]
     text = ("# QAP: tabu search, CPU against GPU (Luong et al. 2009, Table 1)\n\n"
             "Made by `mols bench qap`. Tabu search on the swap neighborhood (tenure n, aspiration) from a "
-            "random start; time = median wall time over the seeds, compilation excluded. gpu: the tabu walk runs "
+            "random start; time = wall time, the median over the seeds and in brackets the fastest and slowest "
+            "seed, compilation excluded. gpu: the tabu walk runs "
             "on the device, 64 steps per CUDA graph; gpu-hostwalk: the same kernels, one round trip per step and "
             "the move applied on the host. cpu1 / cpu: Numba "
             "on 1 core / all cores with Taillard's update of the deltas (O(n^2) per iteration); cpu1-plain: "
@@ -124,7 +126,7 @@ def render_markdown(tabu: list[dict], its: list[dict], env: dict[str, str]) -> s
             f"{markdown_list(env)}\n\n{markdown_table(table) if table else '(no tabu runs)'}\n")
     if its:
         rows = [{"instance": r["instance"], "backend": r["backend"], "iterations": f"{r['iterations']:,}",
-                 "seeds": r["seeds"], "median s": f"{r['median_seconds']:.1f}", "max s": f"{r['max_seconds']:.1f}",
+                 "seeds": r["seeds"], "s": Spread.read(r, "seconds").text(".1f"),
                  "best cost": f"{r['best_cost']:,}", "gap best / worst seed":
                  f"{r['best_gap_percent']:.2f} % / {r['worst_gap_percent']:.2f} %"} for r in its]
         text += ("\n## Iterated tabu search\n\nDefaults: tabu runs of 10 n iterations (tenure n / 2), each "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -10,8 +9,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from mols.bench.common import Spread, write_tables
 from mols.environment import environment
-from mols.errors import MolsError, reason
+from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 
 RUN = ["run", "020_10_01", "-a", "tabu", "-i", "10"]  # the issue's short run, 10 tabu iterations
@@ -72,25 +72,20 @@ def run(backends: list[str], repeats: int, on_row: Callable[[dict], None] = lamb
                 times[name].append(seconds(command))
         rows = []
         for name, values in times.items():
-            row = {"command": name, "median s": f"{statistics.median(values):.3f}",
-                   "range s": f"{min(values):.3f}-{max(values):.3f}", "runs": len(values)}
-            rows.append(row)
-            on_row(row)
-        imports = largest_imports(overwrite[[name for name in made if name.startswith("mols run")][0]])
+            rows.append({"command": name, "runs": len(values), **Spread.of(values).columns("seconds")})
+            on_row(rows[-1])
+        imports = largest_imports(overwrite[next(name for name in made if name.startswith("mols run"))])
     return rows, imports
 
 
 def write_report(rows: list[dict], imports: list[dict], folder: Path, repeats: int) -> Path:
+    """folder/startup.md and startup.csv (each command's median, min and max seconds)."""
+    shown = [{"command": r["command"], "s": Spread.read(r, "seconds").text(".3f"), "runs": r["runs"]} for r in rows]
     text = "\n\n".join([
         "# Start-up of a mols process",
         (f"Made by `mols bench startup`. Wall time of each command in a fresh process, median and range of "
          f"{repeats} runs, the commands alternating, after one warm-up run of each (warm Numba and CuPy caches)."),
-        markdown_list(environment()), markdown_table(rows),
+        markdown_list(environment()), markdown_table(shown),
         "## The largest imports of the first run above (`python -X importtime`)", markdown_table(imports),
     ]) + "\n"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "startup.md").write_text(text)
-    except OSError as err:
-        raise MolsError(f"--output {folder}: {reason(err)}") from None
-    return folder / "startup.md"
+    return write_tables(folder, {"startup.csv": rows}, ("startup.md", text))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import subprocess
 import sys
 from collections.abc import Callable
@@ -14,8 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from mols.bench.common import Spread, write_tables
 from mols.environment import environment
-from mols.errors import MolsError, reason
+from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 
 # (instance, RunConfig fields): the README's first command, and cases of each problem whose 1-thread run
@@ -27,7 +27,7 @@ CASES = {
     "kroA100-tabu": ("kroA100", {"problem": "tsp", "algorithm": "tabu", "iterations": 10000}),
     "100x20-tabu": ("100_20_01", {"algorithm": "tabu", "iterations": 300}),
 }
-SETTINGS = {"default": None, "threads 1": 1}
+SETTINGS = {"default": None, "threads_1": 1}  # name (its CSV columns NAME_s, _min, _max) -> --threads
 
 
 def child_seconds(instance: str, fields: dict, threads: int | None) -> float:
@@ -62,35 +62,36 @@ def run(cases: list[str], loads: list[int], repeats: int, on_row: Callable[[dict
                 for _ in range(repeats):
                     for name, threads in SETTINGS.items():
                         times[name].append(child_seconds(instance, fields, threads))
-                row = {"case": case, "busy processes": load,
-                       **{f"{name} s": statistics.median(t) for name, t in times.items()}}
-                row["default / threads 1"] = row["default s"] / row["threads 1 s"]
+                spreads = {name: Spread.of(t) for name, t in times.items()}
+                row = {"case": case, "busy processes": load}
+                for name, seconds in spreads.items():
+                    row |= seconds.columns(f"{name}_s")
+                row |= spreads["default"].over(spreads["threads_1"]).columns("default_over_threads_1")
                 rows.append(row)
                 on_row(row)
     return pd.DataFrame(rows)
 
 
 def write_report(df: pd.DataFrame, folder: Path, repeats: int) -> Path:
-    shown = df.assign(**{col: df[col].map(lambda v: f"{v:.3f}") for col in ("default s", "threads 1 s")},
-                      **{"default / threads 1": df["default / threads 1"].map(lambda v: f"{v:.2f}")})
+    """folder/threads.md and threads.csv (median, min and max of every time and ratio)."""
+    shown = [{"case": r["case"], "busy processes": r["busy processes"],
+              "default s": Spread.read(r, "default_s").text(".3f"),
+              "threads 1 s": Spread.read(r, "threads_1_s").text(".3f"),
+              "default / threads 1": Spread.read(r, "default_over_threads_1").text(".2f")}
+             for r in df.to_dict("records")]
     cases = "\n".join(f"- {name}: `{instance}` {fields or '(the README: mols run 050_10_01)'}"
                       for name, (instance, fields) in CASES.items() if name in set(df["case"]))
     env = {key: os.environ[key] for key in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "NUMBA_THREADING_LAYER")
            if key in os.environ}
     text = "\n\n".join([
         "# CPU threads under load",
-        (f"Made by `mols bench threads`. Median search wall time of {repeats} runs per cell, each in a fresh process "
-         "(compilation excluded); `default` is all cores with the backend choosing between them and 1 thread "
+        (f"Made by `mols bench threads`. Search wall time of {repeats} runs per cell, each in a fresh process "
+         "(compilation excluded): the median and in brackets the range; the ratio: the medians', in brackets the "
+         "ratios of the ranges' ends. `default` is all cores with the backend choosing between them and 1 thread "
          "(mols/backends/threads.py), `threads 1` is `--threads 1`. Busy processes are Python loops, one core each."),
-        markdown_list({**environment(), **env}), cases, markdown_table(shown.to_dict("records")),
+        markdown_list({**environment(), **env}), cases, markdown_table(shown),
     ]) + "\n"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "threads.md").write_text(text)
-        df.to_csv(folder / "threads.csv", index=False)
-    except OSError as err:
-        raise MolsError(f"--output {folder}: {reason(err)}") from None
-    return folder / "threads.md"
+    return write_tables(folder, {"threads.csv": df}, ("threads.md", text))
 
 
 if __name__ == "__main__":  # one run, in the child process

@@ -3,7 +3,6 @@ Weierstrass function, dimensions 1..10, in float32 and float64, on 1 core, all c
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import pandas as pd
 
 from mols.algorithms.tabu.search import AggregatedTabu
 from mols.backends import BackendSpec, gpu_available, prepare
-from mols.bench.common import write_report_files
+from mols.bench.common import Spread, write_report_files
 from mols.bench.neighborhood import kernel_seconds as neighborhood_kernel_seconds
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
@@ -64,18 +63,19 @@ def tabu_row(problem: Weierstrass, nbh: Neighborhood, backend: str, iterations: 
         per_iteration.append(result.wall_seconds / result.iterations)
         r = int(np.argmin(result.archive.F[:, 0]))
         best = min(best, (float(result.archive.F[r, 0]), result.archive.X[r]), key=lambda pair: pair[0])
-    seconds = statistics.median(per_iteration)
+    seconds = Spread.of(per_iteration)
     known = problem.instance.known_minimum
     in_float64 = float(Weierstrass(WeierstrassInstance(problem.n)).evaluate(best[1])[0])
+    kernel = kernel_seconds(ev, kernel_repeats) if BACKENDS[backend].device == "gpu" else Spread.of(())
     return {"dimension": problem.n, "precision": problem.precision, "backend": backend, "device": ev.device,
             "neighbors": ev.n_neighbors, "iterations": iterations, "repeats": repeats,
-            "s_per_iteration": seconds, "s_paper_iterations": seconds * PAPER_ITERATIONS,
+            **seconds.columns("s_per_iteration"), **(seconds * PAPER_ITERATIONS).columns("s_paper_iterations"),
             "estimated": iterations < PAPER_ITERATIONS, "best": best[0], "best_float64": in_float64,
             "known_minimum": known, "gap": in_float64 - known, "gap_percent": 100 * (in_float64 - known) / abs(known),
-            "kernel_us": kernel_seconds(ev, kernel_repeats) * 1e6 if BACKENDS[backend].device == "gpu" else np.nan}
+            **(kernel * 1e6).columns("kernel_us")}
 
 
-def kernel_seconds(gpu, repeats: int) -> float:
+def kernel_seconds(gpu, repeats: int) -> Spread:
     """The evaluation kernel alone over the whole neighborhood of a random point, its state on the device."""
     x = gpu.problem.random_solution(np.random.default_rng(0))
     return neighborhood_kernel_seconds(gpu, x, repeats * KERNEL_LAUNCHES, KERNEL_LAUNCHES, np.array([1, 1], np.uint64))
@@ -106,12 +106,12 @@ def paper_table(df: pd.DataFrame) -> list[dict]:
         row = {"n": n, "arithmetic": precision, "neighbors": f"{runs['neighbors'].iloc[0]:,}"}
         for r in runs.to_dict("records"):
             b = r["backend"]
-            row[f"{b} ms/it."] = f"{r['s_per_iteration'] * 1e3:.3f}"
+            row[f"{b} ms/it."] = (Spread.read(r, "s_per_iteration") * 1e3).text(".3f")
             mark = " est." if r["estimated"] else ""
-            row[f"{b} s / {PAPER_ITERATIONS:,} it."] = f"{r['s_paper_iterations']:,.1f}{mark}"
+            row[f"{b} s / {PAPER_ITERATIONS:,} it."] = Spread.read(r, "s_paper_iterations").text(",.1f") + mark
             row[f"{b} best (gap)"] = f"{r['best']:.5f} ({r['gap']:.4f}), {r['iterations']:,} it."
             if pd.notna(r["kernel_us"]):
-                row["GPU kernel µs"] = f"{r['kernel_us']:.1f}"
+                row["GPU kernel µs"] = Spread.read(r, "kernel_us").text(".1f")
         row["|f32 - f64| max / mean"] = f"{runs['f32_f64_max'].iloc[0]:.4f} / {runs['f32_f64_mean'].iloc[0]:.4f}"
         row["known min"] = f"{runs['known_minimum'].iloc[0]:.5f}"
         row["paper CPU / GPU s"] = f"{runs['paper_cpu_s'].iloc[0]:g} / {runs['paper_gpu_s'].iloc[0]:g}"
@@ -124,8 +124,9 @@ def render_markdown(df: pd.DataFrame, env: dict[str, str]) -> str:
             "(Luong et al. 2013, Table 5)\n\n"
             "Made by `mols bench weierstrass`. f(x) = sum_k sum_{i=1..100} 2^(-i/4) sin(2^i x_k) on [-1, 1]^n, "
             "minimised; neighbors: one random point in each of the crowns (the paper: 10,000) of radius up to "
-            "1/n. Tabu search (one objective, tenure n) from a random point; ms/it. = median over the seeds of "
-            "wall time / iterations, compilation excluded; \"est.\": a shorter CPU run, scaled to 10,000 "
+            "1/n. Tabu search (one objective, tenure n) from a random point; ms/it. = wall time / iterations, "
+            "the median over the seeds and in brackets the fastest and slowest seed (GPU kernel: over its "
+            "replays), compilation excluded; \"est.\": a shorter CPU run, scaled to 10,000 "
             "iterations. Best: the best value of the seeds in the run's arithmetic; gap: that solution's "
             "float64 value minus the known minimum -2.81562 n (a numerical estimate, good to about 1e-4 n). "
             "|f32 - f64|: over the neighbors of a few random points. GPU kernel: the evaluation kernel alone "

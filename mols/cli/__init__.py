@@ -23,6 +23,7 @@ app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options"
 app.command()(user_errors(tools.instances))
 app.command()(user_errors(tools.report))
 generate_app.command("ppp")(user_errors(tools.generate_ppp))
+generate_app.command("q3ap")(user_errors(tools.generate_q3ap))
 for name, command in {**bench_papers.COMMANDS, **bench_studies.COMMANDS, **bench_tools.COMMANDS}.items():
     bench_app.command(name)(user_errors(command))
 

@@ -14,9 +14,9 @@ from mols.errors import MolsError, reason
 from mols.signals import StopSignals
 
 
-def run_batch_command(config, size: int, folder: Path, overwrite: bool) -> None:
+def run_batch_command(config, size: int, folder: Path, overwrite: bool, checkpoint: float | None = None) -> None:
     """The searches (sharing each launch on the GPU where they can, else through the driver, one search per
-    worker process: mols/parallel/)."""
+    worker process: mols/parallel/), each checkpointed in its folder every `checkpoint` seconds where given."""
     from mols.parallel.record import BATCH, MERGED, unfinished
     from mols.parallel.together import run_together
     from mols.results_folder import refuse_other_kind
@@ -43,7 +43,7 @@ def run_batch_command(config, size: int, folder: Path, overwrite: bool) -> None:
             if record is None:
                 progress.update(task, total=size, description="searches")
                 record = run_apart(config, size, folder, on_gpu, overwrite, stop,
-                                   lambda done: progress.update(task, completed=done))
+                                   lambda done: progress.update(task, completed=done), checkpoint)
         except KeyboardInterrupt:
             err_console.print(f"interrupted by {stop.name} before the searches started: nothing written")
             raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
@@ -59,7 +59,8 @@ def run_batch_command(config, size: int, folder: Path, overwrite: bool) -> None:
                         f"logs in {folder}")
 
 
-def run_apart(config, size: int, folder: Path, on_gpu: bool, overwrite: bool, stop, on_search) -> dict:
+def run_apart(config, size: int, folder: Path, on_gpu: bool, overwrite: bool, stop, on_search,
+              checkpoint: float | None = None) -> dict:
     """The searches through the driver (mols/parallel/driver.py), one per task, on as many local workers as
     --threads says (default: every core; one worker on the GPU), each search on one core; each search's progress
     in OUT/seed-S.log; returns batch.json's content."""
@@ -78,7 +79,7 @@ def run_apart(config, size: int, folder: Path, on_gpu: bool, overwrite: bool, st
     with open_executor("auto", child.spec.device, parallel, log=log_file(folder, BATCH)) as executor:
         err_console.print(f"mols: one search per process, {parallel} at a time ({executor.mode})", highlight=False)
         driver = Driver(executor, child.record(), seeds, folder, BATCH, per_task=1, overwrite=True,
-                        logs=True)
+                        logs=True, checkpoint=checkpoint)
         stop.phase = "search"
         record = driver.run(stop, on_search, lambda task, why, again: show_failed(task, why, again, driver.log))
         stop.phase = "write"

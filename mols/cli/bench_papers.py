@@ -85,7 +85,8 @@ def bench_tsp(
     rate_iterations: Annotated[int, typer.Option(min=2, help="Tabu iterations per rate measurement.")] = 50,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "tsp",
 ):
-    """The paper's TSP table (tabu search, swap, eil101 ... rl5915, CPU against GPU) and move rates."""
+    """The papers' TSP table (tabu search, swap, the 2009 report's twelve instances eil101 ... rl5915, CPU against
+    GPU) and move rates."""
     import pandas as pd
 
     from mols.bench import tsp
@@ -98,7 +99,7 @@ def bench_tsp(
         table = tsp.table_runs(table_instances, chosen_backends, iterations, seeds, int(cpu_moves),
                                on_row=advance)
         rates = [row for instance in rate_list for nbh in ("swap", "2opt")
-                 for row in tsp.rate_rows(instance, nbh, chosen_backends, rate_iterations, int(cpu_moves), 20)]
+                 for row in tsp.rate_rows(instance, nbh, chosen_backends, rate_iterations, int(cpu_moves), 20, seeds)]
     md = tsp.write_report(table, pd.DataFrame(rates), iterations, output)
     show_report(md)
 
@@ -147,27 +148,30 @@ def parse_its(text: str) -> dict[str, int]:
 
 
 def bench_q3ap(
-    instances: Annotated[str, typer.Option(help="Comma-separated instances of instances/q3ap, or all (nug12, nug15, "
-                                           "nug18, nug22).")] = "all",
+    instances: Annotated[str, typer.Option(help="Comma-separated instances of Table I (nug12, nug15, nug18, nug22), "
+                                           "all, or none (the comparison alone).")] = "all",
     runs: Annotated[int, typer.Option(min=1, help="ILS-TS runs per instance (paper: 50).")] = 10,
     ils: Annotated[int, typer.Option(min=1, help="ILS iterations at most per run (paper: 100).")] = 100,
     ts: Annotated[int, typer.Option(min=1, help="Tabu iterations per ILS iteration (paper: 5000).")] = 5000,
     cpu_iterations: Annotated[int, typer.Option(min=1, help="Tabu iterations timed on one CPU core for its rate."
                                                 )] = 20,
-    compare: Annotated[str, typer.Option(help="Instance of the two neighborhoods' comparison at equal evaluations "
-                                         "(paper: nug15), or none.")] = "nug15",
+    compare: Annotated[str, typer.Option(help="Instance of the two neighborhoods' comparison at equal evaluations, "
+                                         "Fig. 2 (paper: nug15; any q3ap instance, random:N:SEED too), or none."
+                                         )] = "nug15",
     compare_iterations: Annotated[int, typer.Option(min=1, help="Its iterations of the advanced neighborhood "
                                                     "(paper: 11025); the basic one gets as many evaluations.")] = 1000,
-    compare_runs: Annotated[int, typer.Option(min=1, help="Its runs per neighborhood (paper: 50).")] = 5,
+    compare_runs: Annotated[int, typer.Option(min=1, help="Its runs (seeds) per neighborhood (paper: 50).")] = 10,
+    compare_points: Annotated[int, typer.Option(min=1, help="Points of its curve (q3ap_fig2.csv and .png).")] = 20,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "q3ap",
 ):
     """The Q3AP experiments of Luong et al. (2010): Table I (ILS-TS with the advanced neighborhood, average and
     max value, hits, time on the GPU and estimated on one CPU core, ILS iterations), then the basic and advanced
-    neighborhoods compared at equal evaluations."""
+    neighborhoods compared at equal evaluations, Fig. 2: the best cost's mean and spread over the seeds."""
     from mols.bench import q3ap as bench
+    from mols.bench.q3ap_fig2 import compare_rows
     from mols.environment import environment
 
-    chosen = choose(instances, bench.INSTANCES, "--instances")
+    chosen = [] if instances.strip() == "none" else choose(instances, bench.INSTANCES, "--instances")
     compared = compare.strip() != "none"
     env, table, rows = environment(), [], []
     with advancing(len(chosen) + 2 * compared) as advance:
@@ -176,18 +180,19 @@ def bench_q3ap(
 
         bench.table_rows(chosen, runs, ils, ts, cpu_iterations, keep(table))
         if compared:
-            bench.compare_rows(compare.strip(), compare_iterations, compare_runs, keep(rows))
+            compare_rows(compare.strip(), compare_iterations, compare_runs, keep(rows), compare_points)
     show_report(bench.write_report(table, rows, env, output))
 
 
 def bench_ppp(
     neighborhoods: Annotated[str, typer.Option(help="Comma-separated: hamming1, hamming2, hamming3 (the papers' "
                                                "Tables 3 and 4 and the appendix), or all.")] = "all",
-    sizes: Annotated[str | None, typer.Option(help="Comma-separated sizes M-N timed (default: the papers' nine, "
-                                              "hamming3 up to 201-217).")] = None,
+    sizes: Annotated[str | None, typer.Option(help="Comma-separated sizes M-N timed, or all (the default: the 2009 "
+                                              "report's sixteen, 73-73 ... 1301-1317; hamming3 up to 201-217).")
+                     ] = None,
     backends: BenchBackendsOpt = None,
     iterations: TabuIterationsOpt = 1000,
-    repeats: Annotated[int, typer.Option(min=1, help="Timed runs per cell; the median is reported.")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed runs per cell: median and range reported.")] = 3,
     cpu_moves: Annotated[float, typer.Option(min=1, help="Neighbors a timed CPU run evaluates at most (fewer "
                                              "iterations on large instances, extrapolated).")] = 2e7,
     runs: Annotated[int, typer.Option(min=0, help="Tabu runs per instance for the success rate (0: none).")] = 30,

@@ -74,7 +74,7 @@ def bench_multistart(
     columns: Annotated[str, typer.Option(help="Comma-separated: cpu1 (one core), cpu (a worker per core), gpu1 (one "
                                          "GPU), gpu (a worker per GPU), or all; those without their device are "
                                          "skipped.")] = "all",
-    repeats: Annotated[int, typer.Option(min=1, help="Timed multistarts per cell; the median is reported.")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed multistarts per cell: median and range reported.")] = 3,
     cpu_moves: Annotated[float, typer.Option(min=1, help="QAP: neighbors a CPU search evaluates at most (fewer "
                                              "iterations, the time extrapolated).")] = 3e5,
     flowshop: Annotated[bool, typer.Option("--flowshop/--no-flowshop", help="Also K PLS-≠ searches on the flowshop "
@@ -124,7 +124,7 @@ def bench_natural_end(
     backends: Annotated[str | None, typer.Option(help="Comma-separated: cpu, gpu (default: both where there is "
                                                  "a GPU).")] = None,
     seeds: SeedsOpt = 3,
-    repeats: Annotated[int, typer.Option(min=1, help="Timed runs per seed; the median is reported.")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed runs per seed: median and range reported.")] = 3,
     iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="Cap on each run's iterations.")
                           ] = 100_000,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "natural-end",
@@ -167,7 +167,7 @@ def bench_batch(
     sizes: Annotated[str, typer.Option(help="Comma-separated numbers of searches per batch.")] = "1,8,64,512,4096",
     iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="Tabu steps per search (the CPU "
                                             "runs a tenth of them).")] = 1000,
-    repeats: Annotated[int, typer.Option(min=1, help="Timed batches per cell; the median is reported.")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed batches per cell: median and range reported.")] = 3,
     max_gib: Annotated[float, typer.Option(min=0.01, help="GPU batches whose F and tabu memory would pass this "
                                            "many GiB are left out.")] = 16.0,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "batch",
@@ -186,7 +186,7 @@ def bench_batch(
 def bench_threads(
     cases: Annotated[str, typer.Option(help="Comma-separated cases, or all.")] = "all",
     busy: Annotated[str, typer.Option(help="Comma-separated numbers of busy processes beside the runs.")] = "0,1",
-    repeats: Annotated[int, typer.Option(min=1, help="Runs per cell; the median is reported.")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Runs per cell: median and range reported.")] = 3,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
 ):
     """The CPU backend's default against --threads 1, on an idle machine and beside busy processes."""
@@ -200,4 +200,27 @@ def bench_threads(
     show_report(md)
 
 
-COMMANDS = {"ils3opt": bench_ils3opt, "multistart": bench_multistart, "natural-end": bench_natural_end, "pymoo": bench_pymoo, "batch": bench_batch, "threads": bench_threads}
+def bench_anytime(
+    cases: Annotated[str, typer.Option(help="Comma-separated cases (200_20_01 PLS-≠, 020_10_01 tabu, pcb3038 "
+                                       "ILS-3opt to 0.2 %), by number 1-3, or all.")] = "all",
+    backend: Annotated[str, typer.Option("--backend", "-b", help="gpu or cpu (ILS-3opt: its strategy's).")] = "gpu",
+    repeats: Annotated[int, typer.Option(min=1, help="Runs of each variant; medians and ranges are reported.")] = 5,
+    small: Annotated[bool, typer.Option(help="Small sizes (a smoke run on the CPU).")] = False,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "anytime",
+):
+    """What the trace and checkpoints cost: each case without them, with the trace, with checkpoints every 10 s."""
+    from mols.bench import anytime as bench
+
+    names = list(bench.CASES)
+    chosen = names if cases == "all" else [names[int(c) - 1] if c.strip().isdigit() and 0 < int(c) <= len(names)
+                                           else _unknown_case(c, names) for c in cases.split(",")]
+    with advancing(len(chosen)) as advance:
+        df = bench.run(chosen, backend, repeats, small, on_row=advance)
+    show_report(*bench.write_report(df, output))
+
+
+def _unknown_case(text: str, names: list[str]) -> None:
+    raise MolsError(f"--cases: {text!r} is none of 1-{len(names)} ({', '.join(names)}) or all")
+
+
+COMMANDS = {"anytime": bench_anytime, "ils3opt": bench_ils3opt, "multistart": bench_multistart, "natural-end": bench_natural_end, "pymoo": bench_pymoo, "batch": bench_batch, "threads": bench_threads}

@@ -15,7 +15,7 @@ def bench_neighborhood(
     sizes: Annotated[str, typer.Option(help="Comma-separated jobs x machines sizes.")] = "all",
     neighborhood: Annotated[str | None, typer.Option(
         "--neighborhood", "-n", help="Only this neighborhood, insertion or swap (default: both).")] = None,
-    repeats: Annotated[int, typer.Option(min=1, help="Timed CPU runs per cell; the median is reported.")] = 5,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed CPU runs per cell: median and range reported.")] = 5,
     gpu_repeats: Annotated[int, typer.Option(min=1, help="Timed GPU runs per cell.")] = 200,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
 ):
@@ -35,7 +35,7 @@ def bench_neighborhood(
 def bench_archive(
     ns: Annotated[str, typer.Option(help="Comma-separated numbers of candidates.")] = "1000,10000,40000,100000,1000000",
     sizes: Annotated[str, typer.Option(help="Comma-separated archive sizes.")] = "10,100,1000,10000",
-    repeats: Annotated[int, typer.Option(min=1, help="Timed calls per case at most; the median is reported.")] = 100,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed calls per case at most: median and range reported.")] = 100,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
 ):
     """The non-dominance filter alone: our GPU filter against moocore, pymoo, BoTorch and the host archive.
@@ -63,20 +63,21 @@ def bench_gpu_techniques(
     copied back, fixed blocks against the tuned launch, and the memory variants."""
     from mols.backends.tuning import BLOCKS
     from mols.bench import gpu_techniques as bench
+    from mols.bench.gpu_techniques_tables import write_report
 
     chosen = choose(cases, bench.CASES, "--cases")
     repeats, blocks = (10, bench.QUICK_BLOCKS) if quick else (repeats, BLOCKS)
     settings = {"iterations per measurement": repeats, "fixed blocks": ", ".join(map(str, blocks))}
     with advancing(len(chosen) * 4) as advance:  # the report is rewritten after each case: a run cut short keeps it
         tables = bench.run(chosen, repeats, blocks, on_row=advance,
-                           on_case=lambda so_far: bench.write_report(so_far, output, settings))
-    show_report(bench.write_report(tables, output, settings))
+                           on_case=lambda so_far: write_report(so_far, output, settings))
+    show_report(write_report(tables, output, settings))
 
 
 def bench_startup(
     backends: Annotated[str | None, typer.Option(help="Comma-separated backends of the short run: cpu, gpu (default: "
                                                  "both where there is a GPU).")] = None,
-    repeats: Annotated[int, typer.Option(min=1, help="Fresh processes per command; the median is reported.")] = 5,
+    repeats: Annotated[int, typer.Option(min=1, help="Fresh processes per command: median and range reported.")] = 5,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "startup",
 ):
     """How long a fresh mols process takes: mols --help, import mols, and a 10-iteration

@@ -28,7 +28,7 @@ USAGE_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "Usage
 
 Backend = Enum("Backend", {name: name for name in DEVICES}, type=str)
 BackendOpt = Annotated[Backend, typer.Option("--backend", "-b", help="auto = gpu where CuPy finds a device.")]
-SeedsOpt = Annotated[int, typer.Option(min=1, help="Runs per cell (seeds 0, 1, ...); times are medians.")]
+SeedsOpt = Annotated[int, typer.Option(min=1, help="Runs per cell (seeds 0, 1, ...); times: median and range.")]
 WHOLE_PROCESS = {"yes": False}  # set by main(): the command is the whole process (signals: StopSignals.ignore_after)
 BENCH_OUTPUT = "Report folder (default: under bench-out/, which git ignores; name reports/... to refresh those)."
 

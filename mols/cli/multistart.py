@@ -43,8 +43,9 @@ def multistart(
     warnings and errors, in OUTPUT/multistart.log); Ctrl-C stops the running searches at their next iteration
     (each writes its archive so far) and starts no other. Without the Dask extra (pip install 'mols[dask]') it runs
     on local worker processes, and --scheduler is refused."""
-    fields = config_fields(run_parameters(ctx.args))
-    run_multistart(fields, searches, workers, scheduler, per_task, output, overwrite, connect_timeout)
+    params = run_parameters(ctx.args)
+    run_multistart(config_fields(params), searches, workers, scheduler, per_task, output, overwrite, connect_timeout,
+                   params["checkpoint"])
 
 
 def run_parameters(args: list[str]) -> dict:
@@ -60,6 +61,10 @@ def run_parameters(args: list[str]) -> dict:
         raise MolsError(f"{err.format_message()} (the options of mols run)") from None
     if params["batch"] != 1:
         raise MolsError("--batch is mols run's: mols multistart runs --searches K")
+    if params["resume"] is not None:
+        raise MolsError("--resume is mols run's: mols multistart resumes when given its --output again")
+    if params["instance"] is None:
+        raise MolsError("give the INSTANCE to search")
     return params
 
 
@@ -83,7 +88,8 @@ def default_folder(fields: dict, searches: int) -> Path:
 
 
 def run_multistart(fields: dict, searches: int, workers: int | None, scheduler: str | None, per_task: int | None,
-                   output: Path | None, overwrite: bool, connect_timeout: float = CONNECT_TIMEOUT) -> None:
+                   output: Path | None, overwrite: bool, connect_timeout: float = CONNECT_TIMEOUT,
+                   checkpoint: float | None = None) -> None:
     from mols.parallel.driver import Driver
     from mols.parallel.executors import executor_kind, open_executor
     from mols.parallel.logs import log_file
@@ -106,7 +112,7 @@ def run_multistart(fields: dict, searches: int, workers: int | None, scheduler: 
             with open_executor(kind, device, workers, scheduler, log_file(folder, MULTISTART),
                                connect_timeout) as executor:
                 record = _run(Driver(executor, fields, seeds, folder, MULTISTART, per_task, resume=True,
-                                     overwrite=overwrite), stop)
+                                     overwrite=overwrite, checkpoint=checkpoint), stop)
         except KeyboardInterrupt:
             err_console.print(f"interrupted by {stop.name} before the searches started: nothing written")
             raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None

@@ -21,6 +21,8 @@ from mols.search.options import OUTPUT, Declaration, declared
 NeighborhoodName = Enum("NeighborhoodName", {name: name for name in NAMES}, type=str)
 ProblemName = Enum("ProblemName", {name: name for name in PROBLEMS}, type=str)
 InstanceArg = Annotated[str, typer.Argument(help="Instance file, or a bundled name such as 020_10_01 or ta011.")]
+RunInstanceArg = Annotated[str | None, typer.Argument(help="Instance file, or a bundled name such as 020_10_01 or "
+                                                      "ta011 (none with --resume).", show_default=False)]
 ProblemOpt = Annotated[ProblemName, typer.Option("--problem", "-p", help="Problem type.")]
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Results folder (default: results/ and a "
                                                 "name unique to the configuration, see the README).",
@@ -37,6 +39,12 @@ RUN_ONLY = [
                                           "OUTPUT/merged_front.csv merges their fronts. On the GPU, tabu and ITS "
                                           "searches share each kernel launch; on the CPU they run side by side, one "
                                           "core each (--threads at a time).")], 1),
+    ("checkpoint", Annotated[float | None, typer.Option(min=0.001, rich_help_panel=OUTPUT, metavar="SECONDS", help=(
+        "Write the search's whole state into the results folder (checkpoint.npz) every SECONDS of search, and "
+        "where a signal stops it; --resume goes on from there."))], None),
+    ("resume", Annotated[Path | None, typer.Option(rich_help_panel=OUTPUT, metavar="FOLDER", help=(
+        "Go on with the run checkpointed in FOLDER, to exactly the end it would have had; its options come from the "
+        "checkpoint (give no instance; --backend, --threads, --block, --tune may change)."))], None),
 ]
 
 
@@ -64,7 +72,8 @@ def flag_type(name: str, hint, default, how: Declaration) -> tuple[object, objec
 
 def parameters() -> list[inspect.Parameter]:
     """The `run` command's parameters, in help panels (problem, search, budget, backend and GPU, ILS-3opt, output)."""
-    params = [inspect.Parameter("instance", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=InstanceArg)]
+    params = [inspect.Parameter("instance", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=RunInstanceArg,
+                                default=None)]
     for name, (default, hint, how) in declarations().items():
         kind, default = flag_type(name, hint, default, how)
         # a bool's flags are typer's own (--tune/--no-tune)
@@ -86,6 +95,12 @@ def config_fields(params: dict) -> dict:
     return fields
 
 
+def given_options(params: dict) -> list[str]:
+    """The names of the run's options given other values than their defaults."""
+    return [name for name, (default, _, _) in declarations().items()
+            if getattr(params[name], "value", params[name]) != default]
+
+
 def budget_text(config) -> str:
     """The budgets given, e.g. '10000 iterations' or '2.5 s, 1000000 evaluations'."""
     given = [(config.iterations, "iterations"), (config.evaluations, "evaluations"),
@@ -94,4 +109,4 @@ def budget_text(config) -> str:
 
 
 __all__ = ["EXIT_INTERRUPTED", "InstanceArg", "NeighborhoodName", "OutputOpt", "ProblemName", "ProblemOpt",
-           "budget_text", "config_fields", "parameters"]
+           "budget_text", "config_fields", "given_options", "parameters"]

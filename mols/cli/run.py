@@ -24,6 +24,10 @@ def run(**params):
     from mols.runner import RunConfig
 
     output, overwrite, batch = params["output"], params["overwrite"], params["batch"]
+    if params["resume"] is not None:
+        return resume_run(params)
+    if params["instance"] is None:
+        raise MolsError("give the INSTANCE to search (or --resume FOLDER to go on with a checkpointed run)")
     if output is not None:
         checked_output(output)
     config = RunConfig(**config_fields(params))
@@ -33,11 +37,36 @@ def run(**params):
         from mols.cli.batch import run_batch_command
 
         return run_batch_command(config, batch, output or next_free(RESULTS / f"{folder_name(config)}-batch{batch}"),
-                                 overwrite)
+                                 overwrite, params["checkpoint"])
     folder = output or RESULTS / folder_name(config)
     if config.strategy is not None:
-        return run_ils3opt_command(config, folder, overwrite, numbered=output is None)
-    run_one(config, folder, overwrite, numbered=output is None)
+        return run_ils3opt_command(config, folder, overwrite, numbered=output is None, checkpoint=params["checkpoint"])
+    run_one(config, folder, overwrite, numbered=output is None, checkpoint=params["checkpoint"])
+
+
+def resume_run(params: dict) -> None:
+    """mols run --resume FOLDER: the checkpointed run in FOLDER goes on, with its checkpoint's options."""
+    from mols.cli.options import given_options
+    from mols.errors import flag
+    from mols.resume import OVERRIDES, read_checkpoint, resumed_config
+
+    folder = params["resume"]
+    if params["instance"] is not None or params["output"] is not None or params["batch"] != 1:
+        raise MolsError("--resume goes on in FOLDER with the options of its checkpoint: give no INSTANCE, --output "
+                        "or --batch")
+    given = given_options(params)
+    fixed = [name for name in given if name not in OVERRIDES]
+    if fixed:
+        raise MolsError(f"--resume takes the run's options from its checkpoint: {flag(fixed[0])} cannot change "
+                        f"(only {', '.join(flag(name) for name in OVERRIDES)} can)")
+    header, state = read_checkpoint(folder)
+    config = resumed_config(header, **{name: getattr(params[name], "value", params[name]) for name in given})
+    err_console.print(f"mols: resuming {config.label} on {config.instance} after {state['iterations']} iterations "
+                      f"({state['profile']['elapsed']:.1f} s of search)", highlight=False)
+    interval = params["checkpoint"] or header["interval"]
+    if config.strategy is not None:
+        return run_ils3opt_command(config, folder, True, checkpoint=interval, resume=(header, state))
+    run_one(config, folder, True, checkpoint=interval, resume=(header, state))
 
 
 run.__signature__ = inspect.Signature(parameters())  # the flags, from the options' declarations
@@ -57,9 +86,12 @@ def results_folder(stop: StopSignals, folder: Path, overwrite: bool, numbered: b
         yield out
 
 
-def run_one(config, folder: Path, overwrite: bool, numbered: bool = False) -> None:
-    """One search into its results folder, with a progress bar on a terminal (log lines elsewhere)."""
+def run_one(config, folder: Path, overwrite: bool, numbered: bool = False, checkpoint: float | None = None,
+            resume: tuple[dict, dict] | None = None) -> None:
+    """One search into its results folder, with a progress bar on a terminal (log lines elsewhere); `checkpoint`:
+    seconds between checkpoints; `resume`: the (header, state) of the checkpoint it goes on from."""
     from mols.results import RunContext, write_run
+    from mols.resume import finished
     from mols.runner import build_search
 
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, results_folder(stop, folder, overwrite, numbered) \
@@ -74,18 +106,31 @@ def run_one(config, folder: Path, overwrite: bool, numbered: bool = False) -> No
             log.total = search.total
             err_console.print(f"mols: {config.label} on {config.backend}, {budget_text(config)}; results go to "
                               f"{out.path}", highlight=False)
+            monitors = [watch, *checkpointing(config, search, out.path, checkpoint, resume)]
             stop.phase = "search"
-            result = search.run(stop, [watch])
+            result = search.run(stop, monitors, None if resume is None else resume[1])
         stop.phase = "write"  # a signal now is only noted: the write finishes
         if result.status == "interrupted" and result.iterations == 0:
             err_console.print(f"interrupted by {stop.name} before the first iteration: nothing written")
             raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)
         write_run(out, config, result, RunContext.of(search))
+        if result.status == "completed":
+            finished(out.path)
     show_run(result, out.path)
     if result.status == "interrupted":
         raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)
     if result.status == "failed":
         raise MolsError(f"the run failed; the archive found until then is in {out.path}\n{result.error}")
+
+
+def checkpointing(config, search, folder: Path, interval: float | None, resume: tuple[dict, dict] | None) -> list:
+    """The monitor that checkpoints the run every `interval` seconds (none without one), its instance first checked
+    against the checkpoint it resumes from."""
+    from mols.resume import check_instance, checkpoints
+
+    if resume is not None:
+        check_instance(resume[0], search.problem, folder)
+    return [] if interval is None else [checkpoints(config, search, folder, interval)]
 
 
 @contextmanager
@@ -99,10 +144,12 @@ def interrupted_before_search(stop: StopSignals):
         raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
 
 
-def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = False) -> None:
+def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = False, checkpoint: float | None = None,
+                       resume: tuple[dict, dict] | None = None) -> None:
     """mols run -p tsp -a ils --strategy S: one ILS-3opt population, its best tour in the results folder."""
-    from mols.algorithms.ils3opt.search import config_result
+    from mols.algorithms.ils3opt.search import config_result, config_run
     from mols.results import FRONT, MANIFEST, RunContext, write_run
+    from mols.resume import finished
 
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, results_folder(stop, folder, overwrite, numbered) \
             as out:
@@ -110,11 +157,15 @@ def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = 
         merged = f", merged in islands of {config.merge}" if config.merge else ""
         err_console.print(f"mols: ILS-3opt {config.strategy}{merged}, population {config.population or 64}, "
                           f"{budget_text(config)}; results go to {folder}", highlight=False)
+        run = config_run(config)
+        monitors = checkpointing(config, run, folder, checkpoint, resume)
         stop.phase = "search"
-        result, ran_on = config_result(config, stop)
+        result, ran_on = config_result(config, stop, monitors, None if resume is None else resume[1], run)
         context = RunContext.on(*ran_on)
         stop.phase = "write"
         write_run(out, config, result, context)
+        if result.status == "completed":
+            finished(folder)
     d = result.details
     gap = "" if d["optimum"] is None else f", {d['gap_percent']:.3f} % above the optimum {d['optimum']}"
     console.print(f"{result.status}, ended by {result.ended_by}: best tour {d['best_length']}{gap}; "

@@ -1,4 +1,4 @@
-"""`mols evaluate`, `mols instances`, `mols generate ppp` and `mols report`."""
+"""`mols evaluate`, `mols instances`, `mols generate ppp` and `mols generate q3ap`, and `mols report`."""
 
 from __future__ import annotations
 
@@ -114,6 +114,21 @@ def generate_ppp(
     write_ppp(instance, output)
     console.print(f"wrote {instance.name} ({m} x {n}, seed {seed}, planted solution included) to {output}",
                   highlight=False)
+
+
+def generate_q3ap(
+    n: Annotated[int, typer.Argument(min=2, help="Positions (the size of each permutation).")],
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the draw.")] = 1,
+    output: Annotated[Path, typer.Option("--output", "-o", help="The instance file to write: NumPy .npz where it ends "
+                                         "in .npz, else text.")] = Path("q3ap.npz"),
+):
+    """A random general Q3AP instance, b and C drawn in 0..99, the instance random:N:SEED (format:
+    mols/instances/q3ap/SOURCE.md)."""
+    from mols.problems.q3ap import random_general, write_general
+
+    instance = random_general(n, seed)
+    write_general(instance, output)
+    console.print(f"wrote {instance.name} (general form, n = {n}) to {output}", highlight=False)
 
 
 def report(

@@ -17,6 +17,7 @@ from mols.parallel.logs import log, log_file
 from mols.parallel.record import MULTISTART, as_json, pending_seeds, previous_tasks, seed_folder, write_merged
 from mols.parallel.task import Outcome, Shipped, TaskReport, check_task, run_task
 from mols.results_folder import KINDS, ResultsFolder
+from mols.resume import finished
 from mols.runner import SearchResult
 
 ATTEMPTS = 2  # a task is tried again once
@@ -55,16 +56,19 @@ class Driver:
     resume: only the seeds without a completed run in the folder run (the record's options must match);
     overwrite: a record there is replaced; logs: each search's progress in OUT/seed-S.log (a local executor's);
     keep: each search's SearchResult kept in `results` (solve_many); task: what a worker runs (default:
-    task.run_task, looked up when made, so that a test may replace it)."""
+    task.run_task, looked up when made, so that a test may replace it); checkpoint: seconds between each search's
+    checkpoints in OUT/seed-S, from which a retried task, or a run resumed, goes on (on a cluster, where OUT is
+    shared; a search whose worker cannot see its folder starts again)."""
 
     def __init__(self, executor, fields: dict, seeds: list[int], folder: Path, record: str = MULTISTART,
                  per_task: int | None = None, resume: bool = False, overwrite: bool = False, logs: bool = False,
-                 keep: bool = False, task: Callable | None = None):
+                 keep: bool = False, task: Callable | None = None, checkpoint: float | None = None):
         self.executor, self.fields, self.seeds, self.folder = executor, fields, list(seeds), Path(folder)
         self.record, self.per_task, self.resume, self.overwrite = record, per_task, resume, overwrite
         self.logs = str(self.folder.absolute()) if logs else None  # a worker's working folder may differ
         self.task, self.shipped, self.keep = task or run_task, Shipped.of(fields["instance"]), keep
         self.log = log_file(self.folder, record)
+        self.checkpoints = (str(self.folder.absolute()), checkpoint)
         self.run_id = uuid.uuid4().hex[:8]  # the tasks' keys: the same cluster may serve other runs
         self.side = executor.new_side()
         self.tasks: list[Task] = []
@@ -123,7 +127,7 @@ class Driver:
 
     def _submit(self, task: Task):
         return self.executor.submit(self.task, self.fields, task.seeds, self.shipped, self.side, self.logs,
-                                    key=f"mols-task-{task.index}-{len(task.attempts)}-{self.run_id}")
+                                    self.checkpoints, key=f"mols-task-{task.index}-{len(task.attempts)}-{self.run_id}")
 
     def _settle(self, task: Task, future) -> bool:
         """Write what the task's attempt found; whether to try it again."""
@@ -146,6 +150,8 @@ class Driver:
         if outcome.files is not None:
             with ResultsFolder(seed_folder(self.folder, outcome.seed), overwrite=True) as out:
                 out.write_files(outcome.files)
+                if outcome.status == "completed":
+                    finished(out.path)
         if self.keep and outcome.result is not None:
             self.results[outcome.seed] = outcome.result
         if outcome.code is not None:

@@ -11,6 +11,9 @@ import pandas as pd
 from mols.archive import nondominated
 from mols.errors import MolsError
 from mols.results_folder import KINDS, MANIFEST, write_atomic
+from mols.resume import check_instance, read_checkpoint
+from mols.resume import checkpoints as checkpoints_monitor
+from mols.search.checkpoint import CHECKPOINT
 
 MERGED, BATCH, MULTISTART = "merged_front.csv", KINDS["batch"], KINDS["multistart"]
 EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's number
@@ -18,6 +21,26 @@ EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's nu
 
 def seed_folder(folder: Path, seed: int) -> Path:
     return folder / f"seed-{seed}"
+
+
+def seed_checkpoints(config, search, checkpoints: tuple[str, float | None] | None) -> tuple[list, dict | None]:
+    """A task's search's checkpoints (task.run_task): the monitor that writes them into FOLDER/seed-S every interval
+    (none without one), and the state it resumes from where an earlier attempt left one there."""
+    if checkpoints is None:
+        return [], None
+    folder, interval = checkpoints
+    where = seed_folder(Path(folder), config.seed)
+    state = None
+    if (where / CHECKPOINT).exists():
+        header, state = read_checkpoint(where)
+        check_instance(header, search.problem, where)
+        if {**header["config"], "instance": None} != {**config.record(), "instance": None}:
+            raise MolsError(f"{where / CHECKPOINT}: a checkpoint of other options than this run's; remove it, or "
+                            "choose another --output")
+    if interval is None:
+        return [], state
+    where.mkdir(parents=True, exist_ok=True)
+    return [checkpoints_monitor(config, search, where, interval)], state
 
 
 def refuse_taken(folder: Path, seeds: list[int]) -> None:

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mols.parallel.record import EXIT_CODES, seed_folder
+from mols.parallel.record import EXIT_CODES, seed_checkpoints, seed_folder
 from mols.results import RunContext, results_files
 from mols.runner import RunConfig, SearchResult, build_search
 from mols.runner.batch import seed_configs, sharing_batch
@@ -91,10 +91,13 @@ def check_task(fields: dict, shipped: Shipped | None) -> dict:
     return {"backend": config.backend, "instance": problem.instance_name, "objectives": list(problem.objectives)}
 
 
-def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, side, logs: str | None = None) -> TaskReport:
+def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, side, logs: str | None = None,
+             checkpoints: tuple[str, float | None] | None = None) -> TaskReport:
     """The searches of `fields` (RunConfig's keywords) with these seeds on this worker (module docstring); `side`:
     the executor's side of the worker (its name and the driver's stop, executors.py); `logs`: a folder of this
-    machine where each search writes its progress, seed-S.log (None: nowhere)."""
+    machine where each search writes its progress, seed-S.log (None: nowhere); `checkpoints`: (the run's folder,
+    seconds between checkpoints or None): each search resumes from FOLDER/seed-S's checkpoint where one is, and
+    writes one there at that interval (resume.py)."""
     report = TaskReport(side.worker(), socket.gethostname(), os.environ.get("CUDA_VISIBLE_DEVICES"))
     with ONE_AT_A_TIME:
         stop = side.stop()
@@ -104,7 +107,7 @@ def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, side, logs
                 config = worker_config(fields, shipped)
                 report.bus = _bus(config)
                 report.outcomes = [_outcome(one, context, result, fields["instance"], report, stop)
-                                   for one, context, result in _searches(config, seeds, stop, logs)]
+                                   for one, context, result in _searches(config, seeds, stop, logs, checkpoints)]
         finally:
             stop.close()
         report.ended = time.time()
@@ -132,7 +135,7 @@ class SearchLog:
             self.last = now
 
 
-def _searches(config: RunConfig, seeds: list[int], stop, logs: str | None):
+def _searches(config: RunConfig, seeds: list[int], stop, logs: str | None, checkpoints):
     """(config, RunContext, result) of each seed: together where they share launches, else one after another
     (none starts after a stop)."""
     configs = seed_configs(config, seeds)
@@ -146,15 +149,18 @@ def _searches(config: RunConfig, seeds: list[int], stop, logs: str | None):
         if stop.requested:
             return
         if one.strategy is not None:
-            from mols.algorithms.ils3opt.search import config_result
+            from mols.algorithms.ils3opt.search import config_result, config_run
 
-            result, ran_on = config_result(one, stop)
+            run = config_run(one)
+            monitors, state = seed_checkpoints(one, run, checkpoints)
+            result, ran_on = config_result(one, stop, monitors, state, run)
             yield one, RunContext.on(*ran_on), result
         else:
             search = build_search(one, log)
             if log is not None:
                 log.total = search.total
-            yield one, RunContext.of(search), search.run(stop)
+            monitors, state = seed_checkpoints(one, search, checkpoints)
+            yield one, RunContext.of(search), search.run(stop, monitors, state)
 
 
 def _outcome(config: RunConfig, context: RunContext, result: SearchResult, instance: str, report: TaskReport,

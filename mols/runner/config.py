@@ -10,7 +10,7 @@ from mols.algorithms.ils3opt.options import ILS3optOptions
 from mols.algorithms.pls.options import VARIANTS
 from mols.algorithms.registry import REGISTRY, takers
 from mols.algorithms.tabu.options import DEFAULT_PARTITIONS
-from mols.backends.spec import ARCHIVES, DEVICES, BackendSpec
+from mols.backends.spec import ARCHIVES, DEVICES, GENERATIONS, MEMORIES, SELECTIONS, BackendSpec
 from mols.errors import OptionError, flag
 from mols.neighborhoods import NAMES
 from mols.problems import PROBLEMS, problem_entry
@@ -74,6 +74,16 @@ class RunConfig:
                                "the kernels' own; --tune: tuned once per device, see the README).", BACKEND)
     tune: bool = option(False, "GPU backend without --block: tune the launch (threads per block and per move) the "
                         "first time and remember it, instead of the kernels' default launch.", BACKEND)
+    generation: str = option("device", "GPU backend: where the moves are made: decoded from each thread's id "
+                             "(device), or built on the host and copied each iteration (host; the papers' variant).",
+                             BACKEND, choices=GENERATIONS, folder=lambda value, config: variant_part(value, "device",
+                                                                                                     "gen"))
+    selection: str = option("device", "GPU backend: where the best neighbor is chosen: reduced on the device, or the "
+                            "whole fitness structure copied back and chosen on the host (copy).", BACKEND,
+                            choices=SELECTIONS, folder=lambda value, config: variant_part(value, "device", "sel"))
+    memory: str = option("default", "GPU backend: how the kernels read the instance: their own way, plain global "
+                         "loads, the read-only cache, or staged in shared memory (where the problem has it).", BACKEND,
+                         choices=MEMORIES, folder=lambda value, config: variant_part(value, "default", "mem"))
     options: AlgorithmOptions | None = None  # the algorithm's; None: its defaults
 
     def __init__(self, instance: str, options: AlgorithmOptions | None = None, **given):
@@ -117,6 +127,11 @@ class RunConfig:
         spec = self.spec  # the one place auto is resolved
         if spec.device == "cpu" and (self.block is not None or self.tune):
             raise OptionError("block", "and {tune} set the gpu backend's launches; this run is on the cpu", "tune")
+        variants = [name for name, default in (("generation", "device"), ("selection", "device"),
+                                               ("memory", "default")) if getattr(self, name) != default]
+        if spec.device == "cpu" and variants:
+            raise OptionError(variants[0], f"{getattr(self, variants[0])} sets how the gpu backend evaluates; this run "
+                              "is on the cpu")
         object.__setattr__(self, "backend", spec.device)
         if REGISTRY[self.algorithm].archive:
             object.__setattr__(self, "archive", spec.archive)
@@ -142,7 +157,8 @@ class RunConfig:
     def spec(self) -> BackendSpec:
         """The backend spec of the run: `auto` is resolved once, where the configuration is made (the backend field
         then names the device), so this only spells the fields out."""
-        return BackendSpec(self.backend, self.threads, self.archive, block=self.block, tune=self.tune).resolved()
+        return BackendSpec(self.backend, self.threads, self.archive, block=self.block, tune=self.tune,
+                           generation=self.generation, selection=self.selection, memory=self.memory).resolved()
 
     def record(self) -> dict:
         """Every option by name, those of algorithms other than this one's at their defaults (run.json's config:
@@ -189,13 +205,18 @@ def archive_part(config: RunConfig) -> str | None:
     return f"{config.archive}archive"
 
 
+def variant_part(value: str, default: str, key: str) -> str | None:
+    """The results folder's part of a GPU evaluation variant (hostgen, copysel, sharedmem); none for the default."""
+    return None if value == default else f"{value}{key}"
+
+
 def check_ils3opt(config: RunConfig) -> None:
     """OptionError unless `config` can run ILS-3opt (-p tsp -a ils --strategy S)."""
     if config.problem != "tsp":
         raise OptionError("strategy", "runs ILS-3opt: give it with {problem} tsp", "problem")
     given = [name for name, value in (("evaluations", config.evaluations), ("weights", config.weights),
                                       ("strength", config.strength), ("objectives", config.objectives),
-                                      ("neighborhood", config.neighborhood)) if value is not None]
+                                      ("neighborhood", config.neighborhood)) if value not in (None, "3opt")]
     if given:
         raise OptionError("strategy", "runs ILS-3opt, which does not take " + ", ".join(f"{{{n}}}" for n in given),
                           *given)

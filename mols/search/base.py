@@ -20,6 +20,16 @@ from mols.search.options import check_budget, default_iterations
 from mols.search.profiler import Profiler
 from mols.search.trace import Trace
 
+def archive_state(archive: Archive) -> dict:
+    """An archive's members in order (F, X, visited), for a checkpoint."""
+    return {"F": archive.F.copy(), "X": archive.X, "visited": archive.visited.copy()}
+
+
+def restore_archive(archive: Archive, state: dict) -> None:
+    """`archive` holding exactly the members of archive_state's `state`, in their order."""
+    archive.hold(state["F"], state["X"], state["visited"])
+
+
 OnIteration = Callable[[int, int], None]  # (neighborhood evaluations so far, archive size)
 
 
@@ -66,6 +76,7 @@ class SearchResult:
     walk: str | None = None  # tabu walks, PLS iterations: "device" (batches in CUDA graphs) or "host"; None: neither
     ended_by: str | None = None  # a completed run: iterations, evaluations, time, target or natural end
     details: dict | None = None  # what only this algorithm records (ILS-3opt: strategy, population, gap), in run.json
+    resumed: dict | None = None  # a run resumed from a checkpoint: its iterations and seconds of search by then
     trace: Trace | None = None  # how the run went, row by row (search/trace.py): trace.csv
 
     @property
@@ -74,6 +85,8 @@ class SearchResult:
 
 
 class Search(ABC):
+    resumable = False  # whether snapshot() holds all its loop needs to go on (a search that adds to it says so)
+
     def __init__(self, problem: Problem, nbh: Neighborhood, evaluator: Evaluator, iterations: int | None,
                  rng: np.random.Generator, on_iteration: OnIteration | None = None,
                  target: float | tuple[float, ...] | None = None, time: float | None = None,
@@ -100,23 +113,43 @@ class Search(ABC):
         self.reached = None
         self.natural_end = False  # PLS: the last start allowed is fully explored
         self.walk = None  # where tabu walks ran (SearchResult.walk)
+        self.resumed = None  # SearchResult.resumed
         self.trace = None  # its Trace, once a runner has given it one (search/trace.py)
         self._draw_seed = int(rng.integers(2**63)) if nbh.sampled else None  # drawn only where something samples
         self._draws = 0
 
-    def run(self, stop=None, monitors=()) -> SearchResult:
+    def run(self, stop=None, monitors=(), resume: dict | None = None) -> SearchResult:
         """Search until a budget is spent (or PLS's natural end): Runner(self, monitors=monitors, stop=stop).run().
         A stop requested through `stop` (a mols.signals.StopSignals: SIGINT, SIGTERM, SIGHUP) ends it after the
         step in progress; Ctrl-C without one, or an error, ends it where it is. Either way the result holds the
-        archive found so far, with the status and the error."""
-        return Runner(self, monitors=monitors, stop=stop).run()
+        archive found so far, with the status and the error. `resume`: a checkpoint's state to go on from."""
+        return Runner(self, monitors=monitors, stop=stop, resume=resume).run()
 
     def result(self, status: str, error: str | None = None, ended_by: str | None = None,
                signal: str | None = None) -> SearchResult:
         """What the run found and cost, its profiler stopped; `ended_by`: the budget that ended a completed run."""
         return SearchResult(self.archive, self.iterations, self.evaluator.n_neighbors, self.profiler.wall,
                             self.profiler.split(), status, error, self.starts, signal, self.target, self.reached,
-                            self.walk, ended_by, trace=self.trace)
+                            self.walk, ended_by, resumed=self.resumed, trace=self.trace)
+
+    def snapshot(self) -> dict | None:
+        """The search's whole state after the step just taken, for a checkpoint (search/checkpoint.py: arrays,
+        numbers, strings, lists and dicts), or None where it cannot be taken at this step (the next is tried).
+        A search adds what its loop holds (super().snapshot() | ...); restore() on a search made from the same
+        configuration then goes on exactly as this one would have."""
+        return {"iterations": self.iterations, "starts": self.starts, "natural_end": self.natural_end,
+                "walk": self.walk, "draws": self._draws, "rng": self.rng.bit_generator.state,
+                "archive": archive_state(self.archive),
+                "profile": {"elapsed": self.profiler.elapsed(), "seconds": dict(self.profiler.seconds)}}
+
+    def restore(self, state: dict) -> None:
+        """Take `state` (snapshot()'s) after the warm-up, before the first step: steps() then goes on from it."""
+        self.iterations, self.starts, self.natural_end = state["iterations"], state["starts"], state["natural_end"]
+        self.walk, self._draws = state["walk"], state["draws"]
+        self.rng.bit_generator.state = state["rng"]
+        restore_archive(self.archive, state["archive"])
+        self.profiler.resume(state["profile"]["elapsed"], state["profile"]["seconds"])
+        self.resumed = {"iterations": self.iterations, "seconds": state["profile"]["elapsed"]}
 
     @abstractmethod
     def steps(self) -> Iterator[None]:

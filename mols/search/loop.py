@@ -17,10 +17,11 @@ class Runner:
     """Runs `search` (Search, or an object with its members warm_up, profiler, steps, budgets, monitors, natural_end
     and result) to its end: run(), or start() then step() until it returns False, then `result`. `budgets` compose
     with the search's own; `monitors` come after the search's (its on_iteration); `stop` (mols.signals.StopSignals,
-    or anything with `requested` and `name`) ends it after the step in progress."""
+    or anything with `requested` and `name`) ends it after the step in progress; `resume` (Search.snapshot's state)
+    makes it go on from a checkpoint."""
 
-    def __init__(self, search, budgets=(), monitors=(), stop=None):
-        self.search, self.stop = search, stop
+    def __init__(self, search, budgets=(), monitors=(), stop=None, resume: dict | None = None):
+        self.search, self.stop, self.resume = search, stop, resume
         self.budgets = Budgets(search.budgets).plus(budgets)
         # checked after each step in their order, the caps the loops end at as one number (cheaper than a call)
         caps = [b for b in self.budgets if b.in_loop]
@@ -28,9 +29,10 @@ class Runner:
         first = self.budgets.index(caps[0]) if caps else len(self.budgets)
         self.first = [b for b in self.budgets[:first] if not b.in_loop]
         self.then = [b for b in self.budgets[first:] if not b.in_loop]
-        self.trace = trace_of(search)  # every run's (search/trace.py); None for a batch, whose searches have theirs
+        self.trace = trace_of(search, resume)  # every run's (search/trace.py); a batch's searches have theirs
         monitors = [*search.monitors, *monitors, *([self.trace] if self.trace is not None else [])]
         self.on_step, self.on_end = hears(monitors, "on_step"), hears(monitors, "on_end")
+        self.on_stop = hears(monitors, "on_stop")
         archived = [] if getattr(search, "archive", None) is None else monitors  # a batch, an ILS-3opt population: none
         self.on_archive, self.on_best = hears(archived, "on_archive"), hears(archived, "on_best")
         self.told = bool(self.on_step or self.on_archive or self.on_best)
@@ -48,12 +50,17 @@ class Runner:
         return self.result
 
     def start(self) -> None:
-        """Compile what the search calls, then start its clock; a stop already requested ends it here. A MolsError
+        """Compile what the search calls, then start its clock (from a checkpoint's state, where resumed); a stop already requested ends it here. A MolsError
         in the warm-up (an array that does not fit) reaches the caller: nothing has been searched yet."""
         search = self.search
         search.warm_up()
         search.profiler = Profiler()
         self.steps = search.steps()
+        if self.resume is not None:
+            search.restore(self.resume)
+            # a checkpoint of the step that spent a budget (monitors hear a step before its budgets are checked)
+            if self._spent(self.first + self.then):
+                return
         if self.stop is not None and self.stop.requested:
             self._end("interrupted")
 
@@ -73,6 +80,8 @@ class Runner:
             if self.told:
                 self._tell()
             if self.stop is not None and self.stop.requested:
+                for on_stop in self.on_stop:
+                    on_stop(search)
                 self._end("interrupted")
                 return False
             if self.first and self._spent(self.first):

@@ -6,7 +6,8 @@ from __future__ import annotations
 class Monitor:
     """What a run tells: override the events to hear. on_step: after each step (search.iterations counts the
     neighborhood evaluations so far); on_archive: the run's archive changed; on_best: the run's best value of an
-    objective improved (its ideal point moved); on_end: the run ended, with its result. The run's archive is the
+    objective improved (its ideal point moved); on_stop: a stop (a signal) ends the run after this
+    step, before its loop closes (a last checkpoint); on_end: the run ended, with its result. The run's archive is the
     search's own: work in progress (a PLS start, the runs of several weight vectors) reaches it later; a run with
     none (a batch in one launch, an ILS-3opt population) tells no archive events."""
 
@@ -15,6 +16,8 @@ class Monitor:
     def on_archive(self, search) -> None: ...
 
     def on_best(self, search) -> None: ...
+
+    def on_stop(self, search) -> None: ...
 
     def on_end(self, search, result) -> None: ...
 

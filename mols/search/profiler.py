@@ -15,6 +15,11 @@ class Profiler:
         self._start = time.perf_counter()
         self.wall = 0.0
 
+    def resume(self, elapsed: float, seconds: dict[str, float]) -> None:
+        """Go on from a checkpoint: `elapsed` seconds of search so far, `seconds` of them in each timed part."""
+        self._start = time.perf_counter() - elapsed
+        self.seconds.update(seconds)
+
     def section(self, name: str) -> Section:
         """`with profiler.section(name):` adds the block's wall time to that part."""
         return Section(self.seconds, name)

@@ -54,7 +54,6 @@ class Trace(Monitor):
         self._pending: list[tuple[list, np.ndarray]] = []  # rows not measured yet: their first values, their vectors
         self._held = 0  # the objective values they hold
         self._measured = None  # the last front whose hypervolume was measured, and that hypervolume
-        self.offset = 0.0  # seconds before this run's clock started (a run resumed from a checkpoint)
         self.due_clock, self.due_iterations = 0.0, 0  # the next row's time (perf_counter's) and iteration
         self.ended = False
 
@@ -70,12 +69,12 @@ class Trace(Monitor):
 
     def on_step(self, run) -> None:
         if perf_counter() >= self.due_clock or run.iterations >= self.due_iterations:
-            self.record(run.profiler.elapsed() + self.offset)
+            self.record(run.profiler.elapsed())
 
     def on_end(self, run, result) -> None:
         """The last row: the run's end state, at its wall time. The trace then lets the run go: its result keeps the
         trace, and should not keep the search (its evaluator, the device's memory) alive, nor carry it in a pickle."""
-        self.record(run.profiler.wall + self.offset)
+        self.record(run.profiler.wall)
         self.ended, self.run = True, None
 
     def record(self, seconds: float) -> None:
@@ -89,7 +88,7 @@ class Trace(Monitor):
         if self._held > PENDING:  # a long run's large archives: measured now rather than held
             self._measure()
         run = self.run
-        zero = perf_counter() - run.profiler.elapsed() - self.offset  # the clock's reading at the trace's second 0
+        zero = perf_counter() - run.profiler.elapsed()  # the clock's reading at the run's second 0
         self.due_clock = zero + max(seconds * TIME_FACTOR, FIRST_SECONDS)
         done = run.iterations
         self.due_iterations = max(done + 1, math.ceil(done * ITERATION_FACTOR))
@@ -118,33 +117,34 @@ class Trace(Monitor):
         return dict(zip(self.columns, self.rows[-1]))
 
     def state(self) -> dict:
-        """What continues this trace in a later run (from_state): plain lists and numbers; `seconds`, the run's time
-        now (an ended run's: its end)."""
-        seconds = self.rows[-1][0] if self.ended else self.run.profiler.elapsed() + self.offset
+        """What continues this trace in a later run (from_state), as plain lists and numbers: its columns, rows and
+        reference point."""
         return {"columns": list(self.columns), "rows": [list(row) for row in self.rows],
-                "reference": None if self.reference is None else self.reference.tolist(), "seconds": seconds}
+                "reference": None if self.reference is None else self.reference.tolist()}
 
     @classmethod
     def from_state(cls, state: dict, run) -> Trace:
         """The trace of `state` (state()) continued by `run`, the same search resumed: its rows go on from the
-        state's, their seconds from the state's `seconds` (the run's time when the state was taken) plus those of
-        `run`'s clock (its first step makes a row). MolsError where the state's columns are not `run`'s trace's."""
+        state's, at the seconds of `run`'s clock, which a resumed run takes on from its checkpoint (Profiler.resume;
+        its first step makes a row). MolsError where the state's columns are not `run`'s trace's."""
         reference = state.get("reference")
         trace = cls(run, None if reference is None else np.asarray(reference, np.float64))
         if list(state["columns"]) != list(trace.columns):
             raise MolsError(f"a trace of columns {', '.join(state['columns'])} cannot continue in a run whose trace "
                             f"has {', '.join(trace.columns)}")
         trace._rows = [list(row) for row in state["rows"]]
-        trace.offset = float(state["seconds"])
         return trace
 
 
-def trace_of(run) -> Trace | None:
-    """The trace the runner (search/loop.py) attaches to `run`: the one it holds (`run.trace`, e.g. continued from a
-    checkpoint) unless that one has ended, else a new Trace, given to it (its result carries it); None where
-    `run.traces_searches` says that it is several searches whose own traces its monitors tell (a batch)."""
+def trace_of(run, resume: dict | None = None) -> Trace | None:
+    """The trace the runner (search/loop.py) attaches to `run`, given to it (its result carries it): that of the
+    checkpoint's state it resumes from (`resume["trace"]`, where it holds one), else the one it holds unless that one
+    has ended, else a new Trace; None where `run.traces_searches` says that it is several searches whose own traces
+    its monitors tell (a batch)."""
     if getattr(run, "traces_searches", False):
         return None
-    if getattr(run, "trace", None) is None or run.trace.ended:
+    if resume is not None and resume.get("trace") is not None:
+        run.trace = Trace.from_state(resume["trace"], run)
+    elif getattr(run, "trace", None) is None or run.trace.ended:
         run.trace = Trace(run)
     return run.trace

@@ -15,7 +15,7 @@ LAYERS = [
     ("mols.bench",),
     ("mols.pymoo", "mols.parallel"),
     ("mols.reporting",),
-    ("mols.results", "mols.results_folder", "mols.environment"),
+    ("mols.results", "mols.results_folder", "mols.environment", "mols.resume"),
     ("mols.runner",),
     ("mols.algorithms",),
     ("mols.search",),

@@ -153,6 +153,19 @@ def test_visited_flags():
     np.testing.assert_array_equal(archive.X[archive.unvisited_ids(), 0], [1, 3, 4])
 
 
+def test_hold_takes_members_and_flags_as_given_and_copies_them():
+    """A checkpoint's members held again: the same order, solutions and flags; marking one visited later leaves
+    the state it came from as it was (it may be restored again)."""
+    F, X, visited = np.array([[5, 1], [3, 3], [1, 5]]), np.array([[7], [8], [9]]), np.array([True, False, False])
+    archive = Archive(2, 1)
+    archive.hold(F, X, visited)
+    np.testing.assert_array_equal(archive.unvisited_ids(), [1, 2])
+    archive.visited[1] = True
+    assert not visited[1]
+    archive.add(np.array([[4, 0]]), np.array([[6]]))  # removes (5, 1); the pool grows past the rows held
+    np.testing.assert_array_equal(archive.X[:, 0], [8, 9, 6])
+    np.testing.assert_array_equal(archive.visited, [True, False, False])
+
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.lists(st.lists(st.integers(0, 4), min_size=3, max_size=3), max_size=15), min_size=1, max_size=6),
        st.data())

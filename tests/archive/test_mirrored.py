@@ -36,6 +36,25 @@ def test_same_members_order_and_acceptance_as_the_host_archive(rng, k, dtype):
         np.testing.assert_array_equal(mirrored.device.F.get(), host.F)
 
 
+def test_members_held_are_mirrored_on_the_device(rng):
+    """hold() (a checkpoint's start restored) gives the host Archive's members, visited flags and all, with their
+    vectors on the device in buffers grown to take them; offers then go on as in the host Archive."""
+    from mols.archive.mirrored import MirroredArchive
+
+    host, mirrored = Archive(3, 4, np.int64), MirroredArchive(3, 4, np.int64, capacity=2)
+    for _ in range(4):
+        host.add(rng.integers(0, 20, size=(30, 3)), rng.integers(0, 100, size=(30, 4)))
+    host.visited[:] = rng.random(len(host)) < 0.5
+    mirrored.hold(host.F, host.X, host.visited)
+    assert len(host) > 2 and len(mirrored.device.buffer) >= len(host)
+    for step in range(10):
+        for part in ("F", "X", "visited"):
+            np.testing.assert_array_equal(getattr(mirrored, part), getattr(host, part))
+        np.testing.assert_array_equal(mirrored.device.F.get(), host.F)
+        F, X = rng.integers(0, 20, size=(10, 3)), rng.integers(0, 100, size=(10, 4))
+        np.testing.assert_array_equal(mirrored.add(F, X), host.add(F, X))
+
+
 @pytest.mark.parametrize("dominating", [False, True])
 def test_neighborhoods_filtered_in_one_graph_equal_the_host_archive(rng, dominating):
     """MirroredStart.filter_neighbors (evaluation, filter and update replayed as one CUDA graph) against

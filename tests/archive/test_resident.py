@@ -52,24 +52,59 @@ def test_resident_archive_equals_the_host_archive(rng, name, dominating, scan, s
     for start in range(3):
         host = new_start(problem, resident, rng, start_size)
         for step in range(60):  # enough for PLS-≠'s archives to pass 32 members (several tiles of the scan)
-            unvisited = host.unvisited_ids()
-            assert resident.unvisited == unvisited.size
-            if not unvisited.size:
+            if not same_iteration(resident, host, cpu, nbh, rng, dominating):
                 break
-            r = int(rng.integers(unvisited.size))
-            member = int(unvisited[r])
-            host.visited[member] = True
-            x, f = resident.pick(r)
-            np.testing.assert_array_equal(x, host.solution(member))
-            np.testing.assert_array_equal(f, host.F[member])
-            result = resident.explore(x, f if dominating else None, None, Profiler())
-            np.testing.assert_array_equal(result.ids, host_offer(host, cpu, nbh, x, f, dominating))
-            F, X = resident.members()
-            np.testing.assert_array_equal(F, host.F)
-            np.testing.assert_array_equal(X, host.X)
             max_size = max(max_size, len(host))
     assert len(resident.slot) > 2
     assert scan == 1024 or dominating or max_size > scan
+
+
+def same_iteration(resident, host: Archive, cpu, nbh, rng, dominating: bool) -> bool:
+    """An iteration of both archives, a random unvisited member explored: the same member, accepted neighbors and
+    members after it. False where no member is unvisited."""
+    unvisited = host.unvisited_ids()
+    assert resident.unvisited == unvisited.size
+    if not unvisited.size:
+        return False
+    r = int(rng.integers(unvisited.size))
+    member = int(unvisited[r])
+    host.visited[member] = True
+    x, f = resident.pick(r)
+    np.testing.assert_array_equal(x, host.solution(member))
+    np.testing.assert_array_equal(f, host.F[member])
+    result = resident.explore(x, f if dominating else None, None, Profiler())
+    np.testing.assert_array_equal(result.ids, host_offer(host, cpu, nbh, x, f, dominating))
+    F, X = resident.members()
+    np.testing.assert_array_equal(F, host.F)
+    np.testing.assert_array_equal(X, host.X)
+    return True
+
+
+@pytest.mark.parametrize("dominating", [False, True])
+def test_members_held_and_held_again_go_on_as_the_host_archive(rng, dominating):
+    """held() gives the members with their visited flags, as the host Archive has them; hold() of those in another
+    resident archive (a checkpoint's start restored; its buffers grow to take them) goes on as the host archive."""
+    from mols.archive.resident import ResidentArchive
+
+    problem = Flowshop(random_instance(rng, 25, 4))
+    nbh = NEIGHBORHOODS["insertion"]
+    gpu, cpu = prepare(problem, nbh, "gpu"), prepare(problem, nbh, "cpu")
+    resident = ResidentArchive(gpu, nbh, capacity=2, scan=32)
+    host = new_start(problem, resident, rng)
+    for _ in range(12):
+        same_iteration(resident, host, cpu, nbh, rng, dominating)
+    held = resident.held()
+    for got, want in zip(held, (host.F, host.X, host.visited)):
+        np.testing.assert_array_equal(got, want)
+    assert held[2].dtype == bool and held[2].any() and len(host) > 2
+    resident = ResidentArchive(gpu, nbh, capacity=2, scan=32)
+    resident.hold(*held)
+    assert len(resident) == len(host) and resident.unvisited == host.unvisited_ids().size
+    for got, want in zip(resident.held(), held):
+        np.testing.assert_array_equal(got, want)
+    for _ in range(30):
+        if not same_iteration(resident, host, cpu, nbh, rng, dominating):
+            break
 
 
 @pytest.mark.parametrize("dominating", [False, True])

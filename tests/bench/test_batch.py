@@ -7,6 +7,7 @@ import pandas as pd
 from typer.testing import CliRunner
 
 from mols.cli import app
+from tests.bench.spreads import markdown_spreads, measured_spreads
 
 runner = CliRunner()
 
@@ -20,9 +21,12 @@ def test_bench_batch_cli_writes_the_report(tmp_path):
     spread = df[df.device == "cpu x1 per search"]
     assert set(spread.searches) >= {1} and (spread.iterations == 10).all()  # the CPU runs a tenth of the steps
     ones = df[df.searches == 1]
-    assert (ones["x one search"] == 1.0).all()
+    assert (ones["x_one_search"] == 1.0).all()  # the medians' ratio; the range: its runs' extremes' ratios
     assert (df.neighbors_per_s > 0).all()
-    assert "Batches of tabu searches" in (tmp_path / "batch.md").read_text()
+    for key in ("seconds", "neighbors_per_s", "x_one_search"):
+        assert len(measured_spreads(df, key)) == len(df)
+    text = (tmp_path / "batch.md").read_text()
+    assert "Batches of tabu searches" in text and len(markdown_spreads(text)) == 3 * len(df)
 
 
 def test_bench_batch_names_an_unknown_instance(tmp_path):

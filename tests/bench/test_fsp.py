@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
 from mols.bench import fsp
 from mols.bench.fsp_tables import write_tables
 from mols.cli import app
+from tests.bench.spreads import markdown_spreads, measured_spreads
 
 runner = CliRunner()
 
@@ -62,14 +64,19 @@ def test_an_interruption_keeps_the_archive_and_is_redone(tmp_path):
 
 
 def test_tables_have_times_accelerations_solutions_and_profile(tmp_path):
-    cells = fsp.plan(tmp_path, ["20x10"], list(fsp.ALGORITHMS), ["cpu1", "cpu"], 1, 10)
+    cells = fsp.plan(tmp_path, ["20x10"], list(fsp.ALGORITHMS), ["cpu1", "cpu"], 2, 10)
     fsp.run(cells)
     md, report = write_tables(tmp_path, [c.folder for c in cells])
     text = md.read_text()
     for heading in ("Table 2: tabu", "Table 3: pls-dominating", "Table 4: pls-nondominated", "Table 5"):
         assert heading in text
     assert "| size | neighbors | cpu x1 s |" in text and "×" in text and "| 20x10 | 361 |" in text
-    assert len(report.runs) == 6 and (tmp_path / "speedup.png").is_file()
+    assert len(report.runs) == 12 and (tmp_path / "speedup.png").is_file()
+    table = pd.read_csv(tmp_path / "fsp.csv")  # per algorithm and backend, over the two seeds
+    assert len(measured_spreads(table, "wall_s")) == 6 and len(measured_spreads(table, "speedup")) == 6
+    one_core = table[table["backend"] == "cpu x1"]
+    assert (one_core["speedup"] == 1.0).all() and (one_core["wall_s_min"] < one_core["wall_s_max"]).all()
+    assert len(markdown_spreads(text)) == 3 * 3  # each table's cpu x1 time, cpu time and its acceleration
 
 
 def test_cli_quick_run_writes_the_tables(tmp_path):

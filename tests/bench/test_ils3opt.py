@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 from mols.bench import ils3opt as bench
 from mols.cli import app
+from tests.bench.spreads import markdown_spreads, measured_spreads
 
 
 def test_rows_and_speedups():
@@ -18,6 +19,9 @@ def test_rows_and_speedups():
     cpu1 = df[(df["solver"] == "cpu1") & (df["population"] == 4)].iloc[0]
     assert math.isclose(cpu1["speedup"], 1.0)
     assert math.isclose(df.iloc[3]["speedup"], df.iloc[3]["it_per_s"] / cpu1["it_per_s"])
+    assert math.isclose(df.iloc[3]["speedup_min"], df.iloc[3]["it_per_s_min"] / cpu1["it_per_s_max"])
+    for key in ("seconds", "t_target", "it_per_s", "speedup", "q_speedup"):
+        assert len(measured_spreads(df, key)) == 4
 
 
 def test_command_writes_the_report(tmp_path):
@@ -26,6 +30,7 @@ def test_command_writes_the_report(tmp_path):
     assert result.exit_code == 0, result.output
     text = (tmp_path / "ils3opt.md").read_text()
     assert "| kroA100 | 0 | 2 | cpu1 | 1.00 | 0.000 | 1/1 |" in text
+    assert len(markdown_spreads(text)) == 5  # t_target, seconds, it/s, speed-up and q-speed-up
     bad = CliRunner().invoke(app, ["bench", "ils3opt", "--solvers", "gpu9", "-o", str(tmp_path)])
     assert bad.exit_code == 1 and "--solvers" in bad.output
 
@@ -36,8 +41,10 @@ def test_a_twin_repeats_the_runs_solutions_on_one_core():
     r = df.iloc[0]
     assert r["twin_equal"] and r["twin_sample"] == 2  # solutions 0 and 1 found again, length for length
     assert r["twin_s"] > 0 and math.isclose(r["twin_speedup"] * r["seconds"], r["twin_s"], rel_tol=0.5)
+    for key in ("twin_s", "twin_speedup"):
+        assert len(measured_spreads(df, key)) == 1
     text = bench.render(df, {}, {})
-    assert "twin speed-up" in text and "(2 of 4)" in text and "| yes |" in text
+    assert "twin speed-up" in text and ", 2 of 4 |" in text and "| yes |" in text
 
 
 def test_merged_rows_twin_whole_and_quality_against_the_fastest_core():

@@ -8,10 +8,12 @@ import math
 import os
 
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 from mols.bench import multistart as bench
 from mols.cli import app
+from tests.bench.spreads import markdown_spreads, measured_spreads
 
 runner = CliRunner()
 
@@ -27,6 +29,8 @@ def test_bench_multistart_cpu_columns_write_the_report(tmp_path):
     assert (df.iterations == 9).all() and (df.budget == 20).all() and df.estimated.all()
     assert (df.searches == 2).all() and (df.per_task == 1).all() and list(df.workers) == [1, os.cpu_count()]
     assert (df.seconds_full > df.seconds).all() and df.x_cpu1[0] == 1.0
+    for key in ("seconds", "seconds_full", "x_cpu1"):
+        assert len(measured_spreads(df, key)) == 2
     assert set(pd.read_csv(tmp_path / "clusters.csv").column) == {"cpu1", "cpu"}
     md = (tmp_path / "multistart.md").read_text()
     assert "| instance | n | search | K × iterations | cpu1 s | cpu (" in md
@@ -63,7 +67,8 @@ def test_cases_modes_and_cpu_budgets():
 def row(column: str, mode: str, seconds: float, estimated: bool = False) -> dict:
     return {"instance": "tai100a", "problem": "qap", "algorithm": "its", "n": 100, "column": column, "mode": mode,
             "searches": 20, "iterations": 10 if estimated else 100, "budget": 100, "estimated": estimated,
-            "seconds": seconds, "seconds_full": seconds}
+            "seconds": seconds, "seconds_full": seconds, "seconds_full_min": 0.9 * seconds,
+            "seconds_full_max": 1.1 * seconds}
 
 
 def test_ratios_and_the_gpu_part_of_the_table():
@@ -72,10 +77,13 @@ def test_ratios_and_the_gpu_part_of_the_table():
     ratios = {(r["column"], r["mode"]): (r["x_cpu1"], r["x_gpu1"]) for r in rows}
     assert ratios[("gpu", "one")] == (8.0, 2.0) and ratios[("gpu", "batched")] == (32.0, 1.6)
     assert ratios[("gpu1", "batched")][0] == 20.0 and math.isnan(ratios[("gpu1", "one")][1])
+    x_cpu1 = measured_spreads(rows, "x_cpu1").iloc[1]  # gpu1 one: 80 s (72 ... 88) over 20 s (18 ... 22)
+    assert (x_cpu1["x_cpu1"], x_cpu1["x_cpu1_min"], x_cpu1["x_cpu1_max"]) == pytest.approx((4.0, 72 / 22, 88 / 18))
+    assert len(measured_spreads(rows, "x_gpu1")) == 2
     clusters = [{"column": "gpu1", "workers": 1, "start_seconds": 3.0}, {"column": "gpu", "workers": 2,
                                                                          "start_seconds": 4.0}]
     md = bench.render_markdown(rows, clusters, [], {"gpus": "2: H200, H200"})
     assert ("| cpu1 s | gpu1 one s | gpu (2) one s | gpu1 batched s | gpu (2) batched s | gpu / gpu1 one | "
             "gpu / gpu1 batched |") in md
-    assert ("| 80.00 est. | 20.00 ×4.0 | 10.00 ×8.0 | 4.00 ×20.0 | 2.50 ×32.0 | ×2.00 | ×1.60 | "
-            "1220 / 153 / 110 / 57 |") in md
+    assert "| 1220 / 153 / 110 / 57 |" in md
+    assert len(markdown_spreads(md)) == 5 + 4 + 2  # each cell's time, its ratio to cpu1 (not cpu1's), gpu / gpu1

@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 from mols.bench import natural_end
 from mols.cli import app
+from tests.bench.spreads import markdown_spreads, measured_spreads
 
 runner = CliRunner()
 
@@ -19,8 +20,11 @@ def test_bench_natural_end_writes_the_report(tmp_path):
     df = pd.read_csv(tmp_path / "natural-end.csv")
     assert list(df.variant) == ["nondominated", "dominating"] and (df["natural ends"] == 2).all()
     assert (df.iterations >= 1).all() and (df.front >= 1).all() and (df.seconds > 0).all()
+    for key in ("seconds", "ms_per_iteration"):
+        assert len(measured_spreads(df, key)) == 2
     md = (tmp_path / "natural-end.md").read_text()
     assert "PLS-1 to its natural end" in md and "PLS-≠" in md and "PLS-√" in md
+    assert len(markdown_spreads(md)) == 2 * 2  # seconds and ms / iteration of both rows
 
 
 def test_every_run_takes_the_extra_fields(monkeypatch):

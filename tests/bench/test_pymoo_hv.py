@@ -7,6 +7,7 @@ import pandas as pd
 from typer.testing import CliRunner
 
 from mols.bench import pymoo_hv
+from tests.bench.spreads import markdown_spreads
 
 
 def test_rows_hypervolumes_and_report(tmp_path):
@@ -21,6 +22,7 @@ def test_rows_hypervolumes_and_report(tmp_path):
     assert len(pd.read_csv(csv)) == 8
     text = md.read_text()
     assert "| 020_05_01 | nsga3 | 2 |" in text and "- backend: cpu" in text and "- numpy:" in text
+    assert len(markdown_spreads(text)) == 4  # each method's seconds over its seeds
 
 
 def test_the_command_writes_the_report(tmp_path):

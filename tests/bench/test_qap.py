@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 from mols.bench import qap
 from mols.cli import app
 from mols.environment import environment
+from tests.bench.spreads import markdown_spreads, measured_spreads
 
 
 def test_tabu_and_its_rows_and_report(tmp_path):
@@ -20,10 +21,15 @@ def test_tabu_and_its_rows_and_report(tmp_path):
         gap = row["gap_percent"] if "gap_percent" in row else row["best_gap_percent"]
         assert best >= row["best_known"] and abs(gap - 100 * (best / row["best_known"] - 1)) < 1e-9
     assert [r["estimated"] for r in tabu] == [False, True, False, True]
+    for key in ("seconds", "ms_per_iteration", "seconds_full_budget"):
+        assert len(measured_spreads(tabu, key)) == 4
+    assert len(measured_spreads(its, "seconds")) == 1
     md = qap.write_report(tabu, its, environment(), tmp_path)
     text = md.read_text()
     assert "| tai12a | 12 | cpu1-plain | 20 |" in text and " est." in text and "Iterated tabu search" in text
     assert len(pd.read_csv(tmp_path / "qap_tabu.csv")) == 4 and len(pd.read_csv(tmp_path / "qap_its.csv")) == 1
+    assert len(measured_spreads(pd.read_csv(tmp_path / "qap_tabu.csv"), "seconds_full_budget")) == 4
+    assert len(markdown_spreads(text)) == 2 * 4 + 1  # ms / iteration and s for the budget of each row, ITS s
 
 
 def test_cli_bench_qap(tmp_path):

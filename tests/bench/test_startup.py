@@ -1,19 +1,22 @@
+"""`mols bench startup`: fresh processes timed (their median and range), the largest imports; a bad backend."""
+
 from __future__ import annotations
 
+import pandas as pd
 from typer.testing import CliRunner
 
 from mols.cli import app
+from tests.bench.spreads import markdown_spreads, measured_spreads
 
 
 def test_bench_startup_times_help_import_and_a_short_run_in_fresh_processes(tmp_path):
     result = CliRunner().invoke(app, ["bench", "startup", "--backends", "cpu", "--repeats", "2", "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
+    table = pd.read_csv(tmp_path / "startup.csv")
+    assert list(table["command"]) == ["mols --help", "import mols", "mols run 020_10_01 -a tabu -i 10 -b cpu"]
+    assert (table["runs"] == 2).all() and (measured_spreads(table, "seconds")["seconds_min"] > 0).all()
     text = (tmp_path / "startup.md").read_text()
-    for command in ("mols --help", "import mols", "mols run 020_10_01 -a tabu -i 10 -b cpu"):
-        row = next(line for line in text.splitlines() if line.startswith(f"| {command} |"))
-        median, spread, runs = (cell.strip() for cell in row.split("|")[2:5])
-        low, high = map(float, spread.split("-"))
-        assert 0 < low <= float(median) <= high and runs == "2"
+    assert len(markdown_spreads(text)) == 3
     assert "| numba |" in text or "| numpy |" in text  # the largest imports of the run
 
 

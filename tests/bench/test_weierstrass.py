@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from mols.bench import weierstrass
+from tests.bench.spreads import markdown_spreads, measured_spreads
 
 
 def test_rows_are_complete_and_the_report_is_written(tmp_path):
@@ -15,8 +16,10 @@ def test_rows_are_complete_and_the_report_is_written(tmp_path):
     assert len(seen) == len(df) == 2 * 2 * 2  # dimensions x arithmetics x backends
     assert [(r["dimension"], r["precision"], r["backend"]) for r in seen[:4]] == [
         (1, "float64", "cpu1"), (1, "float64", "cpu"), (1, "float32", "cpu1"), (1, "float32", "cpu")]
-    timed = df.drop(columns=["kernel_us"])  # the GPU kernel's time: CPU rows have none
-    assert not timed.isna().any().any() and df["kernel_us"].isna().all()
+    kernel = ["kernel_us", "kernel_us_min", "kernel_us_max"]  # the GPU kernel's time: CPU rows have none
+    assert not df.drop(columns=kernel).isna().any().any() and df[kernel].isna().all().all()
+    for key in ("s_per_iteration", "s_paper_iterations"):
+        assert len(measured_spreads(df, key)) == 8
     assert (df["iterations"] == 4).all() and df["estimated"].all() and (df["neighbors"] == 64).all()
     assert (df["s_per_iteration"] > 0).all()
     np.testing.assert_allclose(df["s_paper_iterations"], df["s_per_iteration"] * 10_000)
@@ -29,3 +32,4 @@ def test_rows_are_complete_and_the_report_is_written(tmp_path):
     assert len(pd.read_csv(csv)) == 8
     text = md.read_text()
     assert "Table 5" in text and "| 2 | float32 | 64 |" in text and " est." in text and "1876 / 11" in text
+    assert len(markdown_spreads(text)) == 2 * 8  # ms/it. and s / 10,000 it. of every row and backend

@@ -191,8 +191,8 @@ def test_a_target_cuts_a_batch_of_walk_steps_at_the_step_that_reaches_it(monkeyp
     assert stepwise.ended_by == "target" and stepwise.iterations == first_reaching(seen, target)
     search = build_search(RunConfig(**{**config.__dict__, "target": target}))
 
-    def in_batches(ev, x, c, threshold, steps, tenure, keys=None):
-        steps = list(host_walk(search.evaluator, search.nbh, x, c, threshold, steps, tenure, keys))
+    def in_batches(ev, x, c, threshold, steps, tenure, keys=None, tabu=None):
+        steps = list(host_walk(search.evaluator, search.nbh, x, c, threshold, steps, tenure, keys, tabu))
         for first in range(0, len(steps), 16):
             yield tuple(np.concatenate(part) for part in zip(*steps[first:first + 16]))
 

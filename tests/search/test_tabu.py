@@ -324,8 +324,8 @@ class Batched(Wrapped):
         self.nbh, self.size = nbh, size
         self.batches, self.seen = 0, []
 
-    def device_walk(self, x, c, threshold, steps, tenure, keys=None):
-        steps = list(host_walk(self.inner, self.nbh, x, c, threshold, steps, tenure, keys))
+    def device_walk(self, x, c, threshold, steps, tenure, keys=None, tabu=None):
+        steps = list(host_walk(self.inner, self.nbh, x, c, threshold, steps, tenure, keys, tabu))
         for first in range(0, len(steps), self.size):
             self.batches += 1
             X, scores, F = (np.concatenate(part) for part in zip(*steps[first:first + self.size]))
@@ -380,9 +380,9 @@ class KeyLog(Batched):
         super().__init__(inner, nbh, size)
         self.counters = []
 
-    def device_walk(self, x, c, threshold, steps, tenure, keys=None):
+    def device_walk(self, x, c, threshold, steps, tenure, keys=None, tabu=None):
         self.counters += keys[:][:, 1].tolist()
-        return super().device_walk(x, c, threshold, steps, tenure, keys)
+        return super().device_walk(x, c, threshold, steps, tenure, keys, tabu)
 
 
 @pytest.mark.parametrize("algorithm", [AggregatedTabu, IteratedTabu])

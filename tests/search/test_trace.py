@@ -1,5 +1,5 @@
 """A run's trace (mols/search/trace.py): log-spaced rows, monotone where the run only improves, its last row the run's
-end state; a reference point fixed for the instance; continued from its state; every kind of run has one."""
+end state; a reference point fixed for the instance; continued from a checkpoint; every kind of run has one."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from mols.algorithms.ils3opt.search import config_result
 from mols.errors import MolsError
 from mols.problems import load_problem
+from mols.resume import checkpoints, read_checkpoint
 from mols.runner import RunConfig, build_search
 from mols.runner.batch import build_batch
 from mols.search.loop import Runner
@@ -63,17 +64,23 @@ def test_a_run_has_a_monotone_log_spaced_trace_ending_at_its_end_state(config):
     assert iterations[0] == 1  # the first step has its row
 
 
+class After:
+    """A stop (mols.signals.StopSignals' protocol) requested after `steps` steps."""
+
+    name = "SIGTERM"
+
+    def __init__(self, steps: int):
+        self.steps, self.asked = steps, 0
+
+    @property
+    def requested(self) -> bool:
+        self.asked += 1  # asked once as the run starts, then after each step
+        return self.asked > self.steps
+
+
 def test_an_interrupted_run_keeps_its_trace_to_its_end():
-    class After:
-        name, steps = "SIGTERM", 0
-
-        @property
-        def requested(self):
-            self.steps += 1
-            return self.steps > 40
-
     search = build_search(RunConfig(**FLOWSHOP, iterations=10_000))
-    result = Runner(search, stop=After()).run()
+    result = Runner(search, stop=After(40)).run()
     assert result.status == "interrupted" and result.iterations == 40
     check_trace(result, search.problem)
 
@@ -110,27 +117,25 @@ def test_the_reference_point_is_the_instances_whatever_the_run():
     assert reference_point(two).tolist() == point[[2, 0]].tolist()  # objectives chosen: their columns
 
 
-def test_a_trace_continues_from_its_state():
-    """A run resumed from a checkpoint continues the trace: its rows first, then rows whose seconds go on from the
-    state's; a state of other columns is refused."""
-    config = RunConfig(**FLOWSHOP, iterations=300)
+def test_a_run_resumed_from_its_checkpoint_continues_its_trace(tmp_path):
+    """The checkpoint written where a signal stops the run holds its trace; the run resumed from it goes on with
+    those rows, its seconds going on from the checkpoint's, and ends as the run left whole does."""
+    config = RunConfig(**FLOWSHOP, iterations=600)
     first = build_search(config)
-    runner = Runner(first)
-    runner.start()
-    for _ in range(100):
-        runner.step()
-    state = runner.trace.state()
-    assert state["rows"] == runner.trace.rows and state["seconds"] >= state["rows"][-1][0]
-    assert isinstance(state["reference"], list)
+    stopped = Runner(first, monitors=[checkpoints(config, first, tmp_path, 3600.0)], stop=After(100)).run()
+    assert stopped.status == "interrupted"
+    _, state = read_checkpoint(tmp_path)
+    saved = state["trace"]["rows"]
+    assert saved == stopped.trace.rows[:-1]  # all but the row of the end, which came after the checkpoint
     later = build_search(config)
-    later.trace = Trace.from_state(state, later)
-    result = later.run()
+    result = later.run(resume=state)
     rows = result.trace.rows
-    assert rows[:len(state["rows"])] == state["rows"] and rows[len(state["rows"])][0] >= state["seconds"]
-    assert result.trace.last()["seconds"] == pytest.approx(state["seconds"] + result.wall_seconds)
+    assert rows[:len(saved)] == saved and rows[len(saved)][0] >= saved[-1][0] and len(rows) > len(saved)
+    check_trace(result, later.problem)
+    assert result.trace.last()["iterations"] == build_search(config).run().iterations == 600
     qap = build_search(RunConfig("nug12", problem="qap", backend="cpu", iterations=5))
     with pytest.raises(MolsError, match="cannot continue"):
-        Trace.from_state(state, qap)
+        Trace.from_state(state["trace"], qap)
 
 
 def test_a_trace_that_ended_is_not_continued_by_another_run():
@@ -152,7 +157,6 @@ def test_a_result_sent_back_by_a_worker_keeps_its_trace():
     result = build_search(RunConfig(**FLOWSHOP, iterations=20)).run()
     copy = pickle.loads(pickle.dumps(result))
     assert copy.trace.rows == result.trace.rows and copy.trace.run is None
-    assert copy.trace.state()["seconds"] == result.trace.last()["seconds"]
 
 
 def test_rows_read_while_the_run_goes_on_stay_its_first_rows(monkeypatch):

@@ -43,19 +43,24 @@ class IteratedTabu(AggregatedTabu):
             raise OptionError("strength", f"must be in 1..{n} (random changes per perturbation), got {self.strength}")
         if self.run_length < 1:
             raise OptionError("run_length", f"must be at least 1, got {self.run_length}")
+        self.left = self.budget
 
     _weight_vectors = one_weight_vector
 
     def rounds(self):
         """One run at a time, each from the run before's best perturbed (None between them: a step counted,
-        AggregatedTabu.rounds)."""
-        start, left = None, self.budget
-        while left:
-            length = min(self.run_length, left)
-            run = yield from self._start_run(self.w, length, start)
+        AggregatedTabu.rounds); self.left: the iterations of the runs not walked yet, the one under way included.
+        A search restored from a checkpoint goes on with the run it had made (self.round)."""
+        start = None
+        while self.left:
+            length = min(self.run_length, self.left)
+            if self.round:
+                run = self.round[0]
+            else:
+                run = yield from self._start_run(self.w, length, start)
             yield [run]
-            left -= length
-            start = self.perturb(run.best_xf[0]) if left else None
+            self.left -= length
+            start = self.perturb(run.best_xf[0]) if self.left else None
 
     def perturb(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """x after random changes of its encoding (swaps for a permutation), and its vector: `strength` of them,
@@ -64,3 +69,10 @@ class IteratedTabu(AggregatedTabu):
         strength = low if low == high else int(self.rng.integers(low, high + 1))
         y = self.problem.encoding.perturb(x, self.rng, strength)
         return y, self.problem.evaluate_one(y)
+
+    def snapshot(self) -> dict:
+        return super().snapshot() | {"left": self.left}
+
+    def restore(self, state: dict) -> None:
+        super().restore(state)
+        self.left = state["left"]

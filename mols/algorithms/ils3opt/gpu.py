@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from mols.algorithms.ils3opt.merge import empty_spans
+from mols.algorithms.ils3opt.population import positions
 from mols.backends.cuda import DeviceQueue, compile_kernel, device_array, import_cupy, kernel_source
 from mols.neighborhoods.draws import DRAWS_CUH
 from mols.problems.tsp.kernels import DISTANCE_CUH
@@ -161,6 +162,27 @@ class GpuPopulation:
                    self.bests, self.best_pos, self.lengths, cp.asarray(island_lengths.astype(np.int64)), self.spans,
                    self.next))
         self.incumbents, self.next = self.next, self.incumbents
+
+    def state(self) -> dict:
+        """CpuPopulation.state's arrays, copied from the device (a checkpoint resumes on either backend)."""
+        return {"tours": self.tours.get(), "bests": self.bests.get(), "lengths": self.lengths.get(),
+                "spans": self.spans.get().astype(np.int64),
+                "incumbents": None if self.incumbents is None else self.incumbents.get()}
+
+    def load(self, state: dict) -> None:
+        """Go on from state()'s `state` (CpuPopulation.load's): its arrays copied to the device."""
+        queue, incumbents = DeviceQueue.current(), state["incumbents"]
+        tours, bests = (np.ascontiguousarray(state[name], np.int32) for name in ("tours", "bests"))
+        if incumbents is not None:
+            self.incumbents, self.next = (device_array(incumbents.shape, np.int32, "merged rounds' tours")
+                                          for _ in range(2))
+        for array, host in ((self.tours, tours), (self.bests, bests), (self.pos, positions(tours)),
+                            (self.best_pos, positions(bests)), (self.lengths, state["lengths"]),
+                            (self.spans, state["spans"]), (self.incumbents, incumbents)):
+            if host is not None:
+                queue.set(array, np.ascontiguousarray(host, array.dtype))
+        queue.zero(self.queued)
+        queue.synchronize()  # the host arrays may go once copied
 
 
 class GpuRkbiPopulation(GpuPopulation):

@@ -137,6 +137,14 @@ class MergedRounds:
             self.merged += len(selected)
             self.pop.merge(selected, rotation(self.seed, a, self.n), self.lengths, self.island)
 
+    def state(self) -> dict:
+        """The population's state (its incumbents among it) between rounds, and the incumbents' lengths."""
+        return self.pop.state() | {"island_lengths": self.lengths.copy(), "merged": self.merged}
+
+    def load(self, state: dict) -> None:
+        self.pop.load(state)
+        self.lengths, self.merged = np.array(state["island_lengths"], np.int64), state["merged"]
+
     def best_lengths(self) -> np.ndarray:
         return self.pop.best_lengths()
 

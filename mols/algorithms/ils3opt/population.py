@@ -4,9 +4,6 @@ iteration and its draws: docs/internals.md."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-import numba
 import numpy as np
 from numba import prange
 
@@ -29,6 +26,13 @@ RKBI_TAG = np.uint64(1 << 62)  # rkbi's draw ids start here: apart from the doub
 def max_segment(n: int) -> int:
     """Longest double-bridge segment for n cities: three segments and at least one other city."""
     return max(1, min(MAX_SEGMENT, (n - 1) // 3))
+
+
+def positions(tours: np.ndarray) -> np.ndarray:
+    """Each city's position in its tour: pos[s, tours[s, p]] = p, for tours (P, n)."""
+    pos = np.empty_like(tours)
+    pos[np.arange(tours.shape[0])[:, None], tours] = np.arange(tours.shape[1], dtype=tours.dtype)
+    return pos
 
 
 @cached_njit
@@ -261,14 +265,3 @@ def ils_population(xy, cand, seed, tours, pos, bests, best_pos, queues, queued, 
         key = np.array([seed, s], dtype=np.uint64)
         ils_solution(xy, cand, key, tours[s], pos[s], bests[s], best_pos[s], queues[s], queued[s], lengths[s],
                      it_from, it_to, seg, samples, att, window, spans[s])
-
-
-@contextmanager
-def numba_threads(threads: int | None):
-    """Numba's parallel regions on `threads` cores inside the block (None: all)."""
-    before = numba.get_num_threads()
-    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)

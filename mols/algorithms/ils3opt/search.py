@@ -10,29 +10,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mols.algorithms.ils3opt.merge import (
-    MIN_CITIES,
-    ROUND,
-    MergedRounds,
-    apply_spans,
-    broadcast,
-    empty_spans,
-    merge_window,
-)
+from mols.algorithms.ils3opt.cpu import CpuPopulation, numba_threads
+from mols.algorithms.ils3opt.merge import MIN_CITIES, ROUND, MergedRounds, merge_window
 from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, STRATEGIES
-from mols.algorithms.ils3opt.population import (
-    ils_population,
-    max_segment,
-    numba_threads,
-    start_lengths,
-    start_tours,
-)
+from mols.algorithms.ils3opt.population import max_segment, start_lengths, start_tours
 from mols.errors import MolsError, OptionError
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.problems.tsp.model import Tsp
 from mols.search.budget import Budgets, Iterations, Target, Time
 from mols.search.loop import Runner
-from mols.search.trace import Trace
 
 GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi")
 RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
@@ -56,7 +42,6 @@ class IlsResult:
     seconds: float  # search time: candidate lists, start tours, descents and iterations (compilation excluded)
     ended_by: str  # iterations, time, target or stop
     reached_seconds: float | None  # when a tour at or below the target was first seen (between chunks)
-    trace: Trace | None = None  # the best length, row by row (search/trace.py)
 
     @property
     def best(self) -> int:
@@ -87,44 +72,6 @@ def check_options(problem: Tsp, strategy: str, population: int, merge: int = 0) 
     if merge and strategy in RKBI_STRATEGIES:
         raise OptionError("merge", "runs the first-improvement strategies (cpu, fi-thread, fi-block, "
                           f"fi-block-shared), not {strategy}")
-
-
-class CpuPopulation:
-    """The population's arrays on the host; run(it_from, it_to) is ils3opt.ils_population over them (samples 0:
-    first improvement, else rkbi); round_state and merge serve merged rounds (ils_merge)."""
-
-    def __init__(self, xy, cand, seed, tours, lengths, seg, att, samples: int = 0):
-        self.xy, self.cand, self.seed, self.seg, self.att, self.samples = xy, cand, seed, seg, att, samples
-        self.tours, self.lengths = tours, lengths.reshape(-1, 1)
-        self.pos, self.bests, self.best_pos, self.queues = (np.empty_like(tours) for _ in range(4))
-        self.queued = np.zeros(tours.shape, np.uint8)
-        self.spans = empty_spans(*tours.shape)
-        self.incumbents = None  # merged rounds: (islands, n)
-
-    def run(self, it_from: int, it_to: int, window: int = 0) -> None:
-        ils_population(self.xy, self.cand, np.uint64(self.seed), self.tours, self.pos, self.bests, self.best_pos,
-                       self.queues, self.queued, self.lengths, it_from, it_to, self.seg, self.samples, self.att,
-                       window, self.spans)
-
-    def best_lengths(self) -> np.ndarray:
-        return self.lengths[:, 0].copy()
-
-    def best_tour(self, s: int) -> np.ndarray:
-        return self.bests[s].copy()
-
-    def round_state(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.lengths[:, 0].copy(), self.spans.copy()
-
-    def merge(self, selected: np.ndarray, offset: int, island_lengths: np.ndarray, island: int,
-              whole: bool = False) -> None:
-        P, n = self.tours.shape
-        if self.incumbents is None:
-            self.incumbents = np.empty((P // island, n), self.tours.dtype)
-        if whole:
-            self.spans[selected] = (0, n - 1)
-        apply_spans(self.incumbents, self.bests, selected, self.spans, island)
-        broadcast(self.incumbents, offset, self.tours, self.pos, self.bests, self.best_pos, self.lengths,
-                  island_lengths, self.spans, island)
 
 
 def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int, att: bool, samples: int = 0,
@@ -162,26 +109,31 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, 
             pop.run(0, 0)
 
 
-def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_POPULATION,
-                iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
-                seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
-                samples: int | None = None, merge: int = 0) -> IlsResult:
-    """One ILS-3opt run (compiled first, outside the time), by the runner (IlsRun). Without iterations or time: the
-    paper's it_total. `stop` (mols.signals.StopSignals) ends it after the current chunk. merge 0: the solutions are
-    independent (the paper's; making every solution the best one every E iterations was tried, and was worse on
-    pcb3038); merge S: merged rounds (ils_merge) in islands of S solutions, the budget of iterations rounded up to
-    whole rounds. `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES)."""
+def make_run(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_POPULATION, iterations: int | None = None,
+             time_budget: float | None = None, target: int | None = None, seed: int = 0, threads: int | None = None,
+             candidates: int = DEFAULT_K, samples: int | None = None, merge: int = 0) -> IlsRun:
+    """One ILS-3opt run (nothing runs yet: IlsRun.run). Without iterations or time: the paper's it_total. merge 0:
+    the solutions are independent (the paper's; making every solution the best one every E iterations was tried,
+    and was worse on pcb3038); merge S: merged rounds (ils_merge) in islands of S solutions, the budget of
+    iterations rounded up to whole rounds. `samples`: rkbi's per step (default: the paper's k for its instances,
+    else DEFAULT_SAMPLES)."""
     check_options(problem, strategy, population, merge)
     if iterations is None and time_budget is None:
         iterations = DEFAULT_ITERATIONS
     per_solution = math.ceil(iterations / population) if iterations is not None else None
     samples = (samples or default_samples(problem)) if strategy in RKBI_STRATEGIES else 0
-    runner = Runner(IlsRun(problem, strategy, population, per_solution, time_budget, target, seed, threads, candidates,
-                           samples, merge), stop=stop)
-    result = runner.run()
-    if runner.status == "failed":  # as the loop of its own did: the error reaches the caller
-        raise runner.exception
-    return result
+    return IlsRun(problem, strategy, population, per_solution, time_budget, target, seed, threads, candidates, samples,
+                  merge)
+
+
+def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_POPULATION,
+                iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
+                seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
+                samples: int | None = None, merge: int = 0) -> IlsResult:
+    """make_run's run to its end (compiled first, outside the time); `stop` (mols.signals.StopSignals) ends it after
+    the current chunk."""
+    return make_run(problem, strategy, population, iterations, time_budget, target, seed, threads, candidates,
+                    samples, merge).run(stop)
 
 
 class IlsRun:
@@ -190,6 +142,7 @@ class IlsRun:
     each solution's iterations (passed down: a chunk never passes them, save to end a merged round)."""
 
     natural_end = False
+    resumable = True  # snapshot() and restore() as Search's
 
     def __init__(self, problem: Tsp, strategy: str, population: int, per_solution: int | None,
                  time_budget: float | None, target: int | None, seed: int, threads: int | None, candidates: int,
@@ -199,8 +152,17 @@ class IlsRun:
         self.budgets = Budgets(budget for budget in (None if target is None else Target(target),
                                                      None if per_solution is None else Iterations(per_solution, True),
                                                      None if time_budget is None else Time(time_budget)) if budget)
-        self.monitors, self.iterations, self.reached, self.pop, self.granule, self.profiler = [], 0, None, None, 1, None
-        self.trace = None  # given by the runner (search/trace.py)
+        self.monitors, self.iterations, self.reached, self.pop, self.profiler = [], 0, None, None, None
+        self.granule = self.chunk = 1  # iterations a step is a multiple of; the next step's (doubling)
+        self.resumed, self.trace = None, None  # SearchResult.resumed; the trace a runner gives it (search/trace.py)
+
+    def run(self, stop=None, monitors=(), resume: dict | None = None) -> IlsResult:
+        """The run by the runner to its end (Search.run's arguments); an error that failed it is raised."""
+        runner = Runner(self, monitors=monitors, stop=stop, resume=resume)
+        result = runner.run()
+        if runner.status == "failed":  # as the loop of its own did: the error reaches the caller
+            raise runner.exception
+        return result
 
     def warm_up(self) -> None:
         warm_up(self.problem, self.strategy, self.threads, self.samples, self.population, self.merge)
@@ -210,38 +172,69 @@ class IlsRun:
 
     def trace_values(self) -> tuple[int, int, np.ndarray] | None:
         """A trace row (search/trace.py): ILS iterations (also as evaluations, as its SearchResult) and best length."""
-        if self.pop is None:
-            return None
-        done = self.iterations * self.population
-        return done, done, self.pop.best_lengths().min(keepdims=True)[:, None]
+        done = self.iterations * self.population  # None before the first descents
+        return None if self.pop is None else (done, done, self.pop.best_lengths().min(keepdims=True)[:, None])
 
     def steps(self):
         with numba_threads(self.threads):
-            self._start()
-            yield
-            pop, granule, cap, done = self.pop, self.granule, self.budgets.cap, 0
-            chunk = granule
-            while done < cap:
-                step = granule * math.ceil(min(chunk, cap - done) / granule)
+            if self.pop is None:  # else restored from a checkpoint, where the first descents were made
+                self._start()
+                yield
+            pop, granule, cap = self.pop, self.granule, self.budgets.cap
+            while self.iterations < cap:
+                done = self.iterations
+                step = granule * math.ceil(min(self.chunk, cap - done) / granule)
                 began = time.perf_counter()
                 pop.run(done + 1, done + 1 + step)
-                done = self.iterations = done + step
+                self.iterations = done + step
                 if time.perf_counter() - began < CHUNK_SECONDS:
-                    chunk *= 2
+                    self.chunk *= 2
                 yield
+
+    def snapshot(self) -> dict | None:
+        """The run's whole state after a step (Search.snapshot's contract): its iterations, the next chunk, the clock
+        and the population's arrays (copied from the device: a checkpoint resumes on either backend). None at the
+        step that reaches the target: the run ends there."""
+        if self.target is not None and self.holds_target():
+            return None
+        return {"iterations": self.iterations, "chunk": self.chunk, "population": self.pop.state(),
+                "profile": {"elapsed": self.profiler.elapsed(), "seconds": dict(self.profiler.seconds)}}
+
+    def restore(self, state: dict) -> None:
+        """Take snapshot()'s `state` after the warm-up, before the first step: steps() goes on from its chunk."""
+        population = state["population"]
+        shape = population["tours"].shape
+        if shape != (self.population, self.problem.n):
+            raise MolsError(f"the checkpoint holds {shape[0]} tours of {shape[1]} cities, and this run has "
+                            f"{self.population} of {self.problem.n}")
+        self.profiler.resume(state["profile"]["elapsed"], state["profile"]["seconds"])
+        with numba_threads(self.threads):
+            cand = candidate_lists(self.problem.xy[0], self.candidates)
+            pop = self._population(cand, np.array(population["tours"], np.int32),
+                                   np.array(population["lengths"], np.int64))
+            pop.load(population)
+        self.pop, self.iterations, self.chunk = pop, state["iterations"], state["chunk"]
+        # in run.json's units: the iterations of all solutions
+        self.resumed = {"iterations": self.iterations * self.population, "seconds": state["profile"]["elapsed"]}
+
+    def _population(self, cand: np.ndarray, tours: np.ndarray, lengths: np.ndarray):
+        """The population of these tours (P, n) of these lengths, on the strategy's backend (in merged rounds where
+        asked); its steps' granule."""
+        problem, n = self.problem, self.problem.n
+        pop = make_population(self.strategy, problem.xy[0], cand, self.seed, tours, lengths, max_segment(n),
+                              problem.att, self.samples, merged=bool(self.merge))
+        if self.merge:
+            pop = MergedRounds(pop, self.seed, n, merge_window(n, max_segment(n)), self.merge)
+        self.granule = self.chunk = pop.round if self.merge else 1
+        return pop
 
     def _start(self) -> None:
         """The candidate lists, the start tours and their first descents (iteration 0)."""
-        problem, n = self.problem, self.problem.n
-        xy, att = problem.xy[0], problem.att
+        xy = self.problem.xy[0]
         cand = candidate_lists(xy, self.candidates)
-        tours = np.empty((self.population, n), np.int32)
+        tours = np.empty((self.population, self.problem.n), np.int32)
         start_tours(xy, cand, np.uint64(self.seed), tours)
-        pop = make_population(self.strategy, xy, cand, self.seed, tours, start_lengths(xy, tours, att), max_segment(n),
-                              att, self.samples, merged=bool(self.merge))
-        if self.merge:
-            pop = MergedRounds(pop, self.seed, n, merge_window(n, max_segment(n)), self.merge)
-        self.granule = pop.round if self.merge else 1
+        pop = self._population(cand, tours, start_lengths(xy, tours, self.problem.att))
         pop.run(0, 1)
         self.pop = pop
 
@@ -256,25 +249,32 @@ class IlsRun:
         lengths = self.pop.best_lengths()
         tour = self.pop.best_tour(int(np.argmin(lengths)))
         return IlsResult(self.strategy, self.population, lengths, tour, self.iterations, self.profiler.wall,
-                         ended_by or "stop", None if self.reached is None else self.reached.seconds, self.trace)
+                         ended_by or "stop", None if self.reached is None else self.reached.seconds)
 
 
-def config_result(config, stop=None):
-    """Run the ILS-3opt of a RunConfig (-p tsp -a ils --strategy S): its SearchResult (the best tour as the archive's
-    one row and, in run.json's details, every solution's length and the gap to the optimum where tsp_opt.csv knows
-    it) and where it ran, (problem, device, threads, label): RunContext.on's arguments."""
+def config_run(config) -> IlsRun:
+    """The IlsRun of a RunConfig (-p tsp -a ils --strategy S), its instance loaded (nothing runs yet)."""
+    from mols.problems.tsp import load_tsp
+
+    target = None if config.target is None else int(np.atleast_1d(config.target)[0])
+    return make_run(load_tsp(config.instance), config.strategy, config.population or DEFAULT_POPULATION,
+                    config.iterations, config.time, target, config.seed, config.threads, merge=config.merge)
+
+
+def config_result(config, stop=None, monitors=(), resume: dict | None = None, run: IlsRun | None = None):
+    """Run the ILS-3opt of a RunConfig (`run`: config_run's, made here where not given), heard by `monitors`, from a
+    checkpoint's state where `resume` is one: its SearchResult (the best tour as the archive's one row and, in
+    run.json's details, every solution's length and the gap to the optimum where tsp_opt.csv knows it) and where it
+    ran, (problem, device, threads, label): RunContext.on's arguments."""
     from mols.archive import Archive
     from mols.backends.cpu import cpu_name
     from mols.backends.cuda import gpu_name
-    from mols.problems.tsp import load_tsp
     from mols.problems.tsp.instance import optimal_lengths
     from mols.search.base import Reached, SearchResult
 
-    problem = load_tsp(config.instance)
-    population = config.population or DEFAULT_POPULATION
-    target = None if config.target is None else int(np.atleast_1d(config.target)[0])
-    result = run_ils3opt(problem, config.strategy, population, config.iterations, config.time, target, config.seed,
-                         config.threads, stop, merge=config.merge)
+    run = run or config_run(config)
+    problem, population, target = run.problem, run.population, run.target
+    result = run.run(stop, monitors, resume)
     archive = Archive(1, problem.n, problem.dtype, problem.encoding.dtype)
     archive.add(np.array([[result.best]], dtype=problem.dtype), result.tour[None])
     optimum = optimal_lengths().get(problem.instance_name)
@@ -291,8 +291,8 @@ def config_result(config, stop=None):
     status = "interrupted" if result.ended_by == "stop" else "completed"
     ended_by = None if status == "interrupted" else result.ended_by
     search_result = SearchResult(archive, result.total_iterations, 1, result.seconds, profile, status, None,
-                                 population, stop.name if status == "interrupted" else None, target, reached, None,
-                                 ended_by, details, result.trace)
+                                 population, getattr(stop, "name", None) if status == "interrupted" else None, target, reached, None,
+                                 ended_by, details, resumed=run.resumed, trace=run.trace)
     device = "gpu" if result.strategy in GPU_STRATEGIES else "cpu"
     label = f"{device} x{config.threads}" if device == "cpu" and config.threads else device
     return search_result, (problem, cpu_name() if device == "cpu" else gpu_name(),

@@ -53,6 +53,14 @@ class HostStart:
     def members(self) -> tuple[np.ndarray, np.ndarray]:
         return self.archive.members()
 
+    def held(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The members' vectors, solutions and visited flags, in order, on the host (a checkpoint's)."""
+        return self.archive.F.copy(), self.archive.X, self.archive.visited.copy()
+
+    def hold(self, F: np.ndarray, X: np.ndarray, visited: np.ndarray) -> None:
+        """Exactly the members held() gave, visited where they were (a start restored from a checkpoint)."""
+        self.archive.hold(F, X, visited)
+
     def holds(self, point: np.ndarray) -> bool:
         return weakly_dominated(self.archive.F, point)
 

@@ -16,6 +16,8 @@ from mols.search.profiler import Profiler
 
 
 class ParetoLocalSearch(Search):
+    resumable = True
+
     def __init__(self, *args, variant: str = "nondominated", restarts: int | None = None, initial=None, **kwargs):
         super().__init__(*args, **kwargs)
         if variant not in VARIANTS:
@@ -24,6 +26,8 @@ class ParetoLocalSearch(Search):
             raise OptionError("restarts", f"must be at least 0, got {restarts}")
         self.variant, self.restarts = variant, restarts
         self.initial = None if initial is None else self._checked(initial)
+        self.initial_used = False  # the first start was the initial population's
+        self._ongoing = False  # a start restored from a checkpoint, which steps() goes on with
         self.local = start_archive(self.evaluator, self.nbh, self.problem)  # one for every start
         self._pick_seed = int(self.rng.integers(2**63))  # the members' draws: (seed, iteration)
         self.walk = "host" if self.local.device_iterations is None else "device"  # where iterations run
@@ -40,7 +44,8 @@ class ParetoLocalSearch(Search):
 
     def _starts(self):
         """What each start's archive holds first, (X, F): the initial population's front, then random solutions."""
-        if self.initial is not None:
+        if self.initial is not None and not self.initial_used:
+            self.initial_used = True
             self.starts += 1
             front = self.new_archive()
             F = self.problem.evaluate(self.initial)
@@ -54,8 +59,11 @@ class ParetoLocalSearch(Search):
 
     def steps(self) -> Iterator[None]:
         starts = self._starts()
-        while self.iterations < self.budget:
-            self.local.start(*next(starts))
+        ongoing, self._ongoing = self._ongoing, False  # a restored start: on first, and merged even at the cap
+        while ongoing or self.iterations < self.budget:
+            if not ongoing:
+                self.local.start(*next(starts))
+            ongoing = False
             try:
                 yield from self._run_start()
             finally:  # also when interrupted or failing: the run's archive gets what this start found
@@ -79,6 +87,25 @@ class ParetoLocalSearch(Search):
                                        self.variant == "dominating") - self.iterations
             self.count_iteration(len(local), steps)
             yield
+
+    def snapshot(self) -> dict | None:
+        """Also the current start's members with their visited flags (not in the run's archive yet), where the
+        starts are (the initial population used) and the draws' seed (their counter is the iteration's)."""
+        if not self.starts:  # no start yet: the start archive holds the warm-up's
+            return None
+        F, X, visited = self.local.held()
+        return super().snapshot() | {"pls": {"pick_seed": self._pick_seed, "initial_used": self.initial_used,
+                                             "start": {"F": F, "X": X, "visited": visited}}}
+
+    def restore(self, state: dict) -> None:
+        """The start the snapshot was taken in goes on, wherever this run keeps its archive (the walk is this
+        run's: a CPU checkpoint may go on on the GPU)."""
+        walk = self.walk
+        super().restore(state)
+        pls, self.walk = state["pls"], walk
+        self._pick_seed, self.initial_used = pls["pick_seed"], pls["initial_used"]
+        self.local.hold(pls["start"]["F"], pls["start"]["X"], pls["start"]["visited"])
+        self._ongoing = True
 
     def archive_size(self, reported: int) -> int:
         """The run's archive with the current start's members merged in: what it will hold if the run ends now."""

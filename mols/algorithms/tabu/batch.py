@@ -28,6 +28,7 @@ class SearchBatch:
     of every step (ForSearch)."""
 
     natural_end = False
+    resumable = True  # each search's snapshot holds its runs (AggregatedTabu.snapshot)
     traces_searches = True  # the runner gives the batch no trace (search/trace.py): each search has its own
 
     def __init__(self, searches: list[AggregatedTabu]):
@@ -86,6 +87,17 @@ class SearchBatch:
         finally:
             for search in self.searches:
                 search.merge()
+
+    def snapshot(self) -> dict:
+        """Every search's snapshot (after a batch of steps of all of them, where each has made its runs)."""
+        return {"iterations": self.iterations, "searches": [search.snapshot() for search in self.searches]}
+
+    def restore(self, state: dict) -> None:
+        """snapshot()'s state back, each search's to its search: steps() goes on with the runs each had made."""
+        if len(state["searches"]) != len(self.searches):
+            raise MolsError(f"a checkpoint of a batch of {len(state['searches'])} searches, not {len(self.searches)}")
+        for search, part in zip(self.searches, state["searches"]):
+            search.restore(part)
 
     def result(self, status: str, error: str | None = None, ended_by: str | None = None,
                signal: str | None = None) -> list[SearchResult]:

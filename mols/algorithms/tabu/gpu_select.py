@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mols.algorithms.tabu.select import TABU_DTYPE
+from mols.algorithms.tabu.select import TABU_DTYPE, still_tabu
 from mols.backends.cuda import (
     C_TYPES,
     PackedBuffers,
@@ -154,6 +154,21 @@ class DeviceSelection:
         self.params.host[-1][0] = 0
         with self.ev.queued():
             self.forbidden_until.fill(0)
+
+    def tabu_after(self, step: int) -> np.ndarray:
+        """HostSelection.tabu_after of lane 0 (a host walk's), its queued forbids written first."""
+        self._write_forbids()
+        with self.ev.queued():
+            forbidden_until = self.forbidden_until[:self.ev.n_neighbors].get()
+        return still_tabu(forbidden_until, step)
+
+    def preset(self, lane: int, tabu: np.ndarray) -> None:
+        """The lane's tabu memory at the start of a resumed walk (steps.WalkLane.tabu, each id once), after start's
+        allow_all, in the evaluator's queue."""
+        ids, until = tabu
+        with self.ev.queued():
+            self.forbidden_until[import_cupy().asarray(lane * self.ev.n_neighbors + ids)] = \
+                import_cupy().asarray(until.astype(TABU_DTYPE))
 
     def _write_forbids(self) -> None:
         """Apply the queued forbids now, in order, on the evaluator's queue."""

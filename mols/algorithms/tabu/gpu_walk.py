@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from mols.algorithms.tabu.gpu_select import SELECT_CU, selection_defines
+from mols.algorithms.tabu.positions import LanePositions
 from mols.algorithms.tabu.selection import selection_for
-from mols.algorithms.tabu.steps import LaneBatch, Trail, WalkLane
+from mols.algorithms.tabu.steps import LaneBatch, Position, Trail, WalkLane
 from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, import_cupy, kernel_source
 from mols.backends.launch import problem_source
 
@@ -39,13 +40,14 @@ class DeviceWalk:
                        for _ in range(2)]
         self._done = [import_cupy().cuda.Event(disable_timing=True) for _ in range(2)]  # each trail's batch is in
         self._graphs = {}  # (steps, trail) -> the graph of a batch of that many into that trail
+        self.at = None  # where the walks stand (LanePositions), once some have started
 
     def __call__(self, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
-                 keys: np.ndarray | None = None) -> Iterator[Trail]:
-        """`steps` tabu steps from x, every move admissible at first, step t drawing with keys[t] where the
-        neighborhood samples; yields the trail batch by batch, its scores and vectors in views that the
-        next batch overwrites."""
-        for [(_, trail)] in self.lanes([WalkLane(x, c, threshold, steps, keys)], tenure):
+                 keys: np.ndarray | None = None, tabu: np.ndarray | None = None) -> Iterator[Trail]:
+        """`steps` tabu steps from x, every move admissible at first (but those of `tabu`, WalkLane.tabu), step t
+        drawing with keys[t] where the neighborhood samples; yields the trail batch by batch, its scores and vectors
+        in views that the next batch overwrites."""
+        for [(_, trail)] in self.lanes([WalkLane(x, c, threshold, steps, keys, tabu)], tenure):
             yield trail
 
     def lanes(self, walks: list[WalkLane], tenure: int) -> Iterator[list[tuple[int, Trail]]]:
@@ -54,24 +56,28 @@ class DeviceWalk:
             yield batch.trails()
 
     def batches(self, walks: list[WalkLane], tenure: int) -> Iterator[LaneBatch]:
-        """The walks side by side, walk b in lane b, every move admissible at first; yields each batch of steps
-        of them all (views that the next batch overwrites), its solutions rebuilt from the moves for all walks
-        in one call (Neighborhood.paths)."""
+        """The walks side by side, walk b in lane b, every move admissible at first (but those of a resumed walk's
+        WalkLane.tabu); yields each batch of steps of them all (views that the next batch overwrites), its solutions
+        rebuilt from the moves for all walks in one call (Neighborhood.paths)."""
         ev, lanes, batch = self.ev, self.ev.lanes, self.batch
         if len(walks) > lanes:
             raise ValueError(f"{len(walks)} walks for {lanes} lanes")
         steps = np.array([w.steps for w in walks], dtype=np.int64)
         longest = int(steps.max(initial=0))
+        x = np.stack([w.x for w in walks])
+        self.at = LanePositions(walks, x, tenure, ev.nbh)
         if longest == 0:
             return
-        self.sel.start([(w.x, w.c, w.threshold, None if w.keys is None else w.keys[0]) for w in walks])
+        self.sel.start([(w.x, w.c, w.threshold, _first_key(w)) for w in walks])
+        for b, w in enumerate(walks):
+            if w.tabu is not None and w.tabu.shape[1]:
+                self.sel.preset(b, w.tabu)
         tenure_host, limit_host, last_host = self.params.host
         tenure_host[0] = tenure
         limit_host[:] = 0  # lanes without a walk end at once
         limit_host[:len(walks)] = steps
         last_host[:] = -1
         ev.upload(self.params)
-        x = np.stack([w.x for w in walks])
         firsts = range(0, longest, batch)
         self._launch(longest, 0)
         for i, first in enumerate(firsts):
@@ -86,7 +92,12 @@ class DeviceWalk:
             X = ev.nbh.paths(x, ids[..., 0], taken, _keys(walks, first, m))
             moved = np.flatnonzero(taken)
             x[moved] = X[moved, taken[moved] - 1]
+            self.at.took(first, ids[..., 0], taken)
             yield LaneBatch(taken, X, scores[..., 0], F)
+
+    def position(self, lane: int) -> Position:
+        """Where the walk in `lane` stands after the last batch the host read (LanePositions)."""
+        return self.at.position(lane)
 
     def _launch(self, left: int, trail: int) -> None:
         """The next batch of steps (at most `left`) into `trail`, and the event that says it is in."""
@@ -157,6 +168,13 @@ class WholeStep:
                       cupy.empty(pairs * problem.n_obj, dtype=problem.dtype))
         self.arrivals = cupy.zeros(lanes, dtype=np.uint32)
         self.memory = cupy.zeros(max(1, lanes * memory), dtype=np.uint8)
+
+
+def _first_key(walk: WalkLane) -> np.ndarray | None:
+    """The draw key that goes up with the walk's start: its first step's (any key, where it takes none)."""
+    if walk.keys is None:
+        return None
+    return walk.keys[0] if len(walk.keys) else np.zeros(2, dtype=np.uint64)
 
 
 def _keys(walks: list[WalkLane], first: int, m: int) -> np.ndarray | None:

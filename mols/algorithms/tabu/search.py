@@ -12,21 +12,23 @@ import numpy as np
 from mols.algorithms.tabu.options import DEFAULT_PARTITIONS
 from mols.algorithms.tabu.select import MAX_TABU_STEP, weighted_scores
 from mols.algorithms.tabu.selection import selection_for
+from mols.algorithms.tabu.state import restored_round, rounds_state
 from mols.algorithms.tabu.steps import TabuRun, Trail, WalkLane
 from mols.algorithms.tabu.together import lane_new_bests, walk_together
 from mols.algorithms.tabu.walks import (
+    HostWalk,
     device_walk,
-    host_walk,
     lane_walker,
     neighborhood_bounds,
     new_bests,
     timed,
+    walker_of,
 )
-from mols.algorithms.tabu.weights import check_weights, normalising_coefficients, simplex_lattice
+from mols.algorithms.tabu.weights import check_weights, simplex_lattice
 from mols.archive.lanes import LaneArchives
 from mols.backends.base import column_bounds
 from mols.errors import OptionError
-from mols.search.base import Search
+from mols.search.base import Search, SearchResult
 from mols.search.budget import UNLIMITED, first_at_most
 
 
@@ -43,6 +45,8 @@ def next_round(rounds: Iterator[list[TabuRun] | None]) -> Generator[None, None, 
 class AggregatedTabu(Search):
     """The budget is shared evenly by the weight vectors; each starts from a new random solution."""
 
+    resumable = True
+
     def __init__(self, *args, weights=None, partitions: int = DEFAULT_PARTITIONS, tenure: int | None = None,
                  **kwargs):
         super().__init__(*args, **kwargs)
@@ -53,6 +57,8 @@ class AggregatedTabu(Search):
             raise OptionError("tenure", f"must be at least 0, got {tenure}")
         self.tenure = min(tenure, self.budget)  # a longer tenure forbids for the whole run all the same
         self._open = []  # the archives of runs not merged yet (merge)
+        self.round = []  # the runs of the round under way made so far (rounds), walked once all are made
+        self.side_by_side = None  # the SideBySide its runs walk in, while they do (together.py)
         if self.budget == UNLIMITED:  # only time (or a target) ends it: as many steps as the tabu memory counts
             if len(self.weights) > 1:
                 raise OptionError("algorithm", f"tabu shares its iterations between its {len(self.weights)} weight "
@@ -117,19 +123,20 @@ class AggregatedTabu(Search):
     def rounds(self) -> Iterator[list[TabuRun] | None]:
         """The search's tabu runs, a list at a time, each list made once the one before has been walked (None
         between them: a step counted while making them, next_round); here one list, a run per weight vector, each
-        from a random solution with an even share of the budget."""
+        from a random solution with an even share of the budget. Each run made joins self.round, so a search
+        restored from a checkpoint makes the runs that it had not made yet."""
         n_runs = len(self.weights)
         budgets = [self.budget // n_runs + (r < self.budget % n_runs) for r in range(n_runs)]
-        runs = []
-        for w, budget in zip(self.weights, budgets):
-            runs.append((yield from self._start_run(w, budget, own_archive=n_runs > 1)))
-        yield runs
+        for r in range(len(self.round), n_runs):
+            yield from self._start_run(self.weights[r], budgets[r], own_archive=n_runs > 1)
+        yield self.round
 
     def _start_run(self, w: np.ndarray, budget: int, start: tuple[np.ndarray, np.ndarray] | None = None,
                    own_archive: bool = False) -> Generator[None, None, TabuRun]:
-        """A tabu run from `start` (x, f), or from a random solution (the generator's value: `run = yield from`);
-        with `own_archive`, its solutions go to an archive of its own, merged into the search's in the order of the
-        runs (merge). It yields where it counts the evaluation that makes the run's coefficients."""
+        """A tabu run from `start` (x, f), or from a random solution, added to self.round (and the generator's
+        value: `run = yield from`); with `own_archive`, its solutions go to an archive of its own, merged into the
+        search's in the order of the runs (merge). With several objectives, it yields where it counts the
+        evaluation that will make the run's coefficients (its draw key pending)."""
         archive = self.archive
         if own_archive:
             archive = self.new_archive()
@@ -138,10 +145,14 @@ class AggregatedTabu(Search):
         if self.problem.n_obj == 1:  # the score is the objective: no coefficients to make
             best = weighted_scores(f[None], w)[0]
             keys = self.draw_keys(budget)  # one per step, on the device as on the host
-            return TabuRun(WalkLane(x, w, best, budget, keys), archive, best, (x, f))
-        key = yield from self._counted_key()
+            self.round.append(TabuRun(WalkLane(x, w, best, budget, keys), archive, best, (x, f)))
+            return self.round[-1]
+        key = self.draw_key()
         keys = self.draw_keys(budget - 1)
-        return TabuRun(WalkLane(x, w, np.inf, budget - 1, keys), archive, np.inf, (x, f), pending=(key,))
+        self.round.append(TabuRun(WalkLane(x, w, np.inf, budget - 1, keys), archive, np.inf, (x, f), pending=(key,)))
+        self.count_iteration()
+        yield
+        return self.round[-1]
 
     def _walk_runs(self, runs: list[TabuRun]) -> Iterator[None]:
         return walk_together([(self, run) for run in runs])
@@ -149,14 +160,22 @@ class AggregatedTabu(Search):
     def walk_alone(self, run: TabuRun) -> Iterator[None]:
         """The run's walk on its own (on the device where it can, else from the host), its steps taken: a step
         per batch."""
-        for trail in timed(self.profiler, self._walk(run.lane)):
+        for trail in timed(self.profiler, self._walk(run)):
             self._take(run, trail)
             yield
+        run.finished()
 
-    def _walk(self, lane: WalkLane) -> Iterator[Trail]:
-        walk = device_walk(self.evaluator, *lane[:4], self.tenure, lane.keys)
+    def _walk(self, run: TabuRun) -> Iterator[Trail]:
+        """The run's walk, on the device where it can be, else from the host; run.at says where it stands."""
+        ev, lane = self.evaluator, run.lane
+        walk = device_walk(ev, *lane[:4], self.tenure, lane.keys, lane.tabu)
         self.walk = "host" if walk is None else "device"
-        return walk or host_walk(self.evaluator, self.nbh, *lane[:4], self.tenure, lane.keys)
+        if walk is not None:
+            run.at = lambda: walker_of(ev).position(0)
+            return walk
+        walk = HostWalk(ev, self.nbh, lane, self.tenure)
+        run.at = walk.position
+        return iter(walk)
 
     def _take(self, run: TabuRun, trail: Trail) -> None:
         """A batch of the run's steps: its new best, and the solutions visited offered to its archive (with one
@@ -177,30 +196,30 @@ class AggregatedTabu(Search):
 
     def merge(self) -> None:
         """The runs' own archives into the search's, in the runs' order: the archive the runs would have given
-        one after another, offering to the search's archive (archive/host.py keeps the first of equal vectors)."""
+        one after another, offering to the search's archive (archive/host.py keeps the first of equal vectors).
+        The round's runs are walked: the next round starts afresh."""
         with self.profiler.section("archiving"):
             for archive in self._open:
                 self.archive.add(archive.F, archive.X)
-        self._open = []
+        self._open, self.round = [], []
+
+    def result(self, *args, **kwargs) -> SearchResult:
+        """Search.result's, the runs' archives merged first: those of a search restored from the checkpoint of the
+        step that spent a budget, which ends before its loop runs."""
+        self.merge()
+        return super().result(*args, **kwargs)
 
     def _archives(self) -> list:
         return [self.archive, *self._open]
 
-    def _coefficients(self, w: np.ndarray, x: np.ndarray, f: np.ndarray
-                      ) -> Generator[None, None, tuple[np.ndarray, int]]:
-        """The score's coefficients (docs/internals.md), and the neighborhood evaluations they cost (the generator's
-        value: `c, cost = yield from`; it yields where it counts them)."""
-        if self.problem.n_obj == 1:
-            return w, 0
-        key = yield from self._counted_key()
-        with self.profiler.section("evaluation"):
-            lo, hi = self.evaluator.neighborhood_bounds([x], [key])
-        return normalising_coefficients(w, lo[0], hi[0], f), 1
+    def snapshot(self) -> dict:
+        """Search.snapshot's, and the round's runs: their archives not merged yet, and where each stands
+        (state.py)."""
+        if self.side_by_side is not None:  # its runs' archives and bests brought up to date (they walk on)
+            self.side_by_side.hand_back()
+        return super().snapshot() | {"tabu": rounds_state(self.round, self._open, self.archive)}
 
-    def _counted_key(self) -> Generator[None, None, np.ndarray | None]:
-        """The draw key of the neighborhood evaluation that makes a run's coefficients (the generator's value),
-        counted as an iteration: a step."""
-        key = self.draw_key()
-        self.count_iteration()
-        yield
-        return key
+    def restore(self, state: dict) -> None:
+        super().restore(state)
+        self._open = [self.new_archive() for _ in state["tabu"]["open"]]
+        self.round = restored_round(state["tabu"], self._open, self.archive)

@@ -78,3 +78,10 @@ def weighted_scores(F: np.ndarray, c: np.ndarray) -> np.ndarray:
     for o in range(F.shape[1]):
         s = s + c[..., o] * F[:, o]
     return s
+
+
+def still_tabu(forbidden_until: np.ndarray, step: int) -> np.ndarray:
+    """The tabu memory at `step` (steps.Position.tabu): the ids forbidden_until holds tabu there, and for how many
+    steps more."""
+    ids = np.flatnonzero(forbidden_until > step)
+    return np.stack([ids, forbidden_until[ids].astype(np.int64) - step])

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 
 from mols.algorithms.tabu.gpu_select import DeviceSelection
-from mols.algorithms.tabu.select import TABU_DTYPE, best_pairs_parallel, choose_on_host
+from mols.algorithms.tabu.select import TABU_DTYPE, best_pairs_parallel, choose_on_host, still_tabu
 from mols.memory import host_array
 
 
@@ -54,6 +54,10 @@ class HostSelection:
     def allow_all(self) -> None:
         """Make every neighbor admissible again."""
         self.forbidden_until[:] = 0
+
+    def tabu_after(self, step: int) -> np.ndarray:
+        """The tabu memory at `step` (steps.Position.tabu): the ids still tabu there, and for how many steps more."""
+        return still_tabu(self.forbidden_until, step)
 
     @property
     def graph(self):

@@ -41,7 +41,8 @@ def walk_together(runs: list[tuple[Search, TabuRun]]) -> Iterator[None]:
     batch of searches, batch.py): side by side in one launch per kernel where the evaluator has lanes for them
     (walks.py's lane_walker), else one after another. Side by side, each batch of steps is taken for all
     runs at once (SideBySide.take), one step of the searches (it yields); each run's archive (one per run) is
-    brought up to date when the walk ends or stops, and at every batch where its search has a target."""
+    brought up to date when the walk ends or stops, at every batch where its search has a target, and at a
+    checkpoint (AggregatedTabu.snapshot: each run's `at` is its lane's position)."""
     set_coefficients(runs)
     lead = runs[0][0]
     walker = lane_walker(lead.evaluator, len(runs))
@@ -49,15 +50,18 @@ def walk_together(runs: list[tuple[Search, TabuRun]]) -> Iterator[None]:
         for search, run in runs:
             yield from search.walk_alone(run)
         return
-    for search, _ in runs:
-        search.walk = "device"
     together = SideBySide(runs)
+    for b, (search, run) in enumerate(runs):
+        search.walk, search.side_by_side = "device", together
+        run.at = lambda b=b: walker.position(b)  # asked only at a checkpoint
     try:
         for batch in timed(lead.profiler, walker.batches([run.lane for _, run in runs], lead.tenure)):
             together.take(batch)
             yield
     finally:
         together.hand_back()
+        for search, _ in runs:
+            search.side_by_side = None
 
 
 class SideBySide:
@@ -74,11 +78,13 @@ class SideBySide:
         self.goals = any(search.goal is not None for search, _ in runs)
         # each run: its search, and its archive's size to report where that is the search's archive
         self.counted = [(search, run.archive is search.archive, search.target is not None) for search, run in runs]
+        self.behind = False  # whether a batch was taken since the runs were last handed their archives and bests
 
     def take(self, batch: LaneBatch) -> None:
         """A batch of steps of every run (AggregatedTabu._take's, for all runs at once): the runs' new bests, the
         solutions visited offered to their archives (with one objective, only new bests can enter), then each
         search counts its steps; the runner checks the budgets after all have counted."""
+        self.behind = True
         taken = _cut_at_goals(self.runs, batch) if self.goals else batch.taken
         new, last = lane_new_bests(batch.scores, taken, self.best)
         offered = new if self.lead.problem.n_obj == 1 else np.arange(batch.scores.shape[1]) < taken[:, None]
@@ -95,7 +101,11 @@ class SideBySide:
             search.count_iteration(int(counts[b]) if own else None, int(taken[b]))
 
     def hand_back(self) -> None:
-        """Each run's archive brought up to date, and its best score and (x, f) set."""
+        """Each run's archive brought up to date, and its best score and (x, f) set (once per batch taken: each
+        search of a batch asks at a checkpoint)."""
+        if not self.behind:
+            return
+        self.behind = False
         with self.lead.profiler.section("archiving"):
             self.lanes.flush_all()
         for b in np.flatnonzero(self.improved).tolist():

@@ -9,7 +9,7 @@ import numpy as np
 
 from mols.algorithms.tabu.gpu_walk import DeviceWalk
 from mols.algorithms.tabu.selection import selection_for
-from mols.algorithms.tabu.steps import Trail
+from mols.algorithms.tabu.steps import Position, Trail, WalkLane
 from mols.backends.launch import lanes_refused
 from mols.jit import cached_njit
 from mols.neighborhoods import Neighborhood
@@ -26,21 +26,42 @@ def new_bests(scores: np.ndarray, best: float) -> tuple[np.ndarray, int]:
 
 
 def host_walk(ev, nbh: Neighborhood, x: np.ndarray, c: np.ndarray, threshold: float, steps: int,
-              tenure: int, keys: np.ndarray | None = None) -> Iterator[Trail]:
-    """`steps` tabu steps from x, every move admissible at first, one step per batch: each moves to
-    the best admissible neighbor (the evaluator's selection, selection.py) and makes the move's inverse tabu for
-    `tenure` steps; `threshold` (the aspiration level) falls to each step's score when it is lower. The device runs
-    the same walk in batches of steps (gpu_walk.py). A sampled neighborhood draws the neighbors of step t with
-    keys[t] (Search.draw_keys)."""
-    selection = selection_for(ev)
-    selection.allow_all()
-    for step in range(steps):
-        key = None if keys is None else keys[step]
-        idx, score, f = selection(x, c, step, threshold, key)
-        x = nbh.apply_many(x, np.array([idx]), key)[0]
-        selection.forbid(nbh.inverse(idx, len(x)), step + 1 + tenure)
-        threshold = min(threshold, score)
-        yield x[None], np.array([score]), f[None]
+              tenure: int, keys: np.ndarray | None = None, tabu: np.ndarray | None = None) -> Iterator[Trail]:
+    """`steps` tabu steps from x, every move admissible at first (or the moves of `tabu`, WalkLane.tabu, still
+    tabu), one step per batch: HostWalk's."""
+    return iter(HostWalk(ev, nbh, WalkLane(x, c, threshold, steps, keys, tabu), tenure))
+
+
+class HostWalk:
+    """A tabu walk from the host, one step per batch: each moves to the best admissible neighbor (the evaluator's
+    selection, selection.py) and makes the move's inverse tabu for `tenure` steps; the threshold (the aspiration
+    level) falls to each step's score when it is lower. The device runs the same walk in batches of steps
+    (gpu_walk.py). A sampled neighborhood draws the neighbors of step t with keys[t] (Search.draw_keys). It keeps
+    where it stands (position), for a checkpoint."""
+
+    def __init__(self, ev, nbh: Neighborhood, lane: WalkLane, tenure: int):
+        self.nbh, self.lane, self.tenure = nbh, lane, tenure
+        self.selection = selection_for(ev)
+        self.x, self.walked = lane.x, 0
+
+    def __iter__(self) -> Iterator[Trail]:
+        nbh, selection, tenure = self.nbh, self.selection, self.tenure
+        x, c, threshold, steps, keys, tabu = self.lane
+        selection.allow_all()
+        for idx, until in ([] if tabu is None else tabu.T.tolist()):
+            selection.forbid(idx, until)
+        for step in range(steps):
+            key = None if keys is None else keys[step]
+            idx, score, f = selection(x, c, step, threshold, key)
+            x = nbh.apply_many(x, np.array([idx]), key)[0]
+            selection.forbid(nbh.inverse(idx, len(x)), step + 1 + tenure)
+            threshold = min(threshold, score)
+            self.x, self.walked = x, step + 1
+            yield x[None], np.array([score]), f[None]
+
+    def position(self) -> Position:
+        """Where the walk stands after the step it yielded last."""
+        return Position(self.walked, self.x, self.selection.tabu_after(self.walked))
 
 
 def walks_on_device(ev) -> bool:
@@ -52,13 +73,13 @@ def walks_on_device(ev) -> bool:
 
 
 def device_walk(ev, x: np.ndarray, c: np.ndarray, threshold: float, steps: int, tenure: int,
-                keys: np.ndarray | None = None) -> Iterator[Trail] | None:
+                keys: np.ndarray | None = None, tabu: np.ndarray | None = None) -> Iterator[Trail] | None:
     """`steps` steps of the walk run on the device (the evaluator's DeviceWalk, made once), as an iterator over
-    batches of steps, step t drawing with keys[t] where the neighborhood samples; or None (not walks_on_device),
-    and the search walks from the host."""
+    batches of steps, step t drawing with keys[t] where the neighborhood samples, from the tabu memory `tabu`
+    (WalkLane.tabu) where one is given; or None (not walks_on_device), and the search walks from the host."""
     if not walks_on_device(ev):
         return None
-    return walker_of(ev)(x, c, threshold, steps, tenure, keys)
+    return walker_of(ev)(x, c, threshold, steps, tenure, keys, tabu)
 
 
 def walker_of(ev) -> DeviceWalk:

@@ -15,8 +15,11 @@ from mols.memory import check_fits, nbytes
 from mols.problems.io import find_bundled, is_file, read_text, token_lines, whole_number
 
 DEFAULT_SEED = 1  # the seed of the bundled names (73-73 is generate(73, 73, 1))
-# The sizes m-n of the papers (Pointcheval 1995; Knudsen and Meier 1999; Luong et al. 2013, Tables 3 and 4).
-PAPER_SIZES = ("73-73", "81-81", "101-117", "201-217", "401-417", "601-617", "801-817", "1001-1017", "1301-1317")
+# The sizes m-n of the papers (Pointcheval 1995; Knudsen and Meier 1999; Luong et al. 2009, Tables 2 and 3: all
+# sixteen; Luong et al. 2013, Tables 3 and 4: nine of them, PAPER_2013_SIZES).
+PAPER_SIZES = ("73-73", "81-81", "101-101", "101-117", "201-217", "301-317", "401-417", "501-517", "601-617",
+               "701-717", "801-817", "901-917", "1001-1017", "1101-1117", "1201-1217", "1301-1317")
+PAPER_2013_SIZES = ("73-73", "81-81", "101-117", "201-217", "401-417", "601-617", "801-817", "1001-1017", "1301-1317")
 _NAME = re.compile(r"([0-9]+)-([0-9]+)(?:-s([0-9]+))?")
 _MAX_SIZE = 2**31 - 1  # m and n beyond any instance a run could search; int() never reads thousands of digits
 _MAX_SEED = 2**64 - 1

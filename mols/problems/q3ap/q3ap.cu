@@ -1,17 +1,9 @@
-// The Q3AP's neighborhoods (basic, advanced), one thread per move: the CUDA twin of cpu.py (docs/internals.md).
-// Prepended: lane.cuh, pairs.cuh, pair_swaps.cuh and #define N_POS (n), VAL, SYMMETRIC, BLOCK and STATE_BYTES. Sums
-// run in 64 bits: every partial sum is bounded by the objective's bound (model.py), so the cost comes out exact.
+// The Q3AP's neighborhoods (basic, advanced) in product form, one thread per move: the CUDA twin of cpu.py
+// (docs/internals.md). Prepended: lane.cuh, pairs.cuh, pair_swaps.cuh, swaps.cuh and #define N_POS (n), VAL,
+// SYMMETRIC, BLOCK and STATE_BYTES. Sums run in 64 bits: every partial sum is bounded by the objective's bound
+// (model.py), so the cost comes out exact.
 
 typedef long long ACC;
-
-// The position whose value a swap of positions a and b brings to position i (a = -1: no swap).
-__device__ __forceinline__ int q3ap_source(int i, int a, int b) { return i == a ? b : (i == b ? a : i); }
-
-// Slot u of the move (k, l, r, s), or -1 where it is empty or repeats k or l.
-__device__ __forceinline__ int q3ap_changed(int u, Swaps w) {
-    const int i = u == 0 ? w.k : u == 1 ? w.l : u == 2 ? w.r : w.s;
-    return (u >= 2 && (i == w.k || i == w.l)) ? -1 : i;
-}
 
 // The change of f when positions (k, l) swap in p and (r, s) in q: cpu.move_delta.
 __device__ ACC q3ap_delta(const int* __restrict__ A, const int* __restrict__ Bp, const int* __restrict__ Eq,
@@ -23,7 +15,7 @@ __device__ ACC q3ap_delta(const int* __restrict__ A, const int* __restrict__ Bp,
         if (i < 0) continue;
         const int pi = q3ap_source(i, w.k, w.l), qi = q3ap_source(i, w.r, w.s);
         for (int t = 0; t < N_POS; ++t) {
-            if (t == w.k || t == w.l || t == w.r || t == w.s) continue;
+            if (q3ap_moved(t, w)) continue;
             outside += (ACC)A[i * N_POS + t] * ((ACC)Bp[pi * N_POS + t] * Eq[qi * N_POS + t]
                                                 - (ACC)Bp[i * N_POS + t] * Eq[i * N_POS + t]);
 #if !SYMMETRIC

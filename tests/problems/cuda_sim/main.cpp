@@ -5,18 +5,6 @@
 #include "shim.h"
 #include "ils_sim.cu"
 const int FI_THREADS = 24;  // fewer than the 40 candidates: a thread takes several, as a block of 64 would on K > 64
-template <class X> X* load(const char* name, size_t n) {
-    X* a = (X*)calloc(n, sizeof(X));
-    FILE* f = fopen(name, "rb");
-    if (!f || fread(a, sizeof(X), n, f) != n) { fprintf(stderr, "cannot read %s\n", name); exit(2); }
-    fclose(f);
-    return a;
-}
-template <class X> void save(const char* name, const X* a, size_t n) {
-    FILE* f = fopen(name, "wb");
-    fwrite(a, sizeof(X), n, f);
-    fclose(f);
-}
 int main(int argc, char** argv) {
     const int P = atoi(argv[1]), strategy = atoi(argv[2]), samples = atoi(argv[4]), window = atoi(argv[5]);
     const unsigned long long seed = strtoull(argv[3], nullptr, 10);

@@ -46,3 +46,16 @@ template <class F> void run_block(int threads, F f) {
     for (int t = 0; t < threads; ++t) team.emplace_back([t, &f] { threadIdx.x = t; f(); });
     for (auto& t : team) t.join();
 }
+// The host side's arrays: read from and written to raw files.
+template <class X> X* load(const char* name, size_t n) {
+    X* a = (X*)calloc(n, sizeof(X));
+    FILE* f = fopen(name, "rb");
+    if (!f || fread(a, sizeof(X), n, f) != n) { fprintf(stderr, "cannot read %s\n", name); exit(2); }
+    fclose(f);
+    return a;
+}
+template <class X> void save(const char* name, const X* a, size_t n) {
+    FILE* f = fopen(name, "wb");
+    fwrite(a, sizeof(X), n, f);
+    fclose(f);
+}
