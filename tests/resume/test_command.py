@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
@@ -76,8 +77,12 @@ def test_a_run_stopped_by_sigterm_checkpoints_where_it_stopped_and_resumes_to_th
     assert process.wait(timeout=60) == 128 + signal.SIGTERM
     stopped = json.loads((folder / "run.json").read_text())
     assert stopped["status"] == "interrupted"
+    trace = pd.read_csv(folder / "trace.csv")
     record = resumed(folder)
     assert record["resumed"]["iterations"] == stopped["iterations"]  # the checkpoint is where it stopped
+    going_on = pd.read_csv(folder / "trace.csv")  # the trace goes on from the checkpoint's (the end's row came after)
+    pd.testing.assert_frame_equal(going_on.iloc[:len(trace) - 1], trace.iloc[:-1])
+    assert going_on["seconds"].is_monotonic_increasing and going_on["iterations"].iloc[-1] == record["iterations"]
     front, left_whole = whole(tmp_path, RUNS[algorithm])
     assert record["status"] == "completed" and record["iterations"] == left_whole["iterations"]
     assert (folder / "front.csv").read_bytes() == front
