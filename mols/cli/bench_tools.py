@@ -26,7 +26,8 @@ def bench_neighborhood(
     from mols.problems.flowshop.model import Flowshop
 
     chosen = choose(sizes, FSP_SIZES, "--sizes")
-    nbhs = [get_neighborhood(name) for name in choose(neighborhood or "insertion,swap", Flowshop.neighborhoods, "--neighborhood")]
+    names = choose(neighborhood or "insertion,swap", Flowshop.neighborhoods, "--neighborhood")
+    nbhs = [get_neighborhood(name) for name in names]
     with advancing(len(chosen) * len(nbhs)) as advance:
         df = bench.run(chosen, nbhs, repeats, gpu_repeats, on_row=advance)
     md, csv = bench.write_report(df, output)
