@@ -52,7 +52,12 @@ def cached_njit(fn: Callable | None = None, **options):
     close over: kernels, numbers, strings, dtypes and tuples of them."""
 
     def wrap(function: Callable) -> Dispatcher:
-        closure_key(function)  # a value that cannot be described is a TypeError now, not a stale cache later
+        key = closure_key(function)  # a value that cannot be described is a TypeError now, not a stale cache later
+        if function.__closure__:
+            # Numba names machine code by the function's qualified name and a per-process counter: two closures of one
+            # factory, each compiled first in its own process, shared a symbol, and a process that loaded both from
+            # the cache ran the first one's code for both. Named by what they close over, they differ.
+            function.__qualname__ += "_" + _sha(key.encode())[:16]
         kernel = numba.njit(**options)(function)
         kernel._cache = KeyedCache(function)
         return kernel

@@ -30,6 +30,15 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+def with_moves(names, shapes, most: int | None = None) -> list[tuple]:
+    """(name, *shape) for each neighborhood name and shape (its size n first) where the neighborhood has a move at
+    n (3-exchange needs three positions), and at most `most` moves where given (3-exchange's grow as n^3)."""
+    from mols.neighborhoods import get_neighborhood
+
+    return [(name, *shape) for name in names for shape in shapes
+            if 0 < get_neighborhood(name).size(shape[0]) <= (most or np.inf)]
+
+
 def random_instance(rng: np.random.Generator, n: int, m: int, p_max: int = 99) -> FlowshopInstance:
     """Processing times in 1..p_max and due dates spread so that some jobs are tardy and some not."""
     p = rng.integers(1, p_max + 1, size=(m, n))

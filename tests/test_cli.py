@@ -73,13 +73,14 @@ def test_malformed_instance_names_the_file_and_line(tmp_path):
 
 
 def test_bench_neighborhood_writes_report(tmp_path):
-    result = run("bench", "neighborhood", "--sizes", "20x10", "-n", "swap", "--repeats", "1", "--gpu-repeats", "2",
-                 "-o", str(tmp_path))
+    result = run("bench", "neighborhood", "--sizes", "20x10", "-n", "swap,3exchange", "--repeats", "1",
+                 "--gpu-repeats", "2", "-o", str(tmp_path))
     assert result.exit_code == 0, result.output
     table = pd.read_csv(tmp_path / "neighborhood.csv")
-    assert list(table["size"]) == ["20x10"] and (table["cpu_1core_nbr_per_s"] > 0).all()
+    assert list(table["size"]) == ["20x10"] * 2 and (table["cpu_1core_nbr_per_s"] > 0).all()
+    assert list(table["neighborhood"]) == ["swap", "3exchange"] and list(table["neighbors"]) == [190, 2280]
     for key in ("cpu_1core_s", "cpu_all_cores_nbr_per_s", "cpu_parallel_speedup"):
-        assert len(measured_spreads(table, key)) == 1
+        assert len(measured_spreads(table, key)) == 2
     text = (tmp_path / "neighborhood.md").read_text()
     assert "CPU 1 core" in text and len(markdown_spreads(text)) >= 3
 

@@ -17,7 +17,8 @@ from mols.problems.base import Problem
 LANE_CUH = Path(__file__).with_name("lane.cuh")
 TECHNIQUES_CUH = Path(__file__).with_name("techniques.cuh")
 BLOCK = 128  # threads per block
-HOST_MOVES = ("swap", "insertion", "hamming1", "hamming2", "hamming3")  # whose Move is NBH_ARITY ints (techniques.cuh)
+# The neighborhoods whose Move is NBH_ARITY ints, which the host can make (techniques.cuh)
+HOST_MOVES = ("swap", "insertion", "3exchange", "hamming1", "hamming2", "hamming3")
 MAX_LANES = 65535  # searches sharing a launch at most: grid.y is the search
 
 

@@ -14,7 +14,8 @@ from mols.cli.console import BENCH_OUTPUT, advancing, show_report
 def bench_neighborhood(
     sizes: Annotated[str, typer.Option(help="Comma-separated jobs x machines sizes.")] = "all",
     neighborhood: Annotated[str | None, typer.Option(
-        "--neighborhood", "-n", help="Only this neighborhood, insertion or swap (default: both).")] = None,
+        "--neighborhood", "-n", help="Comma-separated: insertion, swap, 3exchange, or all (default: insertion,swap, "
+        "the paper's).")] = None,
     repeats: Annotated[int, typer.Option(min=1, help="Timed CPU runs per cell: median and range reported.")] = 5,
     gpu_repeats: Annotated[int, typer.Option(min=1, help="Timed GPU runs per cell.")] = 200,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
@@ -25,7 +26,8 @@ def bench_neighborhood(
     from mols.problems.flowshop.model import Flowshop
 
     chosen = choose(sizes, FSP_SIZES, "--sizes")
-    nbhs = [get_neighborhood(name) for name in choose(neighborhood or "all", Flowshop.neighborhoods, "--neighborhood")]
+    names = choose(neighborhood or "insertion,swap", Flowshop.neighborhoods, "--neighborhood")
+    nbhs = [get_neighborhood(name) for name in names]
     with advancing(len(chosen) * len(nbhs)) as advance:
         df = bench.run(chosen, nbhs, repeats, gpu_repeats, on_row=advance)
     md, csv = bench.write_report(df, output)

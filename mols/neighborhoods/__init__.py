@@ -12,9 +12,11 @@ from mols.lazy import lazy_exports
 if TYPE_CHECKING:
     from mols.neighborhoods.base import Neighborhood
 
-# name -> (module under mols.neighborhoods, its attribute): insertion, swap and 2-opt on permutations, Hamming 1, 2
-# and 3 on bit vectors, crowns around real vectors, basic and advanced swaps on pairs of permutations (the Q3AP's)
+# name -> (module under mols.neighborhoods, its attribute): insertion, swap, 2-opt and 3-exchange on permutations,
+# Hamming 1, 2 and 3 on bit vectors, crowns around real vectors, basic and advanced swaps on pairs of permutations
+# (the Q3AP's)
 WHERE = {"insertion": ("insertion", "INSERTION"), "swap": ("swap", "SWAP"), "2opt": ("two_opt", "TWO_OPT"),
+         "3exchange": ("three_exchange", "THREE_EXCHANGE"),
          "hamming1": ("hamming", "HAMMING1"), "hamming2": ("hamming", "HAMMING2"), "hamming3": ("hamming", "HAMMING3"),
          "crowns": ("crowns", "CROWNS"), "basic": ("pair_swaps", "BASIC"), "advanced": ("pair_swaps", "ADVANCED")}
 # Neighborhoods that depend on the instance: the problem makes them (Problem.neighborhood).

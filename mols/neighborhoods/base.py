@@ -35,6 +35,7 @@ class Neighborhood:
     first_changed: Callable | None = None  # position moves only
     source: Callable | None = None  # position moves only
     cuda_segments: bool = False
+    forbids_itself: bool = False  # tabu search forbids the move and its inverse (a 3-cycle taken thrice is undone)
 
     def n_neighbors(self, n: int) -> int:
         size = int(self.size(n))

@@ -110,8 +110,13 @@ def flips(decode, k: int):
     return apply_into
 
 
+# The CUDA twin: the subsets' numbering (subsets.cuh, shared with 3-exchange's triples) and the flips (hamming.cuh).
+SUBSETS_CUDA = (HERE / "subsets.cuh").read_text()
+
+
 def hamming(k: int, size, decode, encode) -> Neighborhood:
-    return Neighborhood(f"hamming{k}", "binary", k, size, decode, flips(decode, k), itself, HERE / "hamming.cuh",
+    return Neighborhood(f"hamming{k}", "binary", k, size, decode, flips(decode, k), itself,
+                        SUBSETS_CUDA + (HERE / "hamming.cuh").read_text(),
                         encode=encode, cuda_defines={"NBH_ARITY": k})
 
 

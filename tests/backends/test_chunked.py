@@ -26,7 +26,7 @@ def selection_cases(rng, n_neighbors, n=20):
         yield 5, threshold, forbidden
 
 
-@pytest.mark.parametrize("name", ["swap", "2opt"])
+@pytest.mark.parametrize("name", ["swap", "2opt", "3exchange"])  # 3-exchange steps through a chunk by next_move
 @pytest.mark.parametrize("chunk", [1, 7, 64, 189])
 def test_cpu_chunked_equals_unchunked(rng, name, chunk):
     problem, nbh = Tsp(random_instance(20, 1)), NEIGHBORHOODS[name]

@@ -11,7 +11,7 @@ from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import load_problem
 from mols.problems.flowshop.model import Flowshop
-from tests.conftest import random_instance
+from tests.conftest import random_instance, with_moves
 
 SHAPES = [(2, 1), (2, 4), (3, 1), (4, 2), (7, 1), (9, 5), (16, 20), (33, 3)]
 
@@ -20,8 +20,7 @@ def all_neighbors(nbh, x):
     return np.stack([nbh.apply(x, t) for t in range(nbh.n_neighbors(len(x)))])
 
 
-@pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))
-@pytest.mark.parametrize("n, m", SHAPES)
+@pytest.mark.parametrize("name, n, m", with_moves(sorted(Flowshop.neighborhoods), SHAPES))
 def test_cpu_equals_full_evaluation(rng, name, n, m):
     pb, nbh = Flowshop(random_instance(rng, n, m)), NEIGHBORHOODS[name]
     cpu = prepare(pb, nbh, "cpu")

@@ -6,13 +6,14 @@ import numpy as np
 import pytest
 
 from mols.neighborhoods import NEIGHBORHOODS
-from tests.neighborhoods.test_mappings import PERMUTATION_MOVES
+from tests.conftest import with_moves
 
-SMALL = range(2, 8)
+# Every permutation neighborhood at the small sizes where it has a move (3-exchange needs three positions).
+CASES = with_moves(sorted(name for name, nbh in NEIGHBORHOODS.items() if nbh.encoding == "permutation"),
+                   [(n,) for n in range(2, 8)])
 
 
-@pytest.mark.parametrize("name", PERMUTATION_MOVES)
-@pytest.mark.parametrize("n", SMALL)
+@pytest.mark.parametrize("name, n", CASES)
 def test_apply_many_equals_apply_row_by_row(rng, name, n):
     nbh = NEIGHBORHOODS[name]
     perm = rng.permutation(n).astype(np.int32)
@@ -27,8 +28,7 @@ def test_apply_many_equals_apply_row_by_row(rng, name, n):
     assert nbh.apply_many(perm, np.arange(0)).shape == (0, n)
 
 
-@pytest.mark.parametrize("name", PERMUTATION_MOVES)
-@pytest.mark.parametrize("n", SMALL)
+@pytest.mark.parametrize("name, n", CASES)
 def test_apply_many_leaves_the_permutation_alone(rng, name, n):
     nbh = NEIGHBORHOODS[name]
     perm = rng.permutation(n).astype(np.int32)
@@ -37,8 +37,7 @@ def test_apply_many_leaves_the_permutation_alone(rng, name, n):
     np.testing.assert_array_equal(perm, copy)
 
 
-@pytest.mark.parametrize("name", PERMUTATION_MOVES)
-@pytest.mark.parametrize("n", SMALL)
+@pytest.mark.parametrize("name, n", CASES)
 def test_walk_takes_the_moves_in_turn(rng, name, n):
     nbh = NEIGHBORHOODS[name]
     perm = rng.permutation(n).astype(np.int32)
@@ -51,8 +50,7 @@ def test_walk_takes_the_moves_in_turn(rng, name, n):
     assert nbh.path(perm, np.arange(0)).shape == (0, n)
 
 
-@pytest.mark.parametrize("name", PERMUTATION_MOVES)
-@pytest.mark.parametrize("n", SMALL)
+@pytest.mark.parametrize("name, n", CASES)
 def test_inverse_undoes_every_move(rng, name, n):
     nbh = NEIGHBORHOODS[name]
     perm = rng.permutation(n).astype(np.int32)

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS, get_neighborhood
 
-PERMUTATION_MOVES = sorted(name for name, nbh in NEIGHBORHOODS.items() if nbh.encoding == "permutation")
+# Moves of two positions (3-exchange's cycles of three: test_three_exchange.py).
+PERMUTATION_MOVES = sorted(name for name, nbh in NEIGHBORHOODS.items() if nbh.encoding == "permutation"
+                           and nbh.arity == 2)
 
 SMALL = range(2, 10)
 

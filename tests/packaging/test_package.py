@@ -58,6 +58,30 @@ def test_a_kernel_made_by_a_factory_loads_from_the_cache_in_the_next_process(tmp
     assert kernel_cache("swap", tmp_path) == [0, 1]  # what it closes over is part of the key
 
 
+NEIGHBORS = """
+import json, sys
+import numpy as np
+from mols.neighborhoods import get_neighborhood
+x = np.array([3, 0, 2, 1], dtype=np.int32)
+print(json.dumps([get_neighborhood(name).apply_many(x, np.arange(3)).tolist() for name in sys.argv[1:]]))
+"""
+
+
+def neighbors(names: list[str], cache_dir) -> list:
+    """The first neighbors under each neighborhood, made by base._moved's closures, in a fresh process."""
+    done = subprocess.run([sys.executable, "-c", NEIGHBORS, *names], capture_output=True, text=True, check=True,
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(cache_dir)})
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_closures_of_one_factory_compiled_in_two_processes_load_as_themselves(tmp_path):
+    """Each the first closure compiled in its process, they had one symbol: a process loading both from the cache
+    ran the first one's code for both."""
+    alone = [neighbors([name], tmp_path)[0] for name in ("insertion", "swap")]
+    assert alone[0] != alone[1]
+    assert neighbors(["swap", "insertion"], tmp_path) == alone[::-1]
+
+
 def test_closure_keys_name_what_a_kernel_closes_over():
     def make(k):
         @cached_njit

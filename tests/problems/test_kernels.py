@@ -82,7 +82,8 @@ def test_the_projected_flowshop_kernels_write_the_columns_chosen():
 
 def test_the_capabilities_are_declared_per_neighborhood():
     tsp, ppp = load_problem("tsp", "kroA100"), load_problem("ppp", "73-73")
-    assert dict(tsp.kernels.apply_kernels) == {"swap": "tsp_swap_apply", "2opt": "tsp_2opt_apply"}
+    assert dict(tsp.kernels.apply_kernels) == {"swap": "tsp_swap_apply", "2opt": "tsp_2opt_apply",
+                                               "3exchange": "tsp_3exchange_apply"}
     assert dict(ppp.kernels.prepare_kernels) == {"hamming2": ("ppp_pack", ppp.kernels.SORTED.size)}
     assert not ppp.kernels.apply_kernels and not load_problem("coloring", "myciel3").kernels.selection_kernels
     assert load_problem("q3ap", "nug12").defaults(get_neighborhood("basic")).tenure == 12 * 11 // 4

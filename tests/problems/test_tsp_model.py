@@ -23,7 +23,7 @@ def random_tsp(rng, n, kind="EUC_2D", side=1000.0, k=1):
     return Tsp(parts[0] if k == 1 else TspPair("pair", tuple(parts)))
 
 
-@pytest.mark.parametrize("name", ["swap", "2opt"])
+@pytest.mark.parametrize("name", ["swap", "2opt", "3exchange"])
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7, 11, 30])
 @pytest.mark.parametrize("kind, k", [("EUC_2D", 1), ("ATT", 1), ("EUC_2D", 2)])
 def test_deltas_equal_full_evaluation_for_every_move(rng, name, n, kind, k):
@@ -53,7 +53,7 @@ def test_dtype_grows_with_the_tour_bound(rng):
     np.testing.assert_array_equal(F, big.evaluate(NEIGHBORHOODS["2opt"].apply_many(x, np.arange(len(F)))))
 
 
-def test_only_swap_and_2opt_are_supported():
+def test_neighborhoods_a_problem_does_not_support_are_refused():
     problem = Tsp(random_instance(10, 0))
     with pytest.raises(MolsError, match="the tsp problem does not support the insertion neighborhood"):
         prepare(problem, NEIGHBORHOODS["insertion"], "cpu")

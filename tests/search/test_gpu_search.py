@@ -13,7 +13,7 @@ from mols.backends import prepare
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems.flowshop.model import Flowshop
 from mols.runner import RunConfig, solve
-from tests.conftest import random_instance
+from tests.conftest import random_instance, with_moves
 
 pytestmark = pytest.mark.gpu
 
@@ -24,8 +24,11 @@ def _coefficients(rng, k):
     return c if c.any() else np.ones(k)
 
 
-@pytest.mark.parametrize("name", sorted(Flowshop.neighborhoods))
-@pytest.mark.parametrize("n, m", [(2, 1), (9, 3), (50, 10), (200, 20)])
+# 3-exchange's 2.6 million moves of 200 jobs left out: the CPU's 20 evaluations of them take minutes.
+SELECTION_CASES = with_moves(sorted(Flowshop.neighborhoods), [(2, 1), (9, 3), (50, 10), (200, 20)], most=10**6)
+
+
+@pytest.mark.parametrize("name, n, m", SELECTION_CASES)
 def test_device_selection_equals_cpu(rng, name, n, m):
     problem = Flowshop(random_instance(rng, n, m))
     nbh = NEIGHBORHOODS[name]

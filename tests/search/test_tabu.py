@@ -182,10 +182,10 @@ def test_tabu_memory_keeps_the_search_from_stepping_back(tiny, neighborhood, wra
     """With a tenure longer than the run, the move back to the previous solution stays tabu, and
     aspiration cannot free it (its score is no better than the best so far). With tenure 0 the
     same search oscillates between a local optimum and its best neighbor. The run is kept shorter
-    than the neighborhood, so that some move is always admissible (step s has at most s tabu moves;
-    when all are tabu, the rule takes the best of all)."""
+    than the neighborhood, so that some move is always admissible (step s has at most s tabu moves, 2s where a
+    move forbids itself too, as 3-exchange's; when all are tabu, the rule takes the best of all)."""
     nbh = NEIGHBORHOODS[neighborhood]
-    iterations = nbh.n_neighbors(tiny.n)
+    iterations = nbh.n_neighbors(tiny.n) // (2 if nbh.forbids_itself else 1)
 
     def visited(tenure):
         ev = prepare(tiny, nbh, "cpu")

@@ -44,6 +44,10 @@ class LanePositions:
             ids, until = self.start[b][0][kept].tolist(), (self.start[b][1][kept] - walked).tolist()
         n = self.x.shape[1]
         for t in range(max(0, walked - tenure), walked):  # step t forbade its inverse until t + 1 + tenure
-            ids.append(self.nbh.inverse(int(self.moves[b, t % tenure]), n))
+            move = int(self.moves[b, t % tenure])
+            ids.append(self.nbh.inverse(move, n))
             until.append(t + 1 + tenure - walked)
+            if self.nbh.forbids_itself:  # and the move itself, after its inverse (HostWalk's order)
+                ids.append(move)
+                until.append(t + 1 + tenure - walked)
         return Position(walked, self.x[b].copy(), tabu_entries(ids, until))

@@ -24,6 +24,9 @@ __device__ void walk_step_in(
     const long long id = *out_id, now = *step;
     const double score = *out_score;
     forbidden_until[nbh_inverse(id, n)] = (TABU)(now + 1 + *tenure);
+#ifdef NBH_FORBIDS_ITSELF
+    forbidden_until[id] = (TABU)(now + 1 + *tenure);  // the move taken twice more would come back too (3-exchange)
+#endif
     if (score < *threshold) *threshold = score;
     *step = now + 1;
     *trail_id = id;

@@ -55,6 +55,8 @@ class HostWalk:
             idx, score, f = selection(x, c, step, threshold, key)
             x = nbh.apply_many(x, np.array([idx]), key)[0]
             selection.forbid(nbh.inverse(idx, len(x)), step + 1 + tenure)
+            if nbh.forbids_itself:  # 3-exchange: the move taken twice more would come back too
+                selection.forbid(idx, step + 1 + tenure)
             threshold = min(threshold, score)
             self.x, self.walked = x, step + 1
             yield x[None], np.array([score]), f[None]

@@ -38,13 +38,13 @@ def make_cpu_kernel(nbh: Neighborhood, columns: tuple[int, int, int] = (0, 1, 2)
             e, d = scratch[:m], scratch[m : 2 * m]
             for chunk in range(t, (n_moves + CHUNK - 1) // CHUNK, n_threads):
                 for idx in range(chunk * CHUNK, min(n_moves, (chunk + 1) * CHUNK)):
-                    i, j = decode(idx, n)
-                    prev = first_changed(i, j) - 1  # source position of the previous job; -1: none
+                    move = decode(idx, n)  # two positions, or three (3-exchange)
+                    prev = first_changed(*move) - 1  # source position of the previous job; -1: none
                     e[:] = eext[prev + 1]
                     tardiness = pref_t[prev + 1]
                     n_tardy = pref_u[prev + 1]
                     for k in range(prev + 1, n):
-                        src = source(i, j, k)
+                        src = source(*move, k)
                         job = perm[src]
                         if prev >= 0 and src == prev + 1:  # consecutive in perm: D is tabulated
                             last = add_max_row(e, dpi[prev], e)

@@ -16,7 +16,7 @@ from mols.problems.kernels import KernelSet, Layout, every, value_type
 if TYPE_CHECKING:
     from mols.problems.flowshop.model import Flowshop
 
-NEIGHBORHOODS = ("insertion", "swap")  # flowshop.cu walks their nbh_segments
+NEIGHBORHOODS = ("insertion", "swap", "3exchange")  # flowshop.cu walks their nbh_segments
 SHARED_BUDGET = 44 * 1024  # bytes of shared memory per block for the tables the kernel stages
 # Jobs from which one search's neighborhood interleaves 16 positions per thread instead of 4 (flowshop.cu's
 # flowshop_neighborhood_alone): faster from 100 jobs, slower below and where searches share the launches.

@@ -11,12 +11,12 @@ import numpy as np
 
 from mols.neighborhoods import Neighborhood
 from mols.problems.kernels import KernelSet, Layout, WalkKernel, every, staging_refused, value_type
-from mols.problems.qap import cpu
+from mols.problems.qap import cpu, cycles
 
 if TYPE_CHECKING:
     from mols.problems.qap.model import Qap
 
-NEIGHBORHOODS = ("swap",)
+NEIGHBORHOODS = ("swap", "3exchange")
 MATRIX = np.dtype(np.int32)
 # Threads the evaluation kernels aim at: lanes per move = this / moves, a power of two up to 32 and
 # n, where whole tabu steps were fastest (reports/qap/).
@@ -72,15 +72,18 @@ class QapKernels(KernelSet):
         cpu.fill_state(self.A, self.AT, self.b, np.asarray(x, dtype=np.int32), *state)
 
     def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
+        """Taillard's update serves swaps only: 3-exchange evaluates every move in O(n) (cycles.py)."""
+        if nbh.name == "3exchange":
+            return cycles.neighborhood
         return cpu.TaillardKernel(self.problem.n, self.problem.instance.k) if incremental else cpu.neighborhood
 
     def walk_kernel(self, nbh: Neighborhood, block: int) -> WalkKernel:
         """qap.cu's whole steps: from taillard_from facilities qap_taillard_step (a block per `block` moves, then a
         warp per move touching the last swap; the moves' deltas kept in the walk memory), below it qap_walk_step
-        (every move in O(n), in the fused selection's blocks)."""
+        (every move in O(n), in the fused selection's blocks; 3-exchange's always)."""
         n = self.problem.n
         moves = n * (n - 1) // 2
-        if n < self.taillard_from:
+        if n < self.taillard_from or nbh.name != "swap":
             return WalkKernel("qap_walk_step", None)
         blocks = -(-moves // block) + -(-(2 * n - 3) * 32 // block)
         return WalkKernel("qap_taillard_step", blocks, self.problem.instance.k * moves * self.problem.dtype.itemsize)

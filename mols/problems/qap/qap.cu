@@ -56,6 +56,46 @@ __device__ __forceinline__ UVAL move_delta(const int* a, const int* at, const in
     return total;
 }
 
+#if NBH_ARITY == 3
+// 3-exchange (three_exchange.cuh): the change when position u of the cycle (mv.i, mv.j, mv.k) takes the value of
+// position src u, in each of the L lanes of the move, the twin of cycles.cycle_delta: rows and columns of the three
+// positions against every k, then the loop's terms at k in the cycle replaced by the 3 x 3 block's own.
+template <int L>
+__device__ __forceinline__ UVAL cycle_delta(const int* a, const int* at, const int* __restrict__ Bp,
+                                            const int* __restrict__ BpT, Move mv, int lane) {
+    const int u[3] = {mv.i, mv.j, mv.k}, src[3] = {mv.k, mv.i, mv.j};
+    UVAL total = 0;
+#pragma unroll 4
+    for (int k = lane; k < N_FAC; k += L) {
+        const int row = k * N_FAC;
+#pragma unroll
+        for (int q = 0; q < 3; ++q) {
+#if SYMMETRIC
+            total += prod(a[row + u[q]], Bp[row + src[q]] - Bp[row + u[q]]);
+#else
+            total += prod(a[row + u[q]], Bp[row + src[q]] - Bp[row + u[q]])
+                   + prod(at[row + u[q]], BpT[row + src[q]] - BpT[row + u[q]]);
+#endif
+        }
+    }
+    total = lanes_sum<L>(total);
+#if SYMMETRIC
+    total *= 2;
+#endif
+#pragma unroll
+    for (int p = 0; p < 3; ++p) {
+        const int up = u[p] * N_FAC, sp = src[p] * N_FAC;
+#pragma unroll
+        for (int q = 0; q < 3; ++q) {
+            const int uq = u[q] * N_FAC;
+            total += prod(a[up + u[q]], Bp[sp + src[q]] - Bp[sp + u[q]])
+                   - prod(a[uq + u[p]], Bp[uq + src[p]] - Bp[uq + u[p]]);
+        }
+    }
+    return total;
+}
+#endif
+
 // The costs f (N_OBJ,) of move t: the current costs plus the move's deltas; every lane of the move
 // calls it (with the same t) and gets them.
 __device__ __forceinline__ void move_costs(const int* __restrict__ A, const int* __restrict__ AT,
@@ -66,7 +106,11 @@ __device__ __forceinline__ void move_costs(const int* __restrict__ A, const int*
 #pragma unroll
     for (int o = 0; o < N_OBJ; ++o) {
         const int offset = o * N_FAC * N_FAC;
+#if NBH_ARITY == 3
+        f[o] = (VAL)((UVAL)cost[o] + cycle_delta<LANES>(A + offset, AT + offset, Bp, BpT, mv, lane));
+#else
         f[o] = (VAL)((UVAL)cost[o] + move_delta<LANES>(A + offset, AT + offset, Bp, BpT, mv.i, mv.j, lane));
+#endif
     }
 }
 
@@ -141,18 +185,31 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
 }
 #endif
 
+// Rows and columns r and s of the lane's Bp and BpT exchanged, by the block's threads.
+__device__ void qap_exchange(int* Bp, int* BpT, int r, int s) {
+    exchange_rows_columns(Bp, N_FAC, r, s);
+#if !SYMMETRIC
+    exchange_rows_columns(BpT, N_FAC, r, s);
+#endif
+}
+
 // One block per lane: the lane's state moved to the neighbor *move (none where it is -1: the lane's walk
 // has ended), whose costs are f: the CUDA twin of the O(kn)
 // update in cpu.fill_state (the positions r, s exchanged in perm, rows and columns of Bp and BpT).
 // The lane's state (its own arrays) moved by `move`, whose costs are f, by the block's threads.
+// A 3-cycle (i, j, k) is the exchange (i, j), then (i, k).
 __device__ void qap_apply_in(int* perm, VAL* cost, int* Bp, int* BpT, long long move, const VAL* f) {
     const Move mv = nbh_decode(move, N_FAC);
-    exchange_rows_columns(Bp, N_FAC, mv.i, mv.j);
-#if !SYMMETRIC
-    exchange_rows_columns(BpT, N_FAC, mv.i, mv.j);
+    qap_exchange(Bp, BpT, mv.i, mv.j);
+#if NBH_ARITY == 3
+    __syncthreads();  // the first exchange is whole before the second moves its rows and columns
+    qap_exchange(Bp, BpT, mv.i, mv.k);
 #endif
     if (threadIdx.x == 0) {
         exchange(perm, mv.i, mv.j);
+#if NBH_ARITY == 3
+        exchange(perm, mv.i, mv.k);
+#endif
         for (int o = 0; o < N_OBJ; ++o) cost[o] = f[o];
     }
 }
@@ -220,6 +277,7 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_walk_step(WALK_STEP_
     end_step(WALK_STEP_PASS);
 }
 
+#if NBH_ARITY == 2  // Taillard's update is a swap's (3-exchange walks with qap_walk_step)
 #define FRESH -1LL
 #define UNCHANGED -2LL
 
@@ -304,6 +362,7 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_taillard_step(WALK_S
     const long long move = end_step(WALK_STEP_PASS);
     if (move != -2 && threadIdx.x == 0) last[blockIdx.y] = move >= 0 ? move : UNCHANGED;
 }
+#endif
 #endif
 
 // Whole permutations, one thread each (backends/population.py): F (pop, N_OBJ) of X (pop, N_FAC), cost o =

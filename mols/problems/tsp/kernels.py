@@ -17,7 +17,7 @@ from mols.problems.tsp.moves import fill_tour
 if TYPE_CHECKING:
     from mols.problems.tsp.model import Tsp
 
-KERNELS = {"swap": "tsp_swap", "2opt": "tsp_2opt"}
+KERNELS = {"swap": "tsp_swap", "2opt": "tsp_2opt", "3exchange": "tsp_3exchange"}
 DISTANCE_CUH = Path(__file__).with_name("distance.cuh")
 
 

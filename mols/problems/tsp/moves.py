@@ -1,11 +1,12 @@
-"""TSPLIB distances and O(1) tour-length deltas of swap and 2-opt moves (Numba; tsp.cu is their twin), from the
-tour-ordered coordinates `txy` and edge lengths `edge`, in float64 without fused multiply-adds (bit for bit)."""
+"""TSPLIB distances and O(1) tour-length deltas of swap, 2-opt and 3-exchange moves (Numba; tsp.cu is their twin), from
+the tour-ordered coordinates `txy` and edge lengths `edge`, in float64 without fused multiply-adds (bit for bit)."""
 
 from __future__ import annotations
 
 import math
 
 from mols.jit import cached_njit
+from mols.neighborhoods.three_exchange import source
 
 
 @cached_njit
@@ -49,6 +50,23 @@ def two_opt_delta(txy, edge, n, i, j, att):
     before = i - 1 if i > 0 else n - 1
     after = j + 1 if j < n - 1 else 0
     return dist_pos(txy, before, j, att) + dist_pos(txy, i, after, att) - edge[before] - edge[j]
+
+
+@cached_njit
+def cycle_delta(txy, edge, n, i, j, k, att):
+    """Length change when position i takes the city of position k, j that of i and k that of j (3-exchange's cycle
+    (i, j, k)): the edges at the three positions, at most six (each counted once), measured anew."""
+    ends = (i - 1 if i > 0 else n - 1, i, j - 1 if j > 0 else n - 1, j, k - 1 if k > 0 else n - 1, k)
+    total = 0
+    for q in range(6):
+        p = ends[q]  # the edge from position p to p + 1
+        seen = False
+        for r in range(q):
+            seen = seen or ends[r] == p
+        if not seen:
+            after = p + 1 if p < n - 1 else 0
+            total += dist_pos(txy, source(i, j, k, p), source(i, j, k, after), att) - edge[p]
+    return total
 
 
 @cached_njit

@@ -1,6 +1,7 @@
-// TSP neighborhoods (swap, 2-opt), the CUDA twin of moves.py and cpu.py: one thread per move, O(1). Prepended: the
-// neighborhood header, distance.cuh (bit for bit the Numba distances) and #define N_CITIES, N_OBJ, ATT (1: TSPLIB
-// ATT distances, 0: EUC_2D), VAL (int or long long) and BLOCK.
+// TSP neighborhoods (swap, 2-opt, 3-exchange), the CUDA twin of moves.py and cpu.py: one thread per move, O(1).
+// Prepended: the neighborhood header, distance.cuh (bit for bit the Numba distances) and #define N_CITIES, N_OBJ, ATT
+// (1: TSPLIB ATT distances, 0: EUC_2D), VAL (int or long long) and BLOCK. Swap and 2-opt share a header (NBH_ARITY
+// 2) and a module; 3-exchange's (NBH_ARITY 3) has its kernels alone.
 
 // --memory shared (MEMORY 2, backends/techniques.cuh): each block first stages the tour-ordered coordinates
 // and edge lengths in shared memory and reads them there; every thread runs it before any returns.
@@ -39,6 +40,32 @@ __device__ __forceinline__ long long two_opt_delta(const double2* __restrict__ p
     return tsp_distance(p[before], p[j]) + tsp_distance(p[i], p[after]) - edge[before] - edge[j];
 }
 
+#if NBH_ARITY == 3
+// Position i takes the city of position k, j that of i and k that of j (3-exchange's cycle (i, j, k),
+// moves.cycle_delta): the edges at the three positions, at most six (each counted once), measured anew.
+__device__ __forceinline__ long long cycle_delta(const double2* __restrict__ p, const int* __restrict__ edge,
+                                                 int i, int j, int k) {
+    const Move mv = {i, j, k};
+    const int ends[6] = {i > 0 ? i - 1 : N_CITIES - 1, i, j > 0 ? j - 1 : N_CITIES - 1, j,
+                         k > 0 ? k - 1 : N_CITIES - 1, k};
+    long long total = 0;
+#pragma unroll
+    for (int q = 0; q < 6; ++q) {
+        bool seen = false;
+#pragma unroll
+        for (int r = 0; r < q; ++r) seen = seen || ends[r] == ends[q];
+        if (!seen) {
+            const int a = ends[q], b = a < N_CITIES - 1 ? a + 1 : 0;
+            total += tsp_distance(p[nbh_source(mv, a)], p[nbh_source(mv, b)]) - edge[a];
+        }
+    }
+    return total;
+}
+#define TSP_MOVE(mv) mv.i, mv.j, mv.k
+#else
+#define TSP_MOVE(mv) mv.i, mv.j
+#endif
+
 // Arguments: perm (N_CITIES,), txy (N_OBJ, N_CITIES) coordinates in tour order, edge (N_OBJ, N_CITIES),
 // length (N_OBJ,), then F (rows, N_OBJ) whose row r is move first + r, for moves first .. n_moves - 1.
 // Lanes (backends/lane.cuh): lane blockIdx.y reads its own state and writes its own rows of F.
@@ -54,11 +81,15 @@ extern "C" __global__ void __launch_bounds__(BLOCK) NAME(                       
     const Move mv = nbh_decode(t, N_CITIES);                                                            \
     for (int o = 0; o < N_OBJ; ++o)                                                                     \
         F[(t - first) * N_OBJ + o] =                                                                    \
-            (VAL)(length[o] + DELTA(txy + o * N_CITIES, edge + o * N_CITIES, mv.i, mv.j));              \
+            (VAL)(length[o] + DELTA(txy + o * N_CITIES, edge + o * N_CITIES, TSP_MOVE(mv)));            \
 }
 
+#if NBH_ARITY == 2
 TSP_KERNEL(tsp_swap, swap_delta)
 TSP_KERNEL(tsp_2opt, two_opt_delta)
+#else
+TSP_KERNEL(tsp_3exchange, cycle_delta)
+#endif
 
 #ifdef SEL_BLOCK
 // Compiled after algorithms/tabu/select.cu: evaluation and the block's part of the selection in one pass,
@@ -83,7 +114,7 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) NAME(                   
         const Move mv = nbh_decode(t, N_CITIES);                                                        \
         FVAL f[N_OBJ];                                                                                  \
         for (int o = 0; o < N_OBJ; ++o)                                                                 \
-            f[o] = (FVAL)(length[o] + DELTA(txy + o * N_CITIES, edge + o * N_CITIES, mv.i, mv.j));      \
+            f[o] = (FVAL)(length[o] + DELTA(txy + o * N_CITIES, edge + o * N_CITIES, TSP_MOVE(mv)));    \
         const double s = score_of_row(f, c);                                                            \
         if (keep_better(as, ai, s, t))                                                                  \
             for (int o = 0; o < N_OBJ; ++o) af[o] = f[o];                                               \
@@ -93,8 +124,12 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) NAME(                   
     write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);                                         \
 }
 
+#if NBH_ARITY == 2
 TSP_SELECT_KERNEL(tsp_swap_select, swap_delta)
 TSP_SELECT_KERNEL(tsp_2opt_select, two_opt_delta)
+#else
+TSP_SELECT_KERNEL(tsp_3exchange_select, cycle_delta)
+#endif
 #endif
 
 // One step of a tabu walk on the device (algorithms/tabu/gpu_walk.py), one block per lane: the lane's tour moved
@@ -133,6 +168,21 @@ __device__ __forceinline__ void two_opt_move(int* perm, double2* txy, int* edge,
     }
 }
 
+// Position i takes the city of position k, j that of i and k that of j: exchanges (i, j) then (i, k); the edges at
+// the three positions change.
+__device__ __forceinline__ void cycle_move(int* perm, double2* txy, int* edge, int i, int j, int k) {
+    if (threadIdx.x != 0) return;
+    const int changed[6] = {i > 0 ? i - 1 : N_CITIES - 1, i, j > 0 ? j - 1 : N_CITIES - 1, j,
+                            k > 0 ? k - 1 : N_CITIES - 1, k};
+    exchange(perm, i, j);
+    exchange(perm, i, k);
+    for (int o = 0; o < N_OBJ; ++o) {
+        exchange(txy + o * N_CITIES, i, j);
+        exchange(txy + o * N_CITIES, i, k);
+        for (int e = 0; e < 6; ++e) measure_edge(txy + o * N_CITIES, edge + o * N_CITIES, changed[e]);
+    }
+}
+
 #define TSP_APPLY_KERNEL(NAME, MOVE)                                                                     \
 extern "C" __global__ void NAME(int* perm, double2* txy, int* edge, long long* length, const long long* move, \
                                 const VAL* f) {                                                         \
@@ -140,11 +190,15 @@ extern "C" __global__ void NAME(int* perm, double2* txy, int* edge, long long* l
     if (move[blockIdx.y] < 0) return;                                                                   \
     const Move mv = nbh_decode(move[blockIdx.y], N_CITIES);                                             \
     if (threadIdx.x < N_OBJ) length[threadIdx.x] = f[blockIdx.y * N_OBJ + threadIdx.x];                 \
-    MOVE(perm, txy, edge, mv.i, mv.j);                                                                  \
+    MOVE(perm, txy, edge, TSP_MOVE(mv));                                                                \
 }
 
+#if NBH_ARITY == 2
 TSP_APPLY_KERNEL(tsp_swap_apply, swap_move)
 TSP_APPLY_KERNEL(tsp_2opt_apply, two_opt_move)
+#else
+TSP_APPLY_KERNEL(tsp_3exchange_apply, cycle_move)
+#endif
 
 // Whole tours, one thread each (backends/population.py): F (pop, N_OBJ) of X (pop, N_CITIES), the length
 // under each coordinate set xy (N_OBJ, N_CITIES), the twin of tour_lengths.
