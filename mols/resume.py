@@ -30,12 +30,15 @@ def checkpoints(config: RunConfig, search, folder: Path, interval: float, more=N
         raise OptionError("checkpoint", f": {config.label} cannot be resumed from a checkpoint yet")
     header = checkpoint_header(config, search.problem, interval)
 
-    def write(search, state: dict) -> None:
+    def take(search) -> dict | None:
+        state = search.snapshot()
+        if state is None:
+            return None
         trace = getattr(search, "trace", None)  # none for a batch in one launch, whose searches' traces start again
         state = {**state, **({"trace": trace.state()} if trace is not None else {})}
-        save_checkpoint(Path(folder) / CHECKPOINT, header, state if more is None else {**state, **more()})
+        return state if more is None else {**state, **more()}
 
-    return Checkpoints(interval, write)
+    return Checkpoints(interval, take, lambda state: save_checkpoint(Path(folder) / CHECKPOINT, header, state))
 
 
 def read_checkpoint(folder: Path) -> tuple[dict, dict]:

@@ -125,6 +125,12 @@ class ResidentArchive:
         ev.synchronize()
         return F, X
 
+    def vectors(self) -> np.ndarray:
+        """The members' vectors (A, k) on the host: members()'s F, without gathering the solutions."""
+        if self._pending or (self.device_iterations is not None and self.device_iterations.pending):
+            return self.members()[0]
+        return self.ev.get(self.device.F)
+
     def held(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """members() and the members' visited flags (A,) bool, on the host: what hold() takes back."""
         F, X = self.members()

@@ -57,13 +57,19 @@ class TimedTrace(Trace):
 
 
 class TimedCheckpoints(Checkpoints):
-    """Checkpoints, their own time counted."""
+    """Checkpoints, their own time counted: taking the state on the run's thread (its write runs beside the search,
+    on a thread of its own), and waiting for the last write at the end."""
 
     seconds = 0.0
 
     def on_step(self, search) -> None:
         began = time.perf_counter()
         super().on_step(search)
+        self.seconds += time.perf_counter() - began
+
+    def on_end(self, search, result) -> None:
+        began = time.perf_counter()
+        super().on_end(search, result)
         self.seconds += time.perf_counter() - began
 
 
@@ -75,7 +81,7 @@ def one_run(fields: dict, backend: str, variant: str, folder: Path) -> dict:
     monitors = []
     if VARIANTS[variant] is not None:
         timed = checkpoints(config, run, folder, VARIANTS[variant])
-        monitors = [TimedCheckpoints(timed.interval, timed.write)]
+        monitors = [TimedCheckpoints(timed.interval, timed.take, timed.save)]
     result = config_result(config, monitors=monitors, run=run)[0] if config.strategy else run.run(monitors=monitors)
     written = monitors[0].written if monitors else 0
     return {"seconds": result.wall_seconds, "iterations": result.iterations,

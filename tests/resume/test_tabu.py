@@ -26,7 +26,7 @@ CASES = {  # small runs of every kind of round, walk and climb
     "tabu-lattice": {**FLOWSHOP, "algorithm": "tabu", "iterations": 300, "partitions": 2},
     "tabu-one-vector": {**FLOWSHOP, "algorithm": "tabu", "iterations": 300, "weights": (0.5, 0.3, 0.2)},
     "tabu-qap": {**QAP, "algorithm": "tabu", "iterations": 300},
-    "tabu-qap-3exchange": {**QAP, "algorithm": "tabu", "iterations": 120, "neighborhood": "3exchange"},
+    "tabu-qap-3exchange": {**QAP, "algorithm": "tabu", "iterations": 200, "neighborhood": "3exchange"},
     "tabu-mqap": {"instance": "KC10-2fl-1uni", "problem": "mqap", "algorithm": "tabu", "iterations": 200,
                   "partitions": 3, "tenure": 4},
     "tabu-sampled": {"instance": "2", "problem": "weierstrass", "algorithm": "tabu", "iterations": 60},

@@ -53,6 +53,10 @@ class HostStart:
     def members(self) -> tuple[np.ndarray, np.ndarray]:
         return self.archive.members()
 
+    def vectors(self) -> np.ndarray:
+        """The members' vectors (A, k)."""
+        return self.archive.F
+
     def held(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The members' vectors, solutions and visited flags, in order, on the host (a checkpoint's)."""
         return self.archive.F.copy(), self.archive.X, self.archive.visited.copy()

@@ -116,7 +116,7 @@ class ParetoLocalSearch(Search):
     def trace_values(self) -> tuple[int, int, np.ndarray]:
         """Also the start's members, which reach the run's archive when the start ends."""
         iterations, evaluations, F = super().trace_values()
-        return iterations, evaluations, np.concatenate([F, self.local.members()[0]])
+        return iterations, evaluations, np.concatenate([F, self.local.vectors()])
 
     def holds_target(self) -> bool:
         """The run's archive, or the start's (whose members reach the run's when the start ends)."""
