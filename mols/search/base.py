@@ -203,11 +203,11 @@ class Search(ABC):
         """The archive size the last step reported: the run's archive's, or that of the step's work (a PLS start)."""
         return len(self.archive) if self.reported is None else self.reported
 
-    def trace_values(self) -> tuple[int, int, np.ndarray]:
+    def trace_values(self) -> tuple[int, int, list[np.ndarray]]:
         """What a trace row (search/trace.py) records of the run now: its iterations, neighbors evaluated and the
-        objective vectors its archives hold (the run's and work in progress'; some may be dominated), a new array."""
-        F = np.concatenate([archive.F for archive in self._archives()])
-        return self.iterations, self.iterations * self.evaluator.n_neighbors, F
+        objective vectors its archives hold (the run's and work in progress'; some may be dominated): their arrays,
+        which an archive replaces rather than changes (a row keeps them as they are, and is measured later)."""
+        return self.iterations, self.iterations * self.evaluator.n_neighbors, [a.F for a in self._archives()]
 
     def count_iteration(self, archive_size: int | None = None, steps: int = 1) -> None:
         """`steps` more neighborhood evaluations, and the archive size to report (by default the run's); the loop

@@ -82,9 +82,9 @@ class Trace(Monitor):
         values = self.run.trace_values()
         if values is None:
             return
-        iterations, evaluations, F = values
-        self._pending.append(([seconds, int(iterations), int(evaluations)], F))  # F: a new array, not the archive's
-        self._held += F.size
+        iterations, evaluations, F = values  # F: an array, or the archives' arrays (never changed in place)
+        self._pending.append(([seconds, int(iterations), int(evaluations)], F))
+        self._held += sum(part.size for part in F) if isinstance(F, list) else F.size
         if self._held > PENDING:  # a long run's large archives: measured now rather than held
             self._measure()
         run = self.run
@@ -96,7 +96,7 @@ class Trace(Monitor):
     def _measure(self) -> None:
         """The rows held, measured."""
         for first, F in self._pending:
-            self._rows.append([*first, *self._front(F)])
+            self._rows.append([*first, *self._front(np.concatenate(F) if isinstance(F, list) else F)])
         self._pending, self._held = [], 0
 
     def _front(self, F: np.ndarray) -> list:

@@ -97,7 +97,7 @@ def test_members_held_and_held_again_go_on_as_the_host_archive(rng, dominating):
     held = resident.held()
     for got, want in zip(held, (host.F, host.X, host.visited)):
         np.testing.assert_array_equal(got, want)
-    assert held[2].dtype == bool and held[2].any() and len(host) > 2
+    assert held[2].dtype == bool and held[2].any()
     resident = ResidentArchive(gpu, nbh, capacity=2, scan=32)
     resident.hold(*held)
     assert len(resident) == len(host) and resident.unvisited == host.unvisited_ids().size

@@ -113,10 +113,10 @@ class ParetoLocalSearch(Search):
         accepted, removed = self.archive.verdict(F)
         return len(self.archive) - int(removed.sum()) + int(accepted.sum())
 
-    def trace_values(self) -> tuple[int, int, np.ndarray]:
-        """Also the start's members, which reach the run's archive when the start ends."""
+    def trace_values(self) -> tuple[int, int, list[np.ndarray]]:
+        """Also the start's members' vectors (a copy), which reach the run's archive when the start ends."""
         iterations, evaluations, F = super().trace_values()
-        return iterations, evaluations, np.concatenate([F, self.local.vectors()])
+        return iterations, evaluations, [*F, self.local.vectors().copy()]
 
     def holds_target(self) -> bool:
         """The run's archive, or the start's (whose members reach the run's when the start ends)."""
