@@ -8,8 +8,8 @@ import io
 import json
 import os
 import subprocess
-import threading
 import sys
+import threading
 import time
 from pathlib import Path
 

@@ -122,17 +122,19 @@ def write_report(df: pd.DataFrame, folder: Path) -> tuple[Path, Path]:
 
 
 def render(df: pd.DataFrame, env: dict) -> str:
-    rows = [{"case": r["case"], "instance": r["instance"], "variant": r["variant"], "seconds": Spread.read(r, "seconds").text(".3f"),
-             "vs none": Spread.read(r, "vs_none").text(".3f"), "own time %": Spread.read(r, "own_percent").text(".3f"),
-             "trace rows": f"{r['trace_rows']:.0f}", "checkpoints": str(r["checkpoints"]),
+    rows = [{"case": r["case"], "instance": r["instance"], "variant": r["variant"],
+             "seconds": Spread.read(r, "seconds").text(".3f"), "vs none": Spread.read(r, "vs_none").text(".3f"),
+             "own time %": Spread.read(r, "own_percent").text(".3f"), "trace rows": f"{r['trace_rows']:.0f}",
+             "checkpoints": str(r["checkpoints"]),
              "ms per checkpoint": "" if pd.isna(r["ms_per_checkpoint"]) else f"{r['ms_per_checkpoint']:.1f}"}
             for r in df.to_dict("records")]
     return "\n".join([
-        "# What the trace and the checkpoints cost", "", markdown_list(env), "",
-        "Each case with no trace, with the trace, and with the trace and a checkpoint every 10 s or every 0.1 s "
-        "(`mols run --checkpoint`), run in turn in one process; each cell is the median (and the range) over the "
-        "repeats. seconds: the search's; vs none: over the runs without a trace (the medians' ratio, the range "
-        "of the extreme ratios); own time %: the share of the run spent in the trace and checkpoint monitors themselves (timed inside them), the overhead "
-        "without the run-to-run noise (the trace's rows are measured after the run, when trace.csv is written); ms "
-        "per checkpoint: a snapshot (copied back from the device) written atomically. A checkpoint every 10 s costs "
-        "a run (ms per checkpoint) / 10,000 of its time.", "", markdown_table(rows), ""])
+        "# What the trace and the checkpoints cost", "", markdown_list(env), "", (
+            "Each case with no trace, with the trace, and with the trace and a checkpoint every 10 s or every 0.1 s "
+            "(`mols run --checkpoint`), run in turn in one process; each cell is the median (and the range) over "
+            "the repeats. seconds: the search's; vs none: over the runs without a trace (the medians' ratio, the "
+            "range of the extreme ratios); own time %: the share of the run spent in the trace and checkpoint "
+            "monitors themselves (timed inside them), the overhead without the run-to-run noise (the trace's rows "
+            "are measured after the run, when trace.csv is written); ms per checkpoint: taking a snapshot (copied "
+            "back from the device), its write running beside the search. A checkpoint every 10 s costs a run "
+            "(ms per checkpoint) / 10,000 of its time."), "", markdown_table(rows), ""])

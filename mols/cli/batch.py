@@ -39,7 +39,7 @@ def run_batch_command(config, size: int, folder: Path, overwrite: bool, checkpoi
                           highlight=False)
         try:
             record = run_together(config, size, folder, overwrite, stop,
-                                  lambda done: progress.update(task, completed=done))
+                                  lambda done: progress.update(task, completed=done), checkpoint)
             if record is None:
                 progress.update(task, total=size, description="searches")
                 record = run_apart(config, size, folder, on_gpu, overwrite, stop,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from mols.errors import MolsError
 from mols.parallel.record import EXIT_CODES, refuse_taken, seed_folder, write_merged
 from mols.results import ResultsFolder, RunContext, write_run
 from mols.runner import RunConfig
@@ -13,11 +14,12 @@ from mols.runner.batch import seed_configs, sharing_batch
 
 
 def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, stop,
-                 on_iteration: Callable[[int], None] = lambda done: None) -> dict | None:
+                 on_iteration: Callable[[int], None] = lambda done: None, checkpoint: float | None = None
+                 ) -> dict | None:
     """The searches of seeds config.seed .. config.seed + size - 1 in this process, sharing each launch, then their
     folders, merged front and batch.json; returns batch.json's content. None, before anything is done, where they
     cannot run so (not tabu or ITS, not the GPU, a target, or a problem without lane kernels). on_iteration sees
-    the neighborhood evaluations of all the searches so far."""
+    the neighborhood evaluations of all the searches so far; `checkpoint` (seconds) is refused here."""
     done = [0] * size
 
     def counter(b: int):
@@ -29,6 +31,10 @@ def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, st
     batch = sharing_batch(config, size, counter)
     if batch is None:
         return None
+    if checkpoint is not None:  # SearchBatch.snapshot resumes from Python (Runner(batch, resume=...)), not from here
+        raise MolsError("--checkpoint: searches sharing each launch (--batch of tabu or ITS on the gpu) cannot be "
+                        "resumed from the command line yet; use mols multistart --checkpoint, whose searches "
+                        "checkpoint one by one")
     configs = seed_configs(config, size)
     if not overwrite:
         refuse_taken(folder, [one.seed for one in configs])

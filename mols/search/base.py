@@ -20,6 +20,7 @@ from mols.search.options import check_budget, default_iterations
 from mols.search.profiler import Profiler
 from mols.search.trace import Trace
 
+
 def archive_state(archive: Archive) -> dict:
     """An archive's members in order (F, X, visited), for a checkpoint."""
     return {"F": archive.F.copy(), "X": archive.X, "visited": archive.visited.copy()}
