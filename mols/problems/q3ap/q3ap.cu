@@ -38,6 +38,12 @@ __device__ ACC q3ap_delta(const int* __restrict__ A, const int* __restrict__ Bp,
     return outside + inside;
 }
 
+// q3ap_delta as the fused selection's functor (swaps.cuh's q3ap_select_moves).
+struct ProductDelta {
+    const int* A; const int* Bp; const int* Eq;
+    __device__ __forceinline__ ACC operator()(Swaps w) const { return q3ap_delta(A, Bp, Eq, w); }
+};
+
 // Arguments: A (N_POS, N_POS); the state: x (2 N_POS,: unused, Bp and Eq hold it), cost (1,), Bp and Eq
 // (N_POS, N_POS); then F (n_moves, 1). Lane b (blockIdx.y) reads its own state and writes its rows of F.
 extern "C" __global__ void __launch_bounds__(BLOCK) q3ap_neighborhood(
@@ -64,19 +70,8 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) q3ap_neighborhood_select
 {
     cost = lane_state(cost); Bp = lane_state(Bp); Eq = lane_state(Eq);
     select_lane(c, threshold, step, part_s, part_i, part_f);
-    forbidden_until += blockIdx.y * n_moves;
-    double bs = SEL_INF, as = SEL_INF;
-    long long bi = NO_ID, ai = NO_ID;
-    FVAL bf[1], af[1];
-    const double thr = *threshold;
-    const long long now = *step, stride = (long long)gridDim.x * SEL_BLOCK;
-    for (long long t = first + (long long)blockIdx.x * SEL_BLOCK + threadIdx.x; t < n_moves; t += stride) {
-        const FVAL f[1] = {(FVAL)(cost[0] + q3ap_delta(A, Bp, Eq, nbh_swaps(nbh_decode(t, N_POS))))};
-        const double score = score_of_row(f, c);
-        if (keep_better(as, ai, score, t)) af[0] = f[0];
-        if ((forbidden_until[t] <= now || score < thr) && keep_better(bs, bi, score, t)) bf[0] = f[0];
-    }
-    write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);
+    q3ap_select_moves(ProductDelta{A, Bp, Eq}, cost[0], n_moves, first, c, threshold, step, forbidden_until, part_s,
+                      part_i, part_f);
 }
 #endif
 

@@ -48,6 +48,12 @@ __device__ ACC q3ap_general_delta(const int* __restrict__ C, const int* __restri
     return linear + outside + inside;
 }
 
+// q3ap_general_delta as the fused selection's functor (swaps.cuh's q3ap_select_moves).
+struct GeneralDelta {
+    const int* C; const int* b; const int* x;
+    __device__ __forceinline__ ACC operator()(Swaps w) const { return q3ap_general_delta(C, b, x, w); }
+};
+
 // Arguments: C (n^3, n^3) and b (n^3,); the state: x (2 N_POS,) and cost (1,); then F (n_moves, 1). Lane b
 // (blockIdx.y) reads its own state and writes its rows of F.
 extern "C" __global__ void __launch_bounds__(BLOCK) q3ap_general_neighborhood(
@@ -72,19 +78,8 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) q3ap_general_neighborhoo
 {
     x = lane_state(x); cost = lane_state(cost);
     select_lane(c, threshold, step, part_s, part_i, part_f);
-    forbidden_until += blockIdx.y * n_moves;
-    double bs = SEL_INF, as = SEL_INF;
-    long long bi = NO_ID, ai = NO_ID;
-    FVAL bf[1], af[1];
-    const double thr = *threshold;
-    const long long now = *step, stride = (long long)gridDim.x * SEL_BLOCK;
-    for (long long t = first + (long long)blockIdx.x * SEL_BLOCK + threadIdx.x; t < n_moves; t += stride) {
-        const FVAL f[1] = {(FVAL)(cost[0] + q3ap_general_delta(C, b, x, nbh_swaps(nbh_decode(t, N_POS))))};
-        const double score = score_of_row(f, c);
-        if (keep_better(as, ai, score, t)) af[0] = f[0];
-        if ((forbidden_until[t] <= now || score < thr) && keep_better(bs, bi, score, t)) bf[0] = f[0];
-    }
-    write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);
+    q3ap_select_moves(GeneralDelta{C, b, x}, cost[0], n_moves, first, c, threshold, step, forbidden_until, part_s,
+                      part_i, part_f);
 }
 #endif
 
