@@ -11,6 +11,7 @@
 #   ils          mols bench ils3opt: the three runs of reports/ils3opt (kroA100 and lin318, rat783 and fl1577,
 #                pcb3038), into $OUT/ils3opt
 #   multistart   mols bench multistart on every GPU: tai100a on one GPU and all, then Table 5
+#   cluster      mols bench cluster: L13 Tables 10-11, PPP Hamming 2 on 1 ... 2 x cores CPU workers against one GPU
 #   batch        mols bench batch: searches sharing each launch, and weight vectors side by side
 #   techniques   mols bench gpu-techniques (Tables 7-9, memory) and mols bench neighborhood
 #   qap, tsp, ppp, weierstrass, q3ap   the papers' tables (mols bench NAME), into $OUT/NAME
@@ -28,7 +29,7 @@
 # scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
 # call lasts at most 10 minutes: name one or two suites per call.
 set -uo pipefail
-[ $# -gt 0 ] || { sed -n '2,28p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,29p' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
@@ -70,6 +71,7 @@ suite() {
       mols bench multistart --instances tai100a -k 20 -i 100000 --columns gpu1,gpu --no-flowshop --repeats 3 \
         -o "$OUT/multistart/tai100a" \
         && mols bench multistart -k 20 -i 10000 --repeats 1 --cpu-moves 2e5 --pls-iterations 1000 -o "$OUT/multistart/table5" ;;
+    cluster) mols bench cluster -k 32 -i 1000 --repeats 3 --cpu-moves 1e5 -o "$OUT/cluster" ;;
     batch) mols bench batch --instances 020_10_01,tai12a,kroA100 --sizes 1,8,64,1024 -i 10000 -o "$OUT/batch" ;;
     techniques) mols bench gpu-techniques --repeats 30 -o "$OUT/gpu-techniques" && mols bench neighborhood -o "$OUT/neighborhood" ;;
     qap) mols bench qap --seeds 3 --plain-iterations 1000 --its-seeds 3 --its-backends gpu -o "$OUT/qap" ;;

@@ -240,7 +240,8 @@ def write_report(rows: list[dict], clusters: list[dict], notes: list[str], env: 
                         ("multistart.md", render_markdown(rows, clusters, notes, env)))
 
 
-def _cell(row: dict) -> str:
+def cell_text(row: dict) -> str:
+    """A cell's time (est. where extrapolated) and its speed-up over cpu1."""
     text = Spread.read(row, "seconds_full").text(".2f") + (" est." if row["estimated"] else "")
     speedup = Spread.read(row, "x_cpu1").text(".1f")
     return text if row["column"] == "cpu1" or not speedup else f"{text} ×{speedup}"
@@ -262,7 +263,7 @@ def render_markdown(rows: list[dict], clusters: list[dict], notes: list[str], en
         first = next(iter(mine.values()))
         line = {"instance": instance, "n": first["n"], "search": first["algorithm"].upper(),
                 "K × iterations": f"{first['searches']} × {first['budget']:,}"}
-        line |= {names[cell]: _cell(mine[cell]) if cell in mine else "" for cell in cells}
+        line |= {names[cell]: cell_text(mine[cell]) if cell in mine else "" for cell in cells}
         line |= {f"gpu / gpu1 {mode}": "×" + Spread.read(mine[("gpu", mode)], "x_gpu1").text(".2f")
                  if ("gpu", mode) in mine else "" for mode in MODES if ("gpu", mode) in cells}
         paper = PAPER_SECONDS.get(instance)

@@ -141,6 +141,47 @@ def bench_natural_end(
     show_report(*bench.write_report(df, output, iterations))
 
 
+def bench_cluster(
+    instances: Annotated[str | None, typer.Option(help="Comma-separated PPP sizes of the paper's Tables 10 and 11, "
+                                                  "or all (73-73 ... 1301-1317; default: 73-73, 201-217, "
+                                                  "401-417).")] = None,
+    workers: Annotated[str | None, typer.Option(help="Comma-separated CPU worker counts (default: 1, 2, 4 ... the "
+                                                "cores, then twice the cores: two machines' worth).")] = None,
+    gpu: Annotated[bool, typer.Option("--gpu/--no-gpu", help="Also one GPU worker (skipped without a GPU).")] = True,
+    searches: Annotated[int, typer.Option("--searches", "-k", min=1, help="Tabu searches per cell, the same in "
+                                          "every column.")] = 32,
+    iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="Tabu iterations per search.")] = 1000,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed multistarts per cell: median and range reported.")] = 3,
+    cpu_moves: Annotated[float, typer.Option(min=1, help="Neighbors a CPU search evaluates at most (fewer "
+                                             "iterations, the time extrapolated).")] = 1e5,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "cluster",
+):
+    """L13 Tables 10 and 11: PPP Hamming 2 tabu searches on 1 ... all cores as Dask workers (and more processes
+    than cores, several machines' worth) against one GPU, speed-ups beside the paper's cluster and grid."""
+    from mols.bench import cluster as bench
+    from mols.parallel.workers import visible_gpus
+
+    chosen = choose(instances, bench.INSTANCES, "--instances") if instances else list(bench.DEFAULT_INSTANCES)
+    counts = parse_counts(workers, "--workers") if workers else bench.default_workers()
+    has_gpu = gpu and bool(visible_gpus())
+    notes = [] if has_gpu or not gpu else ["gpu1: skipped, no GPU visible (CuPy finds none)"]
+    cases = [bench.ppp_case(name, iterations, int(cpu_moves)) for name in chosen]
+    env = bench.settings_header(searches, iterations, repeats, int(cpu_moves))
+
+    def on_row(rows: list[dict], clusters: list[dict]) -> None:  # a run cut short keeps the cells measured
+        row = rows[-1]
+        err_console.print(f"{row['instance']} {row['column']}: {row['seconds']:.2f} s for {row['searches']} x "
+                          f"{row['iterations']:,} iterations", highlight=False)
+        bench.write_report(rows, clusters, notes, env, output)
+
+    try:
+        rows, clusters = bench.run(cases, counts, has_gpu, bench.Settings(searches, repeats), output, on_row)
+    except KeyboardInterrupt:
+        err_console.print(f"interrupted: the cells measured so far are in {output}")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    show_report(bench.write_report(rows, clusters, notes, env, output), output / "cluster.csv")
+
+
 def bench_pymoo(
     instances: Annotated[str, typer.Option(help="Comma-separated flowshop instances, or all (20x10 ... 200x20).")
                          ] = "all",
@@ -223,4 +264,4 @@ def _unknown_case(text: str, names: list[str]) -> None:
     raise MolsError(f"--cases: {text!r} is none of 1-{len(names)} ({', '.join(names)}) or all")
 
 
-COMMANDS = {"anytime": bench_anytime, "ils3opt": bench_ils3opt, "multistart": bench_multistart, "natural-end": bench_natural_end, "pymoo": bench_pymoo, "batch": bench_batch, "threads": bench_threads}
+COMMANDS = {"anytime": bench_anytime, "cluster": bench_cluster, "ils3opt": bench_ils3opt, "multistart": bench_multistart, "natural-end": bench_natural_end, "pymoo": bench_pymoo, "batch": bench_batch, "threads": bench_threads}
