@@ -40,8 +40,8 @@ class NoTrace:
     ended = False
 
 
-class TimedTrace(Trace):
-    """The trace, its own time counted."""
+class Timed:
+    """A monitor's own time counted (`seconds`): its step and end events, mixed in before the monitor's class."""
 
     seconds = 0.0
 
@@ -56,21 +56,13 @@ class TimedTrace(Trace):
         self.seconds += time.perf_counter() - began
 
 
-class TimedCheckpoints(Checkpoints):
+class TimedTrace(Timed, Trace):
+    """The trace, its own time counted."""
+
+
+class TimedCheckpoints(Timed, Checkpoints):
     """Checkpoints, their own time counted: taking the state on the run's thread (its write runs beside the search,
     on a thread of its own), and waiting for the last write at the end."""
-
-    seconds = 0.0
-
-    def on_step(self, search) -> None:
-        began = time.perf_counter()
-        super().on_step(search)
-        self.seconds += time.perf_counter() - began
-
-    def on_end(self, search, result) -> None:
-        began = time.perf_counter()
-        super().on_end(search, result)
-        self.seconds += time.perf_counter() - began
 
 
 def one_run(fields: dict, backend: str, variant: str, folder: Path) -> dict:

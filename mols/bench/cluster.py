@@ -9,7 +9,16 @@ import time
 from pathlib import Path
 
 from mols.bench.common import write_tables
-from mols.bench.multistart import Case, Settings, cell_text, header, make_case, measure, with_ratios
+from mols.bench.multistart import (
+    Case,
+    Settings,
+    cell_text,
+    clusters_and_notes,
+    header,
+    make_case,
+    measure,
+    with_ratios,
+)
 from mols.markdown import markdown_list, markdown_table
 from mols.problems.ppp.instance import PAPER_2013_SIZES
 
@@ -137,13 +146,7 @@ def render_markdown(rows: list[dict], clusters: list[dict], notes: list[str], en
     text += markdown_table(table) + "\n" if table else "(no cells measured)\n"
     text += ("\n## The paper's speed-ups over one core (Tables 10 and 11, per configuration's CPU cores)\n\n"
              + markdown_table(paper_rows(list(dict.fromkeys(r["instance"] for r in rows)))) + "\n" if rows else "")
-    if clusters:
-        text += "\n## Clusters\n\n" + markdown_table(
-            [{"column": c["column"], "workers": c["workers"], "start s": f"{c['start_seconds']:.1f}"}
-             for c in clusters]) + "\n"
-    if notes:
-        text += "\n## Notes\n\n" + "\n".join(f"- {note}" for note in notes) + "\n"
-    return text
+    return text + clusters_and_notes(clusters, notes)
 
 
 def settings_header(searches: int, iterations: int, repeats: int, cpu_moves: int) -> dict:

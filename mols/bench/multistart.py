@@ -252,6 +252,18 @@ def _order(cell: tuple[str, str]) -> tuple[int, int]:
     return MODES.index(cell[1]), list(COLUMNS).index(cell[0])
 
 
+def clusters_and_notes(clusters: list[dict], notes: list[str]) -> str:
+    """A report's closing sections: each column's cluster and its start-up seconds, then the notes (none: "")."""
+    text = ""
+    if clusters:
+        text += "\n## Clusters\n\n" + markdown_table(
+            [{"column": c["column"], "workers": c["workers"], "start s": f"{c['start_seconds']:.1f}"}
+             for c in clusters]) + "\n"
+    if notes:
+        text += "\n## Notes\n\n" + "\n".join(f"- {note}" for note in notes) + "\n"
+    return text
+
+
 def render_markdown(rows: list[dict], clusters: list[dict], notes: list[str], env: dict) -> str:
     workers = {c["column"]: c["workers"] for c in clusters}
     cells = sorted({(r["column"], r["mode"]) for r in rows}, key=_order)
@@ -283,10 +295,4 @@ def render_markdown(rows: list[dict], clusters: list[dict], notes: list[str], en
             "(no texture memory).\n\n"
             f"{markdown_list(env)}\n\n")
     text += markdown_table(table) + "\n" if table else "(no cells measured)\n"
-    if clusters:
-        text += "\n## Clusters\n\n" + markdown_table(
-            [{"column": c["column"], "workers": c["workers"], "start s": f"{c['start_seconds']:.1f}"}
-             for c in clusters]) + "\n"
-    if notes:
-        text += "\n## Notes\n\n" + "\n".join(f"- {note}" for note in notes) + "\n"
-    return text
+    return text + clusters_and_notes(clusters, notes)
