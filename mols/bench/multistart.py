@@ -59,6 +59,7 @@ class Case:
 class Settings:
     searches: int = 20
     repeats: int = 3
+    modes: tuple[str, ...] = MODES  # of MODES: the arrangements measured where they apply
 
 
 def make_case(instance: str, problem: str, algorithm: str, iterations: int, cap: int, **extra) -> Case:
@@ -90,13 +91,15 @@ def plan_columns(requested: list[str], gpus: int) -> tuple[list[str], list[str]]
     return kept, notes
 
 
-def modes(case: Case, column: str, searches: int, workers: int) -> list[tuple[str, int]]:
-    """(mode, searches per task) of a column: `one`; on a GPU also `batched` where the searches share launches
-    (driver.default_per_task) and a task would hold more than one."""
+def modes(case: Case, column: str, searches: int, workers: int, wanted: tuple[str, ...] = MODES
+          ) -> list[tuple[str, int]]:
+    """(mode, searches per task) of a column, of those `wanted`: `one`; on a GPU also `batched` where the searches
+    share launches (driver.default_per_task) and a task would hold more than one."""
     from mols.parallel.driver import default_per_task
 
     per_task = default_per_task(case.fields, searches, workers)
-    return [("one", 1)] + ([("batched", per_task)] if COLUMNS[column][0] == "gpu" and per_task > 1 else [])
+    found = [("one", 1)] + ([("batched", per_task)] if COLUMNS[column][0] == "gpu" and per_task > 1 else [])
+    return [(mode, per) for mode, per in found if mode in wanted]
 
 
 def timed_multistart(executor, fields: dict, searches: int, folder: Path, per_task: int) -> tuple[float, dict]:
@@ -176,7 +179,7 @@ def run(cases: list[Case], columns: list[str], settings: Settings, output: Path,
             clusters.append({"column": column, "device": device, "workers": count,
                              "start_seconds": time.perf_counter() - start})
             for case in cases:
-                for mode, per_task in modes(case, column, settings.searches, count):
+                for mode, per_task in modes(case, column, settings.searches, count, settings.modes):
                     rows.append(measure(executor, case, column, mode, per_task, settings, scratch))
                     on_row(rows, clusters)
     shutil.rmtree(scratch, ignore_errors=True)

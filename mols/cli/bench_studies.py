@@ -75,6 +75,8 @@ def bench_multistart(
                                          "GPU), gpu (a worker per GPU), or all; those without their device are "
                                          "skipped.")] = "all",
     repeats: Annotated[int, typer.Option(min=1, help="Timed multistarts per cell: median and range reported.")] = 3,
+    modes: Annotated[str, typer.Option(help="Comma-separated: one (a search per task), batched (a GPU's searches "
+                                       "sharing each launch, in equal shares over the GPUs), or all.")] = "all",
     cpu_moves: Annotated[float, typer.Option(min=1, help="QAP: neighbors a CPU search evaluates at most (fewer "
                                              "iterations, the time extrapolated).")] = 3e5,
     flowshop: Annotated[bool, typer.Option("--flowshop/--no-flowshop", help="Also K PLS-≠ searches on the flowshop "
@@ -92,6 +94,7 @@ def bench_multistart(
 
     chosen = [] if instances == "none" else choose(instances, bench.INSTANCES, "--instances")
     wanted, notes = bench.plan_columns(choose(columns, bench.COLUMNS, "--columns"), len(visible_gpus()))
+    settings = bench.Settings(searches, repeats, tuple(choose(modes, bench.MODES, "--modes")))
     if not wanted:
         raise MolsError(f"--columns {columns}: none can run on this machine ({'; '.join(notes)})")
     cases = [bench.qap_case(name, iterations, int(cpu_moves)) for name in chosen]
@@ -110,7 +113,7 @@ def bench_multistart(
         bench.write_report(rows, clusters, notes, env, output)
 
     try:
-        rows, clusters = bench.run(cases, wanted, bench.Settings(searches, repeats), output, on_row)
+        rows, clusters = bench.run(cases, wanted, settings, output, on_row)
     except KeyboardInterrupt:
         err_console.print(f"interrupted: the cells measured so far are in {output}")
         raise typer.Exit(EXIT_INTERRUPTED) from None

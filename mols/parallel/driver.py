@@ -9,15 +9,25 @@ import signal
 import traceback
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mols.errors import MolsError
 from mols.parallel.logs import log, log_file
-from mols.parallel.record import MULTISTART, as_json, pending_seeds, previous_tasks, seed_folder, write_merged
+from mols.parallel.record import (
+    MULTISTART,
+    WRITERS,
+    Written,
+    as_json,
+    pending_seeds,
+    previous_tasks,
+    seed_folder,
+    write_merged,
+    write_seed,
+)
 from mols.parallel.task import Outcome, Shipped, TaskReport, check_task, run_task
 from mols.results_folder import KINDS, ResultsFolder
-from mols.resume import finished
 from mols.runner import SearchResult
 
 ATTEMPTS = 2  # a task is tried again once
@@ -75,6 +85,8 @@ class Driver:
         self.history: list[dict] = []  # the tasks of the runs into this folder before
         self.codes: dict[int, int] = {}
         self.results: dict[int, SearchResult] = {}  # with keep: the searches' results, by seed
+        self.written: dict[int, Written] = {}  # the searches written by this run, for the record
+        self.writes: list = []  # the folders being written (futures of self.writer's threads)
         self.on_failed: Callable[[Task, str, bool], None] = _quiet
 
     def check(self) -> dict:
@@ -108,7 +120,10 @@ class Driver:
             workers = len(self.executor.workers())
             per_task = self.per_task or default_per_task(self.fields, len(pending), workers)
             self.tasks = chunks(pending, per_task, len(self.history))
-            self._run_tasks(stop, on_search)
+            with ThreadPoolExecutor(WRITERS, thread_name_prefix="mols-write") as self.writer:
+                self._run_tasks(stop, on_search)
+                for write in self.writes:
+                    write.result()  # a folder that could not be written: its MolsError
             out.written = True
             return self.write_record()
 
@@ -148,10 +163,9 @@ class Driver:
 
     def _write(self, outcome: Outcome) -> None:
         if outcome.files is not None:
-            with ResultsFolder(seed_folder(self.folder, outcome.seed), overwrite=True) as out:
-                out.write_files(outcome.files)
-                if outcome.status == "completed":
-                    finished(out.path)
+            self.writes.append(self.writer.submit(write_seed, self.folder, outcome.seed, outcome.files))
+            if outcome.result is not None:
+                self.written[outcome.seed] = Written.of(outcome.files, outcome.result.archive.F)
         if self.keep and outcome.result is not None:
             self.results[outcome.seed] = outcome.result
         if outcome.code is not None:
@@ -161,7 +175,8 @@ class Driver:
         """OUT/merged_front.csv and the record from the seeds' folders (record.write_merged)."""
         extra = {"options": as_json(self.fields), **self.executor.where(),
                  "tasks": self.history + [task.record() for task in self.tasks]}
-        return write_merged(self.folder, self.seeds, self.codes, self.executor.mode, self.record, extra)
+        return write_merged(self.folder, self.seeds, self.codes, self.executor.mode, self.record, extra,
+                            self.written)
 
     def summary(self, error: BaseException) -> str:
         """A failed attempt in a few words: that its worker died, or the error's type and first line."""

@@ -3,20 +3,24 @@ union) and the record file (batch.json or multistart.json), rebuilt from the fol
 
 from __future__ import annotations
 
+import io
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from mols.archive import nondominated
 from mols.errors import MolsError
-from mols.results_folder import KINDS, MANIFEST, write_atomic
-from mols.resume import check_instance, read_checkpoint
+from mols.results_folder import FRONT, KINDS, MANIFEST, ResultsFolder, write_atomic
+from mols.resume import check_instance, finished, read_checkpoint
 from mols.resume import checkpoints as checkpoints_monitor
 from mols.search.checkpoint import CHECKPOINT
 
 MERGED, BATCH, MULTISTART = "merged_front.csv", KINDS["batch"], KINDS["multistart"]
 EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's number
+WRITERS = 8  # threads writing the searches' folders: each file is flushed to the disk, and the waits overlap
 
 
 def seed_folder(folder: Path, seed: int) -> Path:
@@ -43,6 +47,14 @@ def seed_checkpoints(config, search, checkpoints: tuple[str, float | None] | Non
     return [checkpoints_monitor(config, search, where, interval)], state
 
 
+def write_seed(folder: Path, seed: int, files: dict[str, bytes], overwrite: bool = True) -> None:
+    """One search's files into OUT/seed-S; its checkpoint there removed once the run completed."""
+    with ResultsFolder(seed_folder(folder, seed), overwrite=overwrite) as out:
+        out.write_files(files)
+        if json.loads(files[MANIFEST]).get("status") == "completed":
+            finished(out.path)
+
+
 def refuse_taken(folder: Path, seeds: list[int]) -> None:
     """MolsError where a seed's folder holds a run already (before any search starts: --overwrite replaces it)."""
     for seed in seeds:
@@ -51,15 +63,31 @@ def refuse_taken(folder: Path, seeds: list[int]) -> None:
                             "or choose another --output")
 
 
+@dataclass(frozen=True)
+class Written:
+    """A search's files as written into its folder by this process: run.json's content, front.csv's bytes and the
+    archive's values of the objectives it optimised, so that the record reads no folder back (docs/internals.md)."""
+
+    manifest: dict
+    front: bytes
+    F: np.ndarray
+
+    @classmethod
+    def of(cls, files: dict[str, bytes], F: np.ndarray) -> Written:
+        return cls(json.loads(files[MANIFEST]), files[FRONT], np.asarray(F, dtype=np.float64))
+
+
 def write_merged(folder: Path, seeds: list[int], codes: dict[int, int], mode: str, name: str = BATCH,
-                 extra: dict | None = None) -> dict:
+                 extra: dict | None = None, written: dict[int, Written] | None = None) -> dict:
     """OUT/merged_front.csv from the seeds' folders that hold a run, and OUT/`name` (the record: `mode`, how the
-    searches ran, "one launch", "processes" or "dask"; `extra`: more of its keys); returns the record."""
+    searches ran, "one launch", "processes" or "dask"; `extra`: more of its keys); returns the record. `written`:
+    the seeds this process wrote, taken from memory instead of their folders."""
     from mols.reporting.runs import (
         load_run,  # reporting imports pymoo: only the end of many searches needs it
     )
 
-    searches, fronts, objectives = [], [], None
+    written = written or {}
+    searches, runs, objectives = [], {}, None
     for seed in seeds:
         where = seed_folder(folder, seed)
         code = codes.get(seed)
@@ -67,17 +95,37 @@ def write_merged(folder: Path, seeds: list[int], codes: dict[int, int], mode: st
                  "status": "not run" if code is None else "failed"}
         if where.with_suffix(".log").is_file():
             entry["log"] = where.with_suffix(".log").name
-        if (where / MANIFEST).is_file():
-            run = load_run(where)
+        if seed in written or (where / MANIFEST).is_file():
+            run = written[seed] if seed in written else load_run(where)
             objectives = run.manifest["objectives"]
             entry |= {key: run.manifest[key] for key in ("status", "iterations", "wall_seconds", "archive_size")}
-            fronts.append(pd.read_csv(where / "front.csv", dtype={"solution": str}).assign(seed=seed))
+            runs[seed] = run
         searches.append(entry)
+    fronts = [_front(folder, seed, runs[seed]).assign(seed=seed) for seed in _contributing(runs, objectives)]
     merged = merge_fronts(fronts, objectives)
     write_atomic(folder / MERGED, merged.to_csv(index=False).encode())
     record = {"mode": mode, **(extra or {}), "searches": searches, "merged": {"file": MERGED, "rows": len(merged)}}
     write_atomic(folder / name, json.dumps(record, indent=2).encode())
     return record
+
+
+def _contributing(runs: dict, objectives: list[str] | None) -> list[int]:
+    """The seeds whose front may hold a row of the merged one: with one objective, those whose best is within a
+    rounding of the best of all (front.csv's text may differ from the archive's values in the last bit), so that
+    only their fronts are parsed; with several, every seed."""
+    if objectives is None or len(objectives) != 1:
+        return list(runs)
+    best = {seed: run.F[:, 0].min() for seed, run in runs.items() if len(run.F)}
+    if not best:
+        return list(runs)
+    least = min(best.values())
+    margin = 1e-9 * max(1.0, abs(least))
+    return [seed for seed in runs if seed not in best or best[seed] <= least + margin]
+
+
+def _front(folder: Path, seed: int, run) -> pd.DataFrame:
+    data = run.front if isinstance(run, Written) else (seed_folder(folder, seed) / FRONT).read_bytes()
+    return pd.read_csv(io.BytesIO(data), dtype={"solution": str})
 
 
 def merge_fronts(fronts: list[pd.DataFrame], objectives: list[str] | None) -> pd.DataFrame:

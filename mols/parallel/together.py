@@ -4,11 +4,12 @@ algorithms/tabu/batch.py), written in the layout of the driver's: OUT/seed-S, th
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from mols.errors import MolsError
-from mols.parallel.record import EXIT_CODES, refuse_taken, seed_folder, write_merged
-from mols.results import ResultsFolder, RunContext, write_run
+from mols.parallel.record import EXIT_CODES, WRITERS, Written, refuse_taken, write_merged, write_seed
+from mols.results import RunContext, results_files
 from mols.runner import RunConfig
 from mols.runner.batch import seed_configs, sharing_batch
 
@@ -41,9 +42,10 @@ def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, st
     stop.phase = "search"
     results = batch.run(stop)
     stop.phase = "write"  # a signal now is only noted: the folders are written
-    codes = {}
-    for one, search, result in zip(configs, batch.searches, results):
-        with ResultsFolder(seed_folder(folder, one.seed), overwrite) as out:
-            write_run(out, one, result, RunContext.of(search))
-        codes[one.seed] = EXIT_CODES.get(result.status, stop.exit_code or 130)
-    return write_merged(folder, [one.seed for one in configs], codes, "one launch")
+    files = {one.seed: results_files(one, result, RunContext.of(search))
+             for one, search, result in zip(configs, batch.searches, results)}
+    with ThreadPoolExecutor(WRITERS, thread_name_prefix="mols-write") as pool:
+        list(pool.map(lambda seed: write_seed(folder, seed, files[seed], overwrite), files))
+    codes = {one.seed: EXIT_CODES.get(result.status, stop.exit_code or 130) for one, result in zip(configs, results)}
+    written = {one.seed: Written.of(files[one.seed], result.archive.F) for one, result in zip(configs, results)}
+    return write_merged(folder, [one.seed for one in configs], codes, "one launch", written=written)
