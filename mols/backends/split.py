@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import pairwise
 
 import numpy as np
 
@@ -39,7 +40,7 @@ def split_refused(problem: Problem, spec: BackendSpec, n_neighbors: int) -> str 
 def shares(n_neighbors: int, parts: int) -> list[range]:
     """`parts` contiguous shares of the ids 0 .. n_neighbors - 1, as even as can be, in order."""
     bounds = [n_neighbors * p // parts for p in range(parts + 1)]
-    return [range(lo, hi) for lo, hi in zip(bounds, bounds[1:])]
+    return [range(lo, hi) for lo, hi in pairwise(bounds)]
 
 
 class SplitEvaluator(Companions):
