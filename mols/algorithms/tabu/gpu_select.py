@@ -100,7 +100,7 @@ class DeviceSelection:
             out = (c, threshold, step, self.forbidden_until,
                    self._part_s[2 * done:], self._part_i[2 * done:], self._part_f[2 * done * k:])
             if self._fused is not None:
-                rows = min(ev.chunk, ev.n_neighbors - first)
+                rows = min(ev.chunk, ev.ids.stop - first)
                 ev.run(self._fused, (parts, ev.lanes), (self.block,), (*ev.data, *ev.state_args,
                                                                        np.int64(first + rows), np.int64(first), *out))
             else:
