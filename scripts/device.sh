@@ -24,12 +24,13 @@
 #   peers        mols bench pymoo --seeds 2
 #   startup      mols bench startup
 #   anytime      mols bench anytime: what the trace and checkpoints cost (issue 39's three runs), into $OUT/anytime
+#   multigpu     mols bench multi-gpu: one tabu search over 1, 2 and 4 GPUs (TSP 2-opt 100,000 cities, PPP H3 1301-1317)
 #
 # First, as every device call needs: the wheels carried in .whl/ installed into /tmp/site (.whl/extra/ too where
 # scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
 # call lasts at most 10 minutes: name one or two suites per call.
 set -uo pipefail
-[ $# -gt 0 ] || { sed -n '2,29p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,30p' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
@@ -93,6 +94,7 @@ suite() {
     peers) mols bench pymoo --seeds 2 -o "$OUT/pymoo" ;;
     startup) mols bench startup -o "$OUT/startup" ;;
     anytime) mols bench anytime --repeats "${REPEATS:-5}" -o "$OUT/anytime" ;;
+    multigpu) mols bench multi-gpu --repeats "${REPEATS:-3}" -o "$OUT/multi-gpu" ;;
     *) echo "unknown suite $1; the suites are listed at the top of $0"; return 2 ;;
   esac
 }
