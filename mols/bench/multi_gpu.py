@@ -3,6 +3,7 @@ side by side with the speed-up over one GPU, and whether every count ends with o
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ def run_once(case: tuple, gpus: int, iterations: int | None, seed: int) -> tuple
     """One tabu search on `gpus` GPUs: its seconds per iteration (warm-up excluded), its best solution, and what it
     ran on."""
     problem, instance, neighborhood, default = case
+    gc.collect()  # the last run's evaluators (cycles through their companions) and their tabu memory, 20 GB a device
     search = build_search(RunConfig(instance, problem=problem, algorithm="tabu", neighborhood=neighborhood,
                                     iterations=iterations or default, seed=seed, backend="gpu", gpus=gpus))
     result = search.run()
