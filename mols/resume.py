@@ -13,7 +13,7 @@ from mols.search.checkpoint import CHECKPOINT, FORMAT, Checkpoints, load_checkpo
 
 # what a resumed run may take from its command line rather than from its checkpoint: where it runs, and how often
 # it checkpoints (any other option would make another run)
-OVERRIDES = ("backend", "threads", "block", "tune")
+OVERRIDES = ("backend", "threads", "block", "tune", "gpus")
 
 
 def checkpoint_header(config: RunConfig, problem, interval: float) -> dict:

@@ -11,7 +11,7 @@
 #   ils          mols bench ils3opt: the three runs of reports/ils3opt (kroA100 and lin318, rat783 and fl1577,
 #                pcb3038), into $OUT/ils3opt
 #   multistart   mols bench multistart on every GPU: tai100a on one GPU and all, then Table 5
-#   multigpu     1,000 ITS searches of 10,000 iterations on tai100a, batched, on one GPU and on all, before ($BASE) and
+#   multistart-gpus  1,000 ITS searches of 10,000 iterations on tai100a, batched, on one GPU and on all, before ($BASE) and
 #                after, into $OUT/multigpu
 #   cluster      mols bench cluster: L13 Tables 10-11, PPP Hamming 2 on 1 ... 2 x cores CPU workers against one GPU
 #   batch        mols bench batch: searches sharing each launch, and weight vectors side by side
@@ -26,12 +26,13 @@
 #   peers        mols bench pymoo --seeds 2
 #   startup      mols bench startup
 #   anytime      mols bench anytime: what the trace and checkpoints cost (issue 39's three runs), into $OUT/anytime
+#   split        mols bench multi-gpu: one tabu search over 1, 2 and 4 GPUs (TSP 2-opt 100,000 cities, PPP H3 1301-1317)
 #
 # First, as every device call needs: the wheels carried in .whl/ installed into /tmp/site (.whl/extra/ too where
 # scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
 # call lasts at most 10 minutes: name one or two suites per call.
 set -uo pipefail
-[ $# -gt 0 ] || { sed -n '2,32p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,33p' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
@@ -42,7 +43,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv | tee "$OUT/nvidia-smi.t
 python3 -m compileall -q -j 8 mols ${BASE:-.base}/mols /tmp/site > /dev/null 2>&1
 
 mols() { python3 -m mols "$@"; }
-# The batched cells of `mols bench multistart` in a tree older than its --modes (the multigpu suite's before)
+# The batched cells of `mols bench multistart` in a tree older than its --modes (the multistart-gpus suite's before)
 BASE_BATCHED='
 import sys; from pathlib import Path; from mols.bench import multistart as b; from mols.parallel.executors import open_executor
 case, out = b.qap_case("tai100a", 10000, 300000), Path(sys.argv[1])
@@ -83,11 +84,11 @@ suite() {
       mols bench multistart --instances tai100a -k 20 -i 100000 --columns gpu1,gpu --no-flowshop --repeats 3 \
         -o "$OUT/multistart/tai100a" \
         && mols bench multistart -k 20 -i 10000 --repeats 1 --cpu-moves 2e5 --pls-iterations 1000 -o "$OUT/multistart/table5" ;;
-    multigpu)
+    multistart-gpus)
       base_tree || return 1
-      PYTHONPATH=$PWD/${BASE:-.base}:/tmp/site python3 -c "$BASE_BATCHED" "$OUT/multigpu/before" \
+      PYTHONPATH=$PWD/${BASE:-.base}:/tmp/site python3 -c "$BASE_BATCHED" "$OUT/multistart-gpus/before" \
         && mols bench multistart --instances tai100a -k 1000 -i 10000 --columns gpu1,gpu --modes batched --no-flowshop \
-             --repeats 3 -o "$OUT/multigpu/after" ;;
+             --repeats 3 -o "$OUT/multistart-gpus/after" ;;
     cluster) mols bench cluster -k 32 -i 1000 --repeats 3 --cpu-moves 1e5 -o "$OUT/cluster" ;;
     batch) mols bench batch --instances 020_10_01,tai12a,kroA100 --sizes 1,8,64,1024 -i 10000 -o "$OUT/batch" ;;
     techniques) mols bench gpu-techniques --repeats 30 -o "$OUT/gpu-techniques" && mols bench neighborhood -o "$OUT/neighborhood" ;;
@@ -110,6 +111,7 @@ suite() {
     peers) mols bench pymoo --seeds 2 -o "$OUT/pymoo" ;;
     startup) mols bench startup -o "$OUT/startup" ;;
     anytime) mols bench anytime --repeats "${REPEATS:-5}" -o "$OUT/anytime" ;;
+    split) mols bench multi-gpu --repeats "${REPEATS:-3}" -o "$OUT/multi-gpu" ;;
     *) echo "unknown suite $1; the suites are listed at the top of $0"; return 2 ;;
   esac
 }

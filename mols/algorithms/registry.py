@@ -18,7 +18,8 @@ class Algorithm:
     """One algorithm: `options` its options class; `search` its Search class, or "module:Class" imported when a
     search is made (so that the CLI starts without loading kernels); `label` its name in results from its options;
     `help` for --algorithm; `archive`: it takes --archive (where neighbors are filtered); `initial`: it may start
-    from a given population."""
+    from a given population; `split`: it selects through tabu's selection, which serves a neighborhood split over
+    several GPUs (--gpus)."""
 
     options: type[AlgorithmOptions]
     search: type | str
@@ -26,6 +27,7 @@ class Algorithm:
     help: str
     archive: bool = False
     initial: bool = False
+    split: bool = False
 
     def build(self, *common, options: AlgorithmOptions, **keywords):
         """The search on `common` (Search's positional arguments), with its options and `keywords` (budgets)."""
@@ -40,12 +42,13 @@ REGISTRY: dict[str, Algorithm] = {
     "pls": Algorithm(PLSOptions, "mols.algorithms.pls.search:ParetoLocalSearch", lambda o: f"pls-{o.variant}",
                      "Pareto local search (PLS-1)", archive=True, initial=True),
     "tabu": Algorithm(TabuOptions, "mols.algorithms.tabu.search:AggregatedTabu", lambda o: "tabu",
-                      "aggregated tabu search"),
-    "its": Algorithm(ITSOptions, "mols.algorithms.descent.its:IteratedTabu", lambda o: "its", "iterated tabu search"),
+                      "aggregated tabu search", split=True),
+    "its": Algorithm(ITSOptions, "mols.algorithms.descent.its:IteratedTabu", lambda o: "its", "iterated tabu search",
+                     split=True),
     "hc": Algorithm(ClimbOptions, "mols.algorithms.descent.climb:HillClimbing", lambda o: "hc",
-                    "hill climbing (best improvement, restarts)"),
+                    "hill climbing (best improvement, restarts)", split=True),
     "ils": Algorithm(ILSOptions, "mols.algorithms.descent.climb:IteratedLocalSearch",
-                     lambda o: "ils3opt" if o.strategy is not None else "ils", "iterated local search"),
+                     lambda o: "ils3opt" if o.strategy is not None else "ils", "iterated local search", split=True),
 }
 
 

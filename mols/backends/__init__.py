@@ -21,10 +21,14 @@ __getattr__, __dir__ = lazy_exports(__name__, {"Evaluator": "mols.backends.base"
 def prepare(problem: Problem, nbh: Neighborhood, spec: BackendSpec | str = "auto", iteration=None) -> Evaluator:
     """An evaluator of `nbh` on `problem`, made as `spec` says (a BackendSpec, or a device name: auto, cpu,
     gpu), on the gpu under the launch tuning.py chooses, timing `iteration` (tuning.Iteration: the algorithm's, as
-    algorithms/tabu/selection.py's tuned_iteration; None: an evaluation). `gpu` where CuPy finds no device is a
-    BackendError."""
+    algorithms/tabu/selection.py's tuned_iteration; None: an evaluation), or split over spec.gpus devices (split.py).
+    `gpu` where CuPy finds no device is a BackendError."""
     spec = (spec if isinstance(spec, BackendSpec) else BackendSpec(spec)).resolved()
     check_supported(problem, nbh)
+    if spec.device == "gpu" and spec.gpus > 1:
+        from mols.backends.split import SplitEvaluator
+
+        return SplitEvaluator(problem, nbh, spec)
     if spec.device == "gpu":
         from mols.backends.tuning import evaluation, gpu_evaluator
 

@@ -114,14 +114,18 @@ class PackedBuffers:
     """Arrays of several shapes and dtypes in one pinned host block and one device block,
     so that moving all of them is a single asynchronous copy."""
 
-    def __init__(self, layout: list[tuple[tuple[int, ...], np.dtype]]):
+    def __init__(self, layout: list[tuple[tuple[int, ...], np.dtype]], host: PackedBuffers | None = None):
+        """`host`: buffers of the same layout (on another device) whose pinned host block these share."""
         cupy = import_cupy()
         *offsets, total = packed_offsets(layout)  # once: a layout of many lanes has thousands of arrays
         self.nbytes = total
         check_fits(total, "a solution's state")
-        self._pinned = cupy.cuda.alloc_pinned_memory(total)
-        self.host_flat = np.frombuffer(self._pinned, dtype=np.uint8, count=total)
-        self.host_flat[:] = 0  # pinned memory comes uninitialised; counters in it must start at 0
+        if host is None:
+            self._pinned = cupy.cuda.alloc_pinned_memory(total)
+            self.host_flat = np.frombuffer(self._pinned, dtype=np.uint8, count=total)
+            self.host_flat[:] = 0  # pinned memory comes uninitialised; counters in it must start at 0
+        else:
+            self.host_flat = host.host_flat
         self.device_flat = device_array(total, np.uint8, "a solution's state")
         self.host = tuple(_view(self.host_flat, o, s, d) for o, (s, d) in zip(offsets, layout))
         self.device = tuple(_view(self.device_flat, o, s, d) for o, (s, d) in zip(offsets, layout))

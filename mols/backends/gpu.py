@@ -43,16 +43,20 @@ CHUNK_ROWS = 1 << 25  # moves per launch at most (F of 128 MB for one int32 obje
 class GpuEvaluator(DeviceQueue, Companions):
     """Problem data go to the device once. `evaluate` replays one CUDA graph: copy the solution's
     state arrays in (one pinned copy), run the kernel, copy F out into a pinned host array. Its users queue
-    their own work after its pipeline's through the DeviceQueue verbs."""
+    their own work after its pipeline's through the DeviceQueue verbs. A share of a neighborhood split over several
+    devices (split.py) evaluates only the neighbor ids `ids` (F's rows keep their ids: row id - first of a launch)
+    and may share another share's pinned host buffers (`host`): the state staged once goes up to every device."""
 
     def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec = GPU_SPEC,
-                 launch: Launch = DEFAULT_LAUNCH, lanes: int = 1, data: tuple | None = None):
+                 launch: Launch = DEFAULT_LAUNCH, lanes: int = 1, data: tuple | None = None,
+                 ids: range | None = None, host: GpuEvaluator | None = None):
         cupy = import_cupy()
         super().__init__()
         self.nbh, self.spec, self.label, self.lanes = nbh, spec, spec.label, lanes
         self.n_neighbors = nbh.n_neighbors(problem.n)
+        self.ids = range(self.n_neighbors) if ids is None else ids
         self.chunk = chunk_size(problem, self.n_neighbors, spec.chunk_rows, CHUNK_ROWS)
-        self.firsts = range(0, self.n_neighbors, self.chunk)  # each launch's first move
+        self.firsts = range(self.ids.start, self.ids.stop, self.chunk)  # each launch's first move
         self.what = describe(problem, nbh, self.n_neighbors)
         layout = state_layout(problem, nbh)
         refused = lanes > 1 and lanes_refused(problem, self.what, self.chunk < self.n_neighbors, lanes)
@@ -64,7 +68,8 @@ class GpuEvaluator(DeviceQueue, Companions):
         if data is None:  # a lanes evaluator shares its maker's
             data = tuple(device_copy(a, f"{self.what}: its data ({a.nbytes:,} bytes)") for a in problem.kernels.data())
         self.data = data
-        self.state = PackedBuffers(layout * lanes)
+        self.state = PackedBuffers(layout * lanes, None if host is None else host.state)
+        self._host = host  # whose pinned F this one fills (host_F)
         self.state_args = self.state.device[:len(layout)]  # lane 0's arrays: the kernels' arguments
         self._uploaded = cupy.cuda.Event(disable_timing=True)
         self._capturing = False  # inside capture(): no event is recorded (a graph's callers wait for it)
@@ -155,7 +160,7 @@ class GpuEvaluator(DeviceQueue, Companions):
     def enqueue_launch(self, first: int = 0) -> int:
         """The kernel on the state already on the device (no transfer), for moves first .. first + rows - 1
         into rows 0 .. rows - 1 of F (of each lane's rows); returns rows."""
-        rows = min(self.chunk, self.n_neighbors - first)
+        rows = min(self.chunk, self.ids.stop - first)
         grid = (-(-rows * self.move_threads // self.block), self.lanes)
         if self.problem.kernels.chunkable:
             args = (*self.data, *self.state_args, self.F, np.int64(first + rows), np.int64(first))
@@ -195,16 +200,25 @@ class GpuEvaluator(DeviceQueue, Companions):
 
     def evaluate(self, x: np.ndarray, key: np.ndarray | None = None) -> np.ndarray:
         """F on the host, in a pinned array that the next call overwrites."""
-        if self._graph is None:
-            self.host_F()
-            self._graph = self.capture(self._enqueue_round_trip)
+        graph = self.round_trip()
         self.stage(x, key)
-        self._graph.launch(self._stream)
+        graph.launch(self._stream)
         self._stream.synchronize()
         return self._F_host
 
+    def round_trip(self):
+        """The CUDA graph of evaluate (the staged state up, the evaluator's ids evaluated into their rows of host_F),
+        made on first use."""
+        if self._graph is None:
+            self.host_F()
+            self._graph = self.capture(self._enqueue_round_trip)
+        return self._graph
+
     def host_F(self) -> np.ndarray:
-        """The whole F in pinned host memory (made on first use), which evaluate() fills."""
+        """The whole F in pinned host memory (made on first use; `host`'s where it shares one), which evaluate()
+        fills."""
+        if self._F_host is None and self._host is not None:
+            self._F_host = self._host.host_F()
         if self._F_host is None:
             self._F_host = pinned_array((self.n_neighbors, self.problem.n_obj), self.F.dtype, f"F for {self.what}")
         return self._F_host

@@ -34,6 +34,7 @@ class BackendSpec:
     memory: str = "default"  # gpu: how the kernels read the instance data (MEMORIES)
     block: int | None = None  # gpu: threads per block of the evaluation kernels; None: tuned where `tune`, else the default
     tune: bool = False  # gpu: without `block`, the launch configuration tuned once per device (backends/tuning.py)
+    gpus: int = 1  # gpu: devices that share each neighborhood, a contiguous share of its ids each (backends/split.py)
 
     def __post_init__(self):
         if self.device not in DEVICES:
@@ -48,6 +49,10 @@ class BackendSpec:
                                        ("selection", self.selection, SELECTIONS), ("memory", self.memory, MEMORIES)):
             if value not in choices:
                 raise OptionError(option, f"{value}: choose one of {', '.join(choices)}")
+        if self.gpus < 1:
+            raise OptionError("gpus", f"must be at least 1, got {self.gpus}")
+        if self.gpus > 1 and self.device == "cpu":
+            raise OptionError("gpus", f"{self.gpus} splits the gpu backend's neighborhoods; this run is on the cpu")
         if self.block is not None and not (self.block > 0 and self.block % WARP == 0):
             raise OptionError("block", f"must be a positive multiple of the warp size ({WARP}), got {self.block}")
 
@@ -62,8 +67,10 @@ class BackendSpec:
     @property
     def label(self) -> str:
         """How tables name this backend: cpu, cpu x1 (a fixed number of cores), gpu, and what differs
-        from the defaults (gpu+host archive, gpu host walk, unfused, gpu host moves copy, gpu block 256, cpu x1 plain)."""
-        parts = [self.device + (f" x{self.threads}" if self.threads else "")]
+        from the defaults (gpu x2: two devices, gpu+host archive, gpu host walk, unfused, gpu host moves copy, gpu
+        block 256, cpu x1 plain)."""
+        count = self.gpus if self.gpus > 1 else self.threads
+        parts = [self.device + (f" x{count}" if count else "")]
         if self.device == "gpu":
             parts += [s for s, on in (("+host archive", self.archive == "cpu"), (" host walk", not self.device_walk),
                                       (" one lane", not self.lanes),

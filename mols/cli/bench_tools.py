@@ -1,4 +1,5 @@
-"""`mols bench` for mols' own pieces: neighborhoods, the archive filter, the GPU techniques, start-up."""
+"""`mols bench` for mols' own pieces: neighborhoods, the archive filter, the GPU techniques, start-up, several
+GPUs."""
 
 from __future__ import annotations
 
@@ -93,5 +94,25 @@ def bench_startup(
     show_report(bench.write_report(rows, imports, output, repeats))
 
 
+def bench_multi_gpu(
+    cases: Annotated[str, typer.Option(help="Comma-separated: tsp (2-opt, random:100000:1), ppp (Hamming 3, "
+                                       "1301-1317), or all.")] = "all",
+    gpus: Annotated[str, typer.Option(help="Comma-separated GPU counts beside one GPU's.")] = "2,4",
+    repeats: Annotated[int, typer.Option(min=1, help="Runs per count: median and range reported.")] = 3,
+    iterations: Annotated[int | None, typer.Option("--iterations", "-i", min=1, help="Tabu iterations per run "
+                                                   "(default: the case's, 30 on the TSP, 5 on the PPP).")] = None,
+    small: Annotated[bool, typer.Option(help="Small instances (a smoke run).")] = False,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "multi-gpu",
+):
+    """One tabu search's neighborhood split over 1, 2 and 4 GPUs (--gpus): ms per iteration side by side, the
+    speed-up over one GPU, and whether each count ends with one GPU's solution."""
+    from mols.bench import multi_gpu as bench
+
+    chosen, counts = choose(cases, bench.CASES, "--cases"), parse_counts(gpus, "--gpus")
+    with advancing(len(chosen) * len({1, *counts})) as advance:
+        df = bench.run(chosen, counts, repeats, iterations, small, on_row=advance)
+    show_report(*bench.write_report(df, output))
+
+
 COMMANDS = {"neighborhood": bench_neighborhood, "archive": bench_archive, "gpu-techniques": bench_gpu_techniques,
-            "startup": bench_startup}
+            "startup": bench_startup, "multi-gpu": bench_multi_gpu}

@@ -44,7 +44,7 @@ RUN_ONLY = [
         "where a signal stops it; --resume goes on from there."))], None),
     ("resume", Annotated[Path | None, typer.Option(rich_help_panel=OUTPUT, metavar="FOLDER", help=(
         "Go on with the run checkpointed in FOLDER, to exactly the end it would have had; its options come from the "
-        "checkpoint (give no instance; --backend, --threads, --block, --tune may change)."))], None),
+        "checkpoint (give no instance; --backend, --threads, --block, --tune, --gpus may change)."))], None),
 ]
 
 

@@ -84,6 +84,9 @@ class RunConfig:
     memory: str = option("default", "GPU backend: how the kernels read the instance: their own way, plain global "
                          "loads, the read-only cache, or staged in shared memory (where the problem has it).", BACKEND,
                          choices=MEMORIES, folder=lambda value, config: variant_part(value, "default", "mem"))
+    gpus: int = option(1, "GPU backend: GPUs that share each neighborhood, a contiguous share of its moves each "
+                       "(tabu, its, hc, ils); the results are one GPU's.", BACKEND, minimum=1, late=True,
+                       folder=lambda value, config: None if value == 1 else f"{value}gpus")
     options: AlgorithmOptions | None = None  # the algorithm's; None: its defaults
 
     def __init__(self, instance: str, options: AlgorithmOptions | None = None, **given):
@@ -132,6 +135,9 @@ class RunConfig:
         if spec.device == "cpu" and variants:
             raise OptionError(variants[0], f"{getattr(self, variants[0])} sets how the gpu backend evaluates; this run "
                               "is on the cpu")
+        if self.gpus > 1 and (not REGISTRY[self.algorithm].split or self.strategy is not None):
+            raise OptionError("gpus", f"{self.gpus}: {self.label} does not split its neighborhoods over GPUs (only "
+                              f"{', '.join(name for name, entry in REGISTRY.items() if entry.split)})")
         object.__setattr__(self, "backend", spec.device)
         if REGISTRY[self.algorithm].archive:
             object.__setattr__(self, "archive", spec.archive)
@@ -158,7 +164,8 @@ class RunConfig:
         """The backend spec of the run: `auto` is resolved once, where the configuration is made (the backend field
         then names the device), so this only spells the fields out."""
         return BackendSpec(self.backend, self.threads, self.archive, block=self.block, tune=self.tune,
-                           generation=self.generation, selection=self.selection, memory=self.memory).resolved()
+                           generation=self.generation, selection=self.selection, memory=self.memory,
+                           gpus=self.gpus).resolved()
 
     def record(self) -> dict:
         """Every option by name, those of algorithms other than this one's at their defaults (run.json's config:

@@ -34,17 +34,18 @@ def selection_defines(ev) -> dict[str, int | str]:
 def needed_parts(ev, first: int, block: int) -> int:
     """Blocks of `block` threads that give each row of the chunk from `first` on its own thread(s)."""
     threads = ev.move_threads if ev.spec.fused and ev.problem.kernels.selection_kernels.get(ev.nbh.name) else 1  # per row
-    return -(-min(ev.chunk, ev.n_neighbors - first) * threads // block)
+    return -(-min(ev.chunk, ev.ids.stop - first) * threads // block)
 
 
 class DeviceSelection:
     """One CUDA graph per evaluator: state and parameters in, the forbids queued since the last
     launch, the evaluation kernel, the two selection kernels, the result out. forbidden_until
-    (n_neighbors,) stays on the device; a forbid costs no launch of its own."""
+    (n_neighbors,) stays on the device; a forbid costs no launch of its own. With `pairs` (a device's share of a
+    split neighborhood, split_select.py), the last kernel is select_pairs and the result holds its two pairs."""
 
-    def __init__(self, ev):
+    def __init__(self, ev, pairs: bool = False):
         cupy = import_cupy()
-        k, dtype, n, lanes = ev.problem.n_obj, np.dtype(ev.problem.dtype), ev.n_neighbors, ev.lanes
+        k, dtype, n, lanes = ev.problem.n_obj, np.dtype(ev.problem.dtype), ev.ids.stop, ev.lanes  # ids below n
         fused = ev.problem.kernels.selection_kernels.get(ev.nbh.name) if ev.spec.fused else None
         defines = selection_defines(ev)
         self.block = ev.launch.sel_block
@@ -54,12 +55,13 @@ class DeviceSelection:
         else:
             module = compile_module(kernel_source(defines, SELECT_CU.read_text()))
         self._fused = module.get_function(fused) if fused else None
-        self._forbids, self._partial, self._final = (
-            module.get_function(name) for name in ("apply_forbids", "select_partial", "select_final"))
+        self._forbids, self._partial, self._final = (module.get_function(name) for name in (
+            "apply_forbids", "select_partial", "select_pairs" if pairs else "select_final"))
         self.ev = ev
         self.params = PackedBuffers([((lanes, k), np.float64), ((lanes,), np.float64), ((lanes,), np.int64),
                                      ((PENDING,), np.int64), ((PENDING,), np.int64), ((1,), np.int64)])
-        self.result = PackedBuffers([((lanes,), np.int64), ((lanes,), np.float64), ((lanes, k), dtype)])
+        entries = 2 if pairs else lanes
+        self.result = PackedBuffers([((entries,), np.int64), ((entries,), np.float64), ((entries, k), dtype)])
         with ev.queued():  # zeroed in the queue of the forbids that may follow at once (forbid, _write_forbids)
             self.forbidden_until = device_array(lanes * n, TABU_DTYPE, f"the tabu memory of {ev.what}", fill=0)
         self.parts = [min(needed_parts(ev, first, self.block), ev.launch.grid) for first in ev.firsts]  # each strides
@@ -98,7 +100,7 @@ class DeviceSelection:
             out = (c, threshold, step, self.forbidden_until,
                    self._part_s[2 * done:], self._part_i[2 * done:], self._part_f[2 * done * k:])
             if self._fused is not None:
-                rows = min(ev.chunk, ev.n_neighbors - first)
+                rows = min(ev.chunk, ev.ids.stop - first)
                 ev.run(self._fused, (parts, ev.lanes), (self.block,), (*ev.data, *ev.state_args,
                                                                        np.int64(first + rows), np.int64(first), *out))
             else:
@@ -134,14 +136,21 @@ class DeviceSelection:
     def __call__(self, x: np.ndarray, c: np.ndarray, step: int, threshold: float, key: np.ndarray | None = None):
         """HostSelection's call (selection.py): evaluated and chosen on the device; only (id, score, F[id]) come
         back."""
-        ev = self.ev
-        ev.stage(x, key)
-        self._set(c, threshold, step)
-        ev.replay(self._graph)
-        ev.synchronize()
-        self.params.host[-1][0] = 0  # the queued forbids are applied
-        out_id, out_score, out_f = self.result.host
+        self.ev.stage(x, key)
+        self.launch(c, threshold, step)
+        out_id, out_score, out_f = self.collect()
         return int(out_id[0]), float(out_score[0]), out_f[0].copy()
+
+    def launch(self, c: np.ndarray, threshold: float, step: int) -> None:
+        """The graph replayed on the state staged, with these parameters (collect waits for its result)."""
+        self._set(c, threshold, step)
+        self.ev.replay(self._graph)
+
+    def collect(self) -> tuple[np.ndarray, ...]:
+        """The launch's result (id, score, objective vector: result.host's views), once it is in."""
+        self.ev.synchronize()
+        self.params.host[-1][0] = 0  # the queued forbids are applied
+        return self.result.host
 
     def forbid(self, idx: int, until: int) -> None:
         *_, ids, untils, count = self.params.host
@@ -156,11 +165,15 @@ class DeviceSelection:
             self.forbidden_until.fill(0)
 
     def tabu_after(self, step: int) -> np.ndarray:
-        """HostSelection.tabu_after of lane 0 (a host walk's), its queued forbids written first."""
+        """HostSelection.tabu_after of lane 0 (a host walk's) over the evaluator's ids, its queued forbids written
+        first."""
         self._write_forbids()
+        ids = self.ev.ids
         with self.ev.queued():
-            forbidden_until = self.forbidden_until[:self.ev.n_neighbors].get()
-        return still_tabu(forbidden_until, step)
+            forbidden_until = self.forbidden_until[ids.start:ids.stop].get()
+        tabu = still_tabu(forbidden_until, step)
+        tabu[0] += ids.start
+        return tabu
 
     def preset(self, lane: int, tabu: np.ndarray) -> None:
         """The lane's tabu memory at the start of a resumed walk (steps.WalkLane.tabu, each id once), after start's

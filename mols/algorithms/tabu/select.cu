@@ -112,23 +112,52 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_partial(
     write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);
 }
 
-// One block (SEL_BLOCK threads): the choice over the blocks' pairs of all chunks.
-__device__ void final_choice(const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts,
-                             long long* out_id, double* out_score, FVAL* out_f) {
-    double bs = SEL_INF, as = SEL_INF;
-    long long bi = NO_ID, ai = NO_ID;
+// One block (SEL_BLOCK threads): the best admissible pair and the best pair over the blocks' pairs of all chunks, in
+// every thread.
+__device__ __forceinline__ void best_of_parts(const double* part_s, const long long* part_i, int n_parts,
+                                              double& bs, long long& bi, double& as, long long& ai) {
+    bs = SEL_INF; as = SEL_INF;
+    bi = NO_ID; ai = NO_ID;
     for (int p = threadIdx.x; p < n_parts; p += SEL_BLOCK) {
         keep_better(bs, bi, part_s[2 * p], part_i[2 * p]);
         keep_better(as, ai, part_s[2 * p + 1], part_i[2 * p + 1]);
     }
     block_best(bs, bi);
     block_best(as, ai);
+}
+
+// The objective vector of neighbor `id` from the pair holding it (two pairs may hold it: they hold the same row, so
+// either copies it).
+__device__ __forceinline__ void row_of(const long long* part_i, const FVAL* part_f, int n_parts, long long id,
+                                       FVAL* out_f) {
+    for (int p = threadIdx.x; p < 2 * n_parts; p += SEL_BLOCK)
+        if (part_i[p] == id)
+            for (int o = 0; o < N_OBJ; ++o) out_f[o] = part_f[p * N_OBJ + o];
+}
+
+// One block (SEL_BLOCK threads): the choice over the blocks' pairs of all chunks.
+__device__ void final_choice(const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts,
+                             long long* out_id, double* out_score, FVAL* out_f) {
+    double bs, as;
+    long long bi, ai;
+    best_of_parts(part_s, part_i, n_parts, bs, bi, as, ai);
     if (bi == NO_ID) { bs = as; bi = ai; }  // nothing admissible: the best of all
     if (threadIdx.x == 0) { *out_id = bi; *out_score = bs; }
-    // The pair holding the winner (two pairs may hold it: they hold the same row, so either copies it)
-    for (int p = threadIdx.x; p < 2 * n_parts; p += SEL_BLOCK)
-        if (part_i[p] == bi)
-            for (int o = 0; o < N_OBJ; ++o) out_f[o] = part_f[p * N_OBJ + o];
+    row_of(part_i, part_f, n_parts, bi, out_f);
+}
+
+// A device's share of a neighborhood split over several (backends/split.py): its best admissible pair and its best
+// pair, as one block's part (out_id/out_score [2], out_f [2 * N_OBJ]; NO_ID and SEL_INF where nothing is
+// admissible), which the host combines with the other devices' as select_final would.
+extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_pairs(
+    const double* part_s, const long long* part_i, const FVAL* part_f, int n_parts,
+    long long* out_id, double* out_score, FVAL* out_f) {
+    double bs, as;
+    long long bi, ai;
+    best_of_parts(part_s, part_i, n_parts, bs, bi, as, ai);
+    if (threadIdx.x == 0) { out_id[0] = bi; out_score[0] = bs; out_id[1] = ai; out_score[1] = as; }
+    if (bi != NO_ID) row_of(part_i, part_f, n_parts, bi, out_f);
+    row_of(part_i, part_f, n_parts, ai, out_f + N_OBJ);
 }
 
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) select_final(

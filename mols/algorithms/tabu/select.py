@@ -19,7 +19,12 @@ MAX_TABU_STEP = int(np.iinfo(TABU_DTYPE).max)
 @cached_njit
 def best_admissible(F, c, forbidden_until, step, threshold):
     """(id, score) of the best admissible row of F (N, k); see the module docstring."""
-    best_id, best, any_id, any_best = best_pairs(F, c, forbidden_until, step, threshold)
+    return chosen(*best_pairs(F, c, forbidden_until, step, threshold))
+
+
+@cached_njit
+def chosen(best_id, best, any_id, any_best):
+    """(id, score): the best admissible pair, or where there is none (best_id -1) the best pair."""
     if best_id < 0:
         return any_id, any_best
     return best_id, best
@@ -62,8 +67,16 @@ def best_pairs_parallel(F, c, forbidden_until, step, threshold):
             b, bs, a, as_ = best_pairs(F[lo:hi], c, forbidden_until[lo:hi], step, threshold)
             part_i[t, 0], part_s[t, 0] = (lo + b if b >= 0 else -1), bs
             part_i[t, 1], part_s[t, 1] = lo + a, as_
+    return combine_pairs(part_i, part_s)
+
+
+@cached_njit
+def combine_pairs(part_i, part_s):
+    """best_pairs' result over shares of the rows in row order, from each share's pairs (part_i, part_s (T, 2): its
+    best admissible and its best; ids -1, or any id with an infinite score, where it has none): the first share's
+    pair of the lowest score wins, so ties still go to the lowest id."""
     best, best_id, any_best, any_id = np.inf, -1, np.inf, -1
-    for t in range(n_threads):
+    for t in range(part_i.shape[0]):
         if part_i[t, 0] >= 0 and part_s[t, 0] < best:
             best, best_id = part_s[t, 0], part_i[t, 0]
         if part_i[t, 1] >= 0 and part_s[t, 1] < any_best:

@@ -9,6 +9,7 @@ import numpy as np
 
 from mols.algorithms.tabu.gpu_select import DeviceSelection
 from mols.algorithms.tabu.select import TABU_DTYPE, best_pairs_parallel, choose_on_host, still_tabu
+from mols.algorithms.tabu.split_select import SplitSelection
 from mols.memory import host_array
 
 
@@ -65,17 +66,19 @@ class HostSelection:
         return self.ev.evaluation_graph
 
 
-def selection_for(ev) -> HostSelection | DeviceSelection:
+def selection_for(ev) -> HostSelection | DeviceSelection | SplitSelection:
     """The evaluator's selection, made on first use and kept with it (the searches that share an evaluator share
-    it: each walk starts with allow_all): on the device where the GPU selects there (gpu_select.py), else on the
-    host."""
+    it: each walk starts with allow_all): on the device where the GPU selects there (gpu_select.py; on each device
+    of a split neighborhood, split_select.py), else on the host."""
     return ev.companion("tabu selection", lambda: new_selection(ev))
 
 
-def new_selection(ev) -> HostSelection | DeviceSelection:
+def new_selection(ev) -> HostSelection | DeviceSelection | SplitSelection:
     if ev.spec.device == "cpu":
         return HostSelection(ev, chunked=ev.problem.kernels.chunkable)
-    return HostSelection(ev, chunked=False) if ev.spec.selection == "copy" else DeviceSelection(ev)
+    if ev.spec.selection == "copy":
+        return HostSelection(ev, chunked=False)
+    return SplitSelection(ev) if ev.spec.gpus > 1 else DeviceSelection(ev)
 
 
 def tuned_iteration(ev, x: np.ndarray, key: np.ndarray | None) -> Callable[[], object]:

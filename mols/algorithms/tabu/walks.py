@@ -67,10 +67,12 @@ class HostWalk:
 
 
 def walks_on_device(ev) -> bool:
-    """Whether tabu walks may run on the evaluator's device: a GPU whose spec lets them (device walks, the default
-    generation and selection: the study variants are of the host-driven loop), on a problem with an apply kernel."""
+    """Whether tabu walks may run on the evaluator's device: one GPU whose spec lets them (device walks, the default
+    generation and selection: the study variants are of the host-driven loop, as a split neighborhood is), on a
+    problem with an apply kernel."""
     spec = ev.spec
-    return (spec.device == "gpu" and spec.device_walk and spec.generation == "device" and spec.selection == "device"
+    return (spec.device == "gpu" and spec.gpus == 1 and spec.device_walk and spec.generation == "device"
+            and spec.selection == "device"
             and ev.problem.kernels.apply_kernels.get(ev.nbh.name) is not None)
 
 
