@@ -43,7 +43,7 @@ class EliteTabu(AggregatedTabu):
         problem, n = self.problem, self.problem.n
         if problem.n_obj != 1:
             raise OptionError("objectives", f"elite minimises one objective; {problem.name} has {problem.n_obj}: "
-                              "choose one with {objectives}")
+                              "choose one with {objectives}", "objectives")
         if problem.encoding.name != "permutation":
             raise OptionError("algorithm", f"elite walks a permutation, not a {problem.encoding.name} vector")
         self.tenures = tenure_range(tenures or DEFAULT_TENURES, n)
@@ -79,9 +79,9 @@ class EliteTabu(AggregatedTabu):
         bests = [(float(weighted_scores(f[None], self.w)[0]), xw, f) for xw, f in walks]
         memories = [WalkMemory(xw) for xw in x]
         left, tabu = self.budget, [None] * self.walkers
+        tenures = self._draw_tenures()
         while left > 0:
             lengths = shares(min(left, self.walkers * self.period), self.walkers)
-            tenures = self.rng.integers(self.tenures[0], self.tenures[1] + 1, self.walkers)
             runs = [self._run(x[b], bests[b], int(lengths[b]), int(tenures[b]), tabu[b], memories[b])
                     for b in range(self.walkers)]
             yield runs
@@ -89,7 +89,12 @@ class EliteTabu(AggregatedTabu):
             bests = [(run.best, *run.best_xf) for run in runs]
             x = [memory.last.copy() for memory in memories]
             if left > 0:
+                tenures = self._draw_tenures()
                 tabu = self._between_rounds(x, bests, memories, tenures)
+
+    def _draw_tenures(self) -> np.ndarray:
+        """Each walk's tenure for a round, drawn uniformly in the range."""
+        return self.rng.integers(self.tenures[0], self.tenures[1] + 1, self.walkers)
 
     @property
     def w(self) -> np.ndarray:
@@ -109,7 +114,7 @@ class EliteTabu(AggregatedTabu):
     def _between_rounds(self, x: list, bests: list, memories: list, tenures: np.ndarray) -> list:
         """The bests into the elite; the `replace` walks of the worst bests restarted from perturbed elite solutions
         (x, bests and memories changed in place); the others' forced swaps made. Each walk's tabu memory to start the
-        next round with (the forced swap's inverse, where the neighborhood is swaps), or None."""
+        next round with (the forced swap's inverse for its `tenures`, where the neighborhood is swaps), or None."""
         for score, bx, _ in bests:
             self.elite.offer(score, bx)
         order = np.argsort([score for score, _, _ in bests], kind="stable")
