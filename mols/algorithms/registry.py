@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mols.algorithms.descent.options import ClimbOptions, ILSOptions, ITSOptions
+from mols.algorithms.elite.options import EliteOptions
 from mols.algorithms.pls.options import PLSOptions
 from mols.algorithms.tabu.options import TabuOptions
 from mols.search.options import AlgorithmOptions
@@ -45,6 +46,8 @@ REGISTRY: dict[str, Algorithm] = {
                       "aggregated tabu search", split=True),
     "its": Algorithm(ITSOptions, "mols.algorithms.descent.its:IteratedTabu", lambda o: "its", "iterated tabu search",
                      split=True),
+    "elite": Algorithm(EliteOptions, "mols.algorithms.elite.search:EliteTabu", lambda o: "elite",
+                       "tabu walks side by side with an elite (Ro-TS tenures and aspiration)"),
     "hc": Algorithm(ClimbOptions, "mols.algorithms.descent.climb:HillClimbing", lambda o: "hc",
                     "hill climbing (best improvement, restarts)", split=True),
     "ils": Algorithm(ILSOptions, "mols.algorithms.descent.climb:IteratedLocalSearch",

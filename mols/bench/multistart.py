@@ -91,8 +91,7 @@ def plan_columns(requested: list[str], gpus: int) -> tuple[list[str], list[str]]
     return kept, notes
 
 
-def modes(case: Case, column: str, searches: int, workers: int, wanted: tuple[str, ...] = MODES
-          ) -> list[tuple[str, int]]:
+def modes(case: Case, column: str, searches: int, workers: int, wanted=MODES) -> list[tuple[str, int]]:
     """(mode, searches per task) of a column, of those `wanted`: `one`; on a GPU also `batched` where the searches
     share launches (driver.default_per_task) and a task would hold more than one."""
     from mols.parallel.driver import default_per_task

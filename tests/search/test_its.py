@@ -61,7 +61,7 @@ def test_its_multiobjective_uses_one_weight_vector():
 @pytest.mark.parametrize("kwargs, message", [
     ({"algorithm": "its", "strength": 16}, "^strength must be in 1..15"),
     ({"algorithm": "its", "run_length": 0}, "^run_length must be at least 1"),
-    ({"algorithm": "tabu", "strength": 2}, r"^algorithm tabu does not take strength \(only its or ils\)"),
+    ({"algorithm": "tabu", "strength": 2}, r"^algorithm tabu does not take strength \(only its or elite or ils\)"),
     ({"algorithm": "its", "partitions": 4}, r"^algorithm its does not take partitions \(only tabu\)"),
 ])
 def test_its_options_checked(kwargs, message):

@@ -283,9 +283,9 @@ def test_every_misplaced_option_is_named_at_once():
     with pytest.raises(MolsError) as err:
         RunConfig(instance="020_05_01", algorithm="pls", tenure=5, strength=3, run_length=9, partitions=4)
     assert str(err.value) == ("algorithm pls does not take partitions (only tabu), tenure (only tabu or its), "
-                              "strength (only its or ils), run_length (only its)")
+                              "strength (only its or elite or ils), run_length (only its)")
     assert err.value.flagged() == ("--algorithm pls does not take --partitions (only tabu), --tenure (only tabu or "
-                                   "its), --strength (only its or ils), --run-length (only its)")
+                                   "its), --strength (only its or elite or ils), --run-length (only its)")
 
 
 def test_its_ignores_the_lattice_it_does_not_use():

@@ -10,8 +10,9 @@ from mols.search.options import SEARCH, AlgorithmOptions, keyed, option
 
 
 def strength_option():
-    return option(None, "ITS, ILS: random changes per perturbation (swaps, bit flips, new values; default: n / 5, "
-                  "at least 2; Q3AP: drawn in [2, n] at each).", SEARCH, minimum=1, folder=keyed("k"))
+    return option(None, "ITS, ILS, elite: random changes per perturbation (swaps, bit flips, new values; default: "
+                  "n / 5, elite n / 10, at least 2; Q3AP: drawn in [2, n] at each).", SEARCH, minimum=1,
+                  folder=keyed("k"))
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,8 @@ class DeviceWalk:
         self._step = module.get_function("walk_step")
         self._apply = compile_kernel(ev.source, problem.kernels.apply_kernels.get(ev.nbh.name))
         self._whole_step = self._whole_step_kernel(defines)
-        # the tenure, each lane's steps, and each lane's `last` (KernelSet.walk_kernel: -1 when its walk starts)
-        self.params = PackedBuffers([((1,), np.int64), ((lanes,), np.int64), ((lanes,), np.int64)])
+        # each lane's tenure, steps, and `last` (KernelSet.walk_kernel: -1 when its walk starts)
+        self.params = PackedBuffers([((lanes,), np.int64), ((lanes,), np.int64), ((lanes,), np.int64)])
         rows = lanes * batch  # entry lane * batch + t: the lane's step t of the batch
         # two trails: batch i + 1 runs on the device into one while the host reads batch i from the other
         self.trails = [PackedBuffers([((rows,), np.int64), ((rows,), np.float64), ((rows * k,), problem.dtype)])
@@ -55,17 +55,19 @@ class DeviceWalk:
         for batch in self.batches(walks, tenure):
             yield batch.trails()
 
-    def batches(self, walks: list[WalkLane], tenure: int) -> Iterator[LaneBatch]:
-        """The walks side by side, walk b in lane b, every move admissible at first (but those of a resumed walk's
-        WalkLane.tabu); yields each batch of steps of them all (views that the next batch overwrites), its solutions
-        rebuilt from the moves for all walks in one call (Neighborhood.paths)."""
+    def batches(self, walks: list[WalkLane], tenure: int | np.ndarray) -> Iterator[LaneBatch]:
+        """The walks side by side, walk b in lane b with the tenure given (one for all, or one per walk), every move
+        admissible at first (but those of a resumed walk's WalkLane.tabu); yields each batch of steps of them all
+        (views that the next batch overwrites), its solutions rebuilt from the moves for all walks in one call
+        (Neighborhood.paths)."""
         ev, lanes, batch = self.ev, self.ev.lanes, self.batch
         if len(walks) > lanes:
             raise ValueError(f"{len(walks)} walks for {lanes} lanes")
         steps = np.array([w.steps for w in walks], dtype=np.int64)
         longest = int(steps.max(initial=0))
         x = np.stack([w.x for w in walks])
-        self.at = LanePositions(walks, x, tenure, ev.nbh)
+        tenures = np.broadcast_to(np.asarray(tenure, dtype=np.int64), (len(walks),))
+        self.at = LanePositions(walks, x, tenures, ev.nbh)
         if longest == 0:
             return
         self.sel.start([(w.x, w.c, w.threshold, _first_key(w)) for w in walks])
@@ -73,7 +75,7 @@ class DeviceWalk:
             if w.tabu is not None and w.tabu.shape[1]:
                 self.sel.preset(b, w.tabu)
         tenure_host, limit_host, last_host = self.params.host
-        tenure_host[0] = tenure
+        tenure_host[:len(walks)] = tenures
         limit_host[:] = 0  # lanes without a walk end at once
         limit_host[:len(walks)] = steps
         last_host[:] = -1

@@ -10,15 +10,17 @@ from mols.neighborhoods import Neighborhood
 
 
 class LanePositions:
-    """Walk b's steps taken, its solution (x[b], which the walker moves) and the moves of its last `tenure` steps
-    (a ring: step t in column t % tenure), from which position(b) rebuilds its tabu memory as the host walk keeps
-    it (walks.py's HostWalk)."""
+    """Walk b's steps taken, its solution (x[b], which the walker moves) and the moves of its last tenure[b] steps
+    (a ring as long as the longest tenure: step t in column t % ring), from which position(b) rebuilds its tabu
+    memory as the host walk keeps it (walks.py's HostWalk). `tenure`: one for all walks, or one per walk."""
 
-    def __init__(self, walks: list[WalkLane], x: np.ndarray, tenure: int, nbh: Neighborhood):
-        self.x, self.nbh, self.tenure = x, nbh, tenure
+    def __init__(self, walks: list[WalkLane], x: np.ndarray, tenure: int | np.ndarray, nbh: Neighborhood):
+        self.x, self.nbh = x, nbh
+        self.tenures = np.broadcast_to(np.asarray(tenure, dtype=np.int64), (len(walks),))
+        self.tenure = int(self.tenures.max(initial=0))  # the ring's length
         self.walked = np.zeros(len(walks), dtype=np.int64)
         self.start = [w.tabu for w in walks]  # a resumed walk's memory at its step 0
-        self.moves = np.zeros((len(walks), tenure), dtype=np.int64)
+        self.moves = np.zeros((len(walks), self.tenure), dtype=np.int64)
 
     def took(self, first: int, ids: np.ndarray, taken: np.ndarray) -> None:
         """A batch of steps from step `first` on: walk b took the moves ids[b, :taken[b]] (L, m)."""
@@ -37,14 +39,14 @@ class LanePositions:
         """Where walk b stands after the last batch read: the forbids it started with still in force, then those of
         its last `tenure` steps (an older step's forbid has expired, and so has any it overwrote: a walk's forbid
         lasts longer than those it started with, which last `tenure` steps at most)."""
-        walked, tenure = int(self.walked[b]), self.tenure
+        walked, tenure, ring = int(self.walked[b]), int(self.tenures[b]), self.tenure
         ids, until = [], []
         if self.start[b] is not None:
             kept = self.start[b][1] > walked
             ids, until = self.start[b][0][kept].tolist(), (self.start[b][1][kept] - walked).tolist()
         n = self.x.shape[1]
         for t in range(max(0, walked - tenure), walked):  # step t forbade its inverse until t + 1 + tenure
-            move = int(self.moves[b, t % tenure])
+            move = int(self.moves[b, t % ring])
             ids.append(self.nbh.inverse(move, n))
             until.append(t + 1 + tenure - walked)
             if self.nbh.forbids_itself:  # and the move itself, after its inverse (HostWalk's order)

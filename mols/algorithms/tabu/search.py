@@ -167,15 +167,19 @@ class AggregatedTabu(Search):
 
     def _walk(self, run: TabuRun) -> Iterator[Trail]:
         """The run's walk, on the device where it can be, else from the host; run.at says where it stands."""
-        ev, lane = self.evaluator, run.lane
-        walk = device_walk(ev, *lane[:4], self.tenure, lane.keys, lane.tabu)
+        ev, lane, tenure = self.evaluator, run.lane, self.tenure_of(run)
+        walk = device_walk(ev, *lane[:4], tenure, lane.keys, lane.tabu)
         self.walk = "host" if walk is None else "device"
         if walk is not None:
             run.at = lambda: walker_of(ev).position(0)
             return walk
-        walk = HostWalk(ev, self.nbh, lane, self.tenure)
+        walk = HostWalk(ev, self.nbh, lane, tenure)
         run.at = walk.position
         return iter(walk)
+
+    def tenure_of(self, run: TabuRun) -> int:
+        """The run's tenure: its own, else the search's."""
+        return self.tenure if run.tenure is None else run.tenure
 
     def _take(self, run: TabuRun, trail: Trail) -> None:
         """A batch of the run's steps: its new best, and the solutions visited offered to its archive (with one
@@ -184,6 +188,8 @@ class AggregatedTabu(Search):
         hit = None if self.goal is None else first_at_most(F, self.goal)
         if hit is not None:
             X, scores, F = X[:hit + 1], scores[:hit + 1], F[:hit + 1]
+        if run.watch is not None:
+            run.watch(X)
         new, last = new_bests(scores, run.best)
         if last >= 0:
             run.best, run.best_xf = float(scores[last]), (X[last].copy(), F[last].copy())

@@ -54,7 +54,8 @@ class TabuRun:
     """One tabu run: its walk, the archive its solutions go to, and its best score and (x, f) so far. A run of
     several objectives starts with its weight vector as lane.c, and `pending` the draw key of the neighborhood
     evaluation that its coefficients take (together.py's set_coefficients), until they are made. While it walks,
-    `at()` says where its walk stands (a checkpoint's question); the aspiration threshold there is `best`."""
+    `at()` says where its walk stands (a checkpoint's question); the aspiration threshold there is `best`. `tenure`:
+    its own (None: its search's); `watch`, where given, is told the solutions of each batch of steps taken (m, n)."""
 
     lane: WalkLane
     archive: object
@@ -62,6 +63,8 @@ class TabuRun:
     best_xf: tuple[np.ndarray, np.ndarray]
     pending: tuple | None = None
     at: Callable[[], Position] | None = None
+    tenure: int | None = None
+    watch: Callable[[np.ndarray], None] | None = None
 
     def rest(self) -> WalkLane:
         """The walk left to take from where the run's walk stands: all of it before it starts."""

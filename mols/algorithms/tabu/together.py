@@ -37,9 +37,10 @@ def set_coefficients(runs: list[tuple[Search, TabuRun]]) -> None:
 
 
 def walk_together(runs: list[tuple[Search, TabuRun]]) -> Iterator[None]:
-    """Tabu runs of one or more searches that share an evaluator and a tenure (a search's weight vectors, or a
-    batch of searches, batch.py): side by side in one launch per kernel where the evaluator has lanes for them
-    (walks.py's lane_walker), else one after another. Side by side, each batch of steps is taken for all
+    """Tabu runs of one or more searches that share an evaluator (a search's weight vectors, or a batch of searches,
+    batch.py), each with its tenure (AggregatedTabu.tenure_of): side by side in one launch per kernel where the
+    evaluator has lanes for them (walks.py's lane_walker), else one after another. Side by side, each batch of
+    steps is taken for all
     runs at once (SideBySide.take), one step of the searches (it yields); each run's archive (one per run) is
     brought up to date when the walk ends or stops, at every batch where its search has a target, and at a
     checkpoint (AggregatedTabu.snapshot: each run's `at` is its lane's position)."""
@@ -55,7 +56,8 @@ def walk_together(runs: list[tuple[Search, TabuRun]]) -> Iterator[None]:
         search.walk, search.side_by_side = "device", together
         run.at = lambda b=b: walker.position(b)  # asked only at a checkpoint
     try:
-        for batch in timed(lead.profiler, walker.batches([run.lane for _, run in runs], lead.tenure)):
+        tenures = np.array([search.tenure_of(run) for search, run in runs], dtype=np.int64)
+        for batch in timed(lead.profiler, walker.batches([run.lane for _, run in runs], tenures)):
             together.take(batch)
             yield
     finally:
@@ -79,6 +81,7 @@ class SideBySide:
         # each run: its search, and its archive's size to report where that is the search's archive
         self.counted = [(search, run.archive is search.archive, search.target is not None) for search, run in runs]
         self.behind = False  # whether a batch was taken since the runs were last handed their archives and bests
+        self.watched = [(b, run.watch) for b, (_, run) in enumerate(runs) if run.watch is not None]
 
     def take(self, batch: LaneBatch) -> None:
         """A batch of steps of every run (AggregatedTabu._take's, for all runs at once): the runs' new bests, the
@@ -93,6 +96,8 @@ class SideBySide:
         found = np.flatnonzero(last >= 0)
         self.best_x[found], self.best_f[found] = batch.X[found, last[found]], batch.F[found, last[found]]
         self.improved[found] = True
+        for b, watch in self.watched:
+            watch(batch.X[b, :taken[b]])
         counts = self.lanes.count
         for b in np.flatnonzero(taken).tolist():
             search, own, targeted = self.counted[b]

@@ -21,11 +21,11 @@ __device__ void walk_step_in(
     final_choice(part_s + parts, part_i + parts, part_f + parts * N_OBJ, n_parts, out_id, out_score, out_f);
     __syncthreads();  // the choice is written before thread 0 reads it
     if (threadIdx.x != 0) return;
-    const long long id = *out_id, now = *step;
+    const long long id = *out_id, now = *step, until = now + 1 + tenure[lane];  // each walk its own tenure
     const double score = *out_score;
-    forbidden_until[nbh_inverse(id, n)] = (TABU)(now + 1 + *tenure);
+    forbidden_until[nbh_inverse(id, n)] = (TABU)until;
 #ifdef NBH_FORBIDS_ITSELF
-    forbidden_until[id] = (TABU)(now + 1 + *tenure);  // the move taken twice more would come back too (3-exchange)
+    forbidden_until[id] = (TABU)until;  // the move taken twice more would come back too (3-exchange)
 #endif
     if (score < *threshold) *threshold = score;
     *step = now + 1;

@@ -1,0 +1,47 @@
+"""The elite search's options (-a elite): walks side by side, the elite, rounds, Ro-TS tenure range and aspiration."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mols.algorithms.descent.options import strength_option
+from mols.errors import OptionError
+from mols.search.options import SEARCH, AlgorithmOptions, keyed, option, parse_numbers
+
+DEFAULT_TENURES = (0.9, 1.1)  # Taillard's Ro-TS: tenures drawn in [0.9 n, 1.1 n]
+
+
+def parse_tenures(text: str | None) -> tuple[float, ...] | None:
+    """The tenure range written as two numbers, low and high, in units of n ('0.9,1.1')."""
+    return None if text is None else parse_numbers(text, "tenures")
+
+
+@dataclass(frozen=True)
+class EliteOptions(AlgorithmOptions):
+    """-a elite: `walkers` tabu walks side by side in rounds of `period` steps; after each round the `replace` walks
+    with the worst bests restart from perturbed copies of the elite (the `elite` best solutions found)."""
+
+    walkers: int = option(32, "Elite: tabu walks side by side (one launch per step on the GPU).", SEARCH, minimum=1,
+                          folder=lambda v, config: None if v == 32 else f"W{v}")
+    elite: int = option(8, "Elite: the best distinct solutions kept, from which restarted walks start.", SEARCH,
+                        minimum=1, folder=lambda v, config: None if v == 8 else f"E{v}")
+    replace: int | None = option(None, "Elite: walks restarted after each round, the worst (default: walkers / 4).",
+                                 SEARCH, minimum=0, folder=keyed("x"))
+    period: int | None = option(None, "Elite: steps of each walk per round; each round draws the walks' tenures "
+                                "again (default: 10 n).", SEARCH, minimum=1, folder=keyed("P"))
+    tenures: tuple[float, ...] | None = option(None, "Elite: the range each walk's tenure is drawn in, in units of "
+                                               "n, e.g. '0.8,1.2' (default: 0.9,1.1, Ro-TS's).", SEARCH, cli=str,
+                                               parse=parse_tenures, folder=lambda v, config: None if v is None
+                                               else "tr" + "_".join(f"{t:g}" for t in v))
+    aspiration: int | None = option(None, "Elite: a swap is forced at a round's end where it puts a value at a "
+                                    "position it has not held for this many steps (default: 5 n^2; 0: never).",
+                                    SEARCH, minimum=0, folder=keyed("a"))
+    strength: int | None = strength_option()  # None: n / 10, at least 2
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.replace is not None and self.replace > self.walkers:
+            raise OptionError("replace", f"must be at most walkers ({self.walkers}), got {self.replace}")
+        low_high = tuple(self.tenures or DEFAULT_TENURES)
+        if len(low_high) != 2 or not 0 < low_high[0] <= low_high[1]:
+            raise OptionError("tenures", f"must be two numbers 0 < low <= high (units of n), got {low_high}")

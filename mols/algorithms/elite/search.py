@@ -1,0 +1,147 @@
+"""Tabu walks side by side in rounds, with an elite: Ro-TS tenures drawn per walk and round, its long-term
+aspiration at each round's end, and the worst walks restarted from perturbed elite solutions (docs/internals.md)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from mols.algorithms.elite.memory import Elite, WalkMemory
+from mols.algorithms.elite.options import DEFAULT_TENURES
+from mols.algorithms.tabu.search import AggregatedTabu
+from mols.algorithms.tabu.select import weighted_scores
+from mols.algorithms.tabu.steps import TabuRun, WalkLane
+from mols.errors import OptionError
+
+PERIOD_PER_SIZE = 10  # default round: 10 n steps of each walk
+ASPIRATION_PER_SQUARE = 5  # default long-term aspiration: 5 n^2 steps (Taillard's Ro-TS)
+
+
+def tenure_range(tenures, n: int) -> tuple[int, int]:
+    """The tenures drawn, in steps: [low n, high n] rounded outwards, at least 1."""
+    low, high = tenures
+    return max(1, math.floor(low * n)), max(1, math.ceil(high * n))
+
+
+def shares(total: int, parts: int) -> np.ndarray:
+    """`total` split into `parts` shares as even as can be, the larger first."""
+    return total // parts + (np.arange(parts) < total % parts)
+
+
+class EliteTabu(AggregatedTabu):
+    """`walkers` tabu walks (one objective) that go on from round to round where they stand, each round with a
+    tenure drawn afresh (and a fresh tabu memory); see EliteOptions."""
+
+    resumable = False  # its walks, memories and elite are not in a checkpoint
+
+    def __init__(self, *args, walkers: int = 32, elite: int = 8, replace: int | None = None,
+                 period: int | None = None, tenures=None, aspiration: int | None = None,
+                 strength: int | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        problem, n = self.problem, self.problem.n
+        if problem.n_obj != 1:
+            raise OptionError("objectives", f"elite minimises one objective; {problem.name} has {problem.n_obj}: "
+                              "choose one with {objectives}", "objectives")
+        if problem.encoding.name != "permutation":
+            raise OptionError("algorithm", f"elite walks a permutation, not a {problem.encoding.name} vector")
+        self.tenures = tenure_range(tenures or DEFAULT_TENURES, n)
+        self.tenure = min(self.tenures[1], self.budget)  # the longest drawn: the warm-up's walks
+        self.walkers, self.replace = walkers, walkers // 4 if replace is None else replace
+        if self.replace > walkers:
+            raise OptionError("replace", f"must be at most walkers ({walkers}), got {self.replace}")
+        self.elite = Elite(elite)
+        self.period = PERIOD_PER_SIZE * n if period is None else period
+        self.aspiration = ASPIRATION_PER_SQUARE * n * n if aspiration is None else aspiration
+        self.strength = max(2, n // 10) if strength is None else strength
+        if not 1 <= self.strength <= n:
+            raise OptionError("strength", f"must be in 1..{n} (random swaps per restart), got {self.strength}")
+        if self.period < 1 or self.aspiration < 0:
+            raise OptionError("period" if self.period < 1 else "aspiration", "must be positive")
+
+    def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
+        return np.ones((1, 1))
+
+    def warm_up(self) -> None:
+        super().warm_up()
+        self.warm_lanes(self.walkers)
+        memory = WalkMemory(self.problem.encoding.initial())
+        memory.watch(memory.last[None])
+        memory.forced(0)
+
+    def rounds(self) -> Iterator[list[TabuRun] | None]:
+        """A round of the walks at a time, each from where it stands, until the budget is spent (its steps shared
+        evenly in the last); between rounds, the walks' bests join the elite, the worst walks restart, and the
+        others make the swap the long-term aspiration forces, if any."""
+        walks = [self._random_start() for _ in range(self.walkers)]
+        x = [w[0] for w in walks]
+        bests = [(float(weighted_scores(f[None], self.w)[0]), xw, f) for xw, f in walks]
+        memories = [WalkMemory(xw) for xw in x]
+        left, tabu = self.budget, [None] * self.walkers
+        tenures = self._draw_tenures()
+        while left > 0:
+            lengths = shares(min(left, self.walkers * self.period), self.walkers)
+            runs = [self._run(x[b], bests[b], int(lengths[b]), int(tenures[b]), tabu[b], memories[b])
+                    for b in range(self.walkers)]
+            yield runs
+            left -= int(lengths.sum())
+            bests = [(run.best, *run.best_xf) for run in runs]
+            x = [memory.last.copy() for memory in memories]
+            if left > 0:
+                tenures = self._draw_tenures()
+                tabu = self._between_rounds(x, bests, memories, tenures)
+
+    def _draw_tenures(self) -> np.ndarray:
+        """Each walk's tenure for a round, drawn uniformly in the range."""
+        return self.rng.integers(self.tenures[0], self.tenures[1] + 1, self.walkers)
+
+    @property
+    def w(self) -> np.ndarray:
+        return self.weights[0]
+
+    def _run(self, x: np.ndarray, best: tuple, steps: int, tenure: int, tabu, memory: WalkMemory) -> TabuRun:
+        """A walk's round: `steps` steps from x with `tenure`, its aspiration threshold its best so far; its solutions
+        go to an archive of its own, merged in the walks' order (AggregatedTabu.merge)."""
+        archive = self.new_archive()
+        self._open.append(archive)
+        score, bx, bf = best
+        lane = WalkLane(x, self.w, score, steps, self.draw_keys(steps), tabu)
+        run = TabuRun(lane, archive, score, (bx, bf), tenure=tenure, watch=memory.watch)
+        self.round.append(run)
+        return run
+
+    def _between_rounds(self, x: list, bests: list, memories: list, tenures: np.ndarray) -> list:
+        """The bests into the elite; the `replace` walks of the worst bests restarted from perturbed elite solutions
+        (x, bests and memories changed in place); the others' forced swaps made. Each walk's tabu memory to start the
+        next round with (the forced swap's inverse for its `tenures`, where the neighborhood is swaps), or None."""
+        for score, bx, _ in bests:
+            self.elite.offer(score, bx)
+        order = np.argsort([score for score, _, _ in bests], kind="stable")
+        restarted = set(order[len(order) - self.replace:].tolist()) if self.replace else set()
+        tabu = [None] * len(x)
+        n = self.problem.n
+        for b in range(len(x)):
+            if b in restarted:
+                x[b] = self.problem.encoding.perturb(self.elite.draw(self.rng), self.rng, self.strength)
+                bests[b] = self._visit(x[b], None)
+                memories[b].restart(x[b], memories[b].count)
+                continue
+            swap = memories[b].forced(self.aspiration) if self.aspiration else None
+            if swap is not None:
+                r, s = swap
+                x[b][[r, s]] = x[b][[s, r]]
+                memories[b].watch(x[b][None])
+                bests[b] = self._visit(x[b], bests[b])
+                if self.nbh.name == "swap":  # its inverse tabu, as after a step
+                    idx = self.nbh.inverse(self.nbh.index(r, s, n), n)
+                    tabu[b] = np.array([[idx], [int(tenures[b])]], dtype=np.int64)
+        return tabu
+
+    def _visit(self, x: np.ndarray, best: tuple | None) -> tuple:
+        """x, reached between rounds, offered to the archive; the walk's best after it (x's where `best` is None)."""
+        f = self.problem.evaluate_one(x)
+        with self.profiler.section("archiving"):
+            self.archive.add(f[None], x[None])
+        score = float(weighted_scores(f[None], self.w)[0])
+        return (score, x.copy(), f) if best is None or score < best[0] else best
