@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mols.algorithms.descent.options import ClimbOptions, ILSOptions, ITSOptions
+from mols.algorithms.es.options import ESOptions
 from mols.algorithms.pls.options import PLSOptions
 from mols.algorithms.tabu.options import TabuOptions
 from mols.search.options import AlgorithmOptions
@@ -18,7 +19,8 @@ class Algorithm:
     """One algorithm: `options` its options class; `search` its Search class, or "module:Class" imported when a
     search is made (so that the CLI starts without loading kernels); `label` its name in results from its options;
     `help` for --algorithm; `archive`: it takes --archive (where neighbors are filtered); `initial`: it may start
-    from a given population."""
+    from a given population; `neighborhood`: the one it runs on where the run names none (None: the
+    problem's usual one)."""
 
     options: type[AlgorithmOptions]
     search: type | str
@@ -26,6 +28,7 @@ class Algorithm:
     help: str
     archive: bool = False
     initial: bool = False
+    neighborhood: str | None = None
 
     def build(self, *common, options: AlgorithmOptions, **keywords):
         """The search on `common` (Search's positional arguments), with its options and `keywords` (budgets)."""
@@ -46,6 +49,8 @@ REGISTRY: dict[str, Algorithm] = {
                     "hill climbing (best improvement, restarts)"),
     "ils": Algorithm(ILSOptions, "mols.algorithms.descent.climb:IteratedLocalSearch",
                      lambda o: "ils3opt" if o.strategy is not None else "ils", "iterated local search"),
+    "es": Algorithm(ESOptions, "mols.algorithms.es.search:EvolutionStrategy", lambda o: "es",
+                    "(1+lambda) evolution strategy with an adaptive radius (real vectors)", neighborhood="adaptive"),
 }
 
 
