@@ -1,7 +1,6 @@
-"""A (1+lambda) evolution strategy: each iteration draws the adaptive neighborhood (lambda neighbors) at the current
-radius, the device (or the CPU) picks the best, and the search moves there when it is better. The radius follows the
-winner's (twice its step), shrinks on failure, and a radius below min_radius restarts the search from a random
-point. How each neighbor draws its radius and coordinates: mols/neighborhoods/adaptive.py."""
+"""A (1+lambda) evolution strategy: the best of the adaptive neighborhood (neighborhoods/adaptive.py) when it is
+better; the radius follows the winner's (twice its step) and shrinks on failure, and below min_radius the search
+restarts from a random point."""
 
 from __future__ import annotations
 
@@ -25,9 +24,9 @@ class EvolutionStrategy(Search):
     def __init__(self, *args, radius: float = 0.25, shrink: float = 0.5, min_radius: float = 1e-12, **kwargs):
         super().__init__(*args, **kwargs)
         if not self.nbh.sampled or self.nbh.encoding != "real" or self.nbh.name != "adaptive":
-            raise OptionError("neighborhood", f"es adapts the adaptive neighborhood's radius, not {self.nbh.name}'s")
+            raise OptionError("neighborhood", f": es needs the adaptive one (it adapts its radius), not {self.nbh.name}")
         if self.problem.n_obj != 1:
-            raise OptionError("algorithm", f"es minimises one objective; {self.problem.name} has "
+            raise OptionError("algorithm", f": es minimises one objective; {self.problem.name} has "
                               f"{self.problem.n_obj} (choose one with {{objectives}})", "objectives")
         self.first_level, self.shrink = quarter_octaves(radius), max(1, quarter_octaves(shrink))
         self.collapse = quarter_octaves(min_radius)
