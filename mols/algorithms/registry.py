@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from mols.algorithms.descent.options import ClimbOptions, ILSOptions, ITSOptions
 from mols.algorithms.elite.options import EliteOptions
+from mols.algorithms.es.options import ESOptions
 from mols.algorithms.pls.options import PLSOptions
 from mols.algorithms.tabu.options import TabuOptions
 from mols.search.options import AlgorithmOptions
@@ -20,7 +21,8 @@ class Algorithm:
     search is made (so that the CLI starts without loading kernels); `label` its name in results from its options;
     `help` for --algorithm; `archive`: it takes --archive (where neighbors are filtered); `initial`: it may start
     from a given population; `split`: it selects through tabu's selection, which serves a neighborhood split over
-    several GPUs (--gpus)."""
+    several GPUs (--gpus); `neighborhood`: the one it runs on where the run names none (None: the problem's usual
+    one)."""
 
     options: type[AlgorithmOptions]
     search: type | str
@@ -29,6 +31,7 @@ class Algorithm:
     archive: bool = False
     initial: bool = False
     split: bool = False
+    neighborhood: str | None = None
 
     def build(self, *common, options: AlgorithmOptions, **keywords):
         """The search on `common` (Search's positional arguments), with its options and `keywords` (budgets)."""
@@ -52,6 +55,8 @@ REGISTRY: dict[str, Algorithm] = {
                     "hill climbing (best improvement, restarts)", split=True),
     "ils": Algorithm(ILSOptions, "mols.algorithms.descent.climb:IteratedLocalSearch",
                      lambda o: "ils3opt" if o.strategy is not None else "ils", "iterated local search", split=True),
+    "es": Algorithm(ESOptions, "mols.algorithms.es.search:EvolutionStrategy", lambda o: "es",
+                    "(1+lambda) evolution strategy with an adaptive radius (real vectors)", neighborhood="adaptive"),
 }
 
 

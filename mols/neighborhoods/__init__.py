@@ -13,12 +13,12 @@ if TYPE_CHECKING:
     from mols.neighborhoods.base import Neighborhood
 
 # name -> (module under mols.neighborhoods, its attribute): insertion, swap, 2-opt and 3-exchange on permutations,
-# Hamming 1, 2 and 3 on bit vectors, crowns around real vectors, basic and advanced swaps on pairs of permutations
+# Hamming 1, 2 and 3 on bit vectors, crowns and adaptive steps around real vectors, basic and advanced swaps on pairs of permutations
 # (the Q3AP's)
 WHERE = {"insertion": ("insertion", "INSERTION"), "swap": ("swap", "SWAP"), "2opt": ("two_opt", "TWO_OPT"),
          "3exchange": ("three_exchange", "THREE_EXCHANGE"),
          "hamming1": ("hamming", "HAMMING1"), "hamming2": ("hamming", "HAMMING2"), "hamming3": ("hamming", "HAMMING3"),
-         "crowns": ("crowns", "CROWNS"), "basic": ("pair_swaps", "BASIC"), "advanced": ("pair_swaps", "ADVANCED")}
+         "crowns": ("crowns", "CROWNS"), "adaptive": ("adaptive", "ADAPTIVE"), "basic": ("pair_swaps", "BASIC"), "advanced": ("pair_swaps", "ADVANCED")}
 # Neighborhoods that depend on the instance: the problem makes them (Problem.neighborhood).
 MADE_BY_PROBLEM = {"change": "the change of a variable to another of its k values depends on k"}
 NAMES = (*WHERE, *MADE_BY_PROBLEM)  # every name a run may give

@@ -36,3 +36,9 @@ __device__ void crowns_point(const double* x, long long t, int n, const unsigned
     }
     __syncwarp();
 }
+
+// The point function every real-vector kernel calls (weierstrass.cu), whatever the sampled neighborhood.
+__device__ __forceinline__ void nbh_point(const double* x, long long t, int n, const unsigned long long* key,
+                                          double* y, int lane, int lanes) {
+    crowns_point(x, t, n, key, y, lane, lanes);
+}

@@ -121,7 +121,8 @@ class RunConfig:
             names = self.objectives.split(",") if isinstance(self.objectives, str) else self.objectives
             object.__setattr__(self, "objectives", tuple(name.strip() for name in names))
         if self.neighborhood is None:
-            object.__setattr__(self, "neighborhood", problem_entry(self.problem).neighborhood)
+            object.__setattr__(self, "neighborhood", REGISTRY[self.algorithm].neighborhood
+                               or problem_entry(self.problem).neighborhood)
         object.__setattr__(self, "iterations", default_iterations(self.iterations, self.time, self.evaluations))
         check_budget(self.iterations, self.time, self.evaluations)
         if self.archive is not None and not REGISTRY[self.algorithm].archive:

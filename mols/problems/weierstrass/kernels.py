@@ -70,7 +70,7 @@ class WeierstrassKernels(KernelSet):
     cuda_file = Path(__file__).with_name("weierstrass.cu")
     cuda_kernel = "weierstrass_crowns"
     varies_move_threads = True
-    apply_kernels = every(("crowns",), "weierstrass_apply")
+    apply_kernels = every(("crowns", "adaptive"), "weierstrass_apply")
 
     def data(self) -> tuple[np.ndarray, ...]:
         return (self.problem.weights, reduction_table())

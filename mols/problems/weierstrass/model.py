@@ -26,7 +26,7 @@ class Weierstrass(Problem):
     objectives = ("f",)
     dtype = np.dtype(np.float64)
     kernel_set = WeierstrassKernels
-    neighborhoods = ("crowns",)
+    neighborhoods = ("crowns", "adaptive")
 
     def __init__(self, instance: WeierstrassInstance):
         self.instance = instance

@@ -1,6 +1,7 @@
 // The Weierstrass function of every neighbor, LANES threads per neighbor sharing its terms: the CUDA twin of cpu.py;
-// and the apply kernel of a tabu walk on the device. Prepended: the crowns header and #define D, TERMS, F32, LANES,
-// REDUCTION_SMIN, REDUCTION_ROWS and BLOCK (docs/internals.md; tolerances: tests/problems/test_weierstrass_gpu.py).
+// and the apply kernel of a tabu walk on the device. Prepended: the neighborhood's header (crowns or adaptive: its
+// nbh_point) and #define D, TERMS, F32, LANES, REDUCTION_SMIN, REDUCTION_ROWS and BLOCK (docs/internals.md;
+// tolerances: tests/problems/test_weierstrass_gpu.py).
 
 // sin(2^i y) for |2^i y| >= 2^8 (b = 2), with an exact argument reduction in place of sin's slow path
 // (Payne-Hanek for the huge arguments, up to 2^100): |y| = M 2^e, M the integer mantissa, so
@@ -78,13 +79,13 @@ __device__ __forceinline__ const double* rounded(double* y, int lane) { return y
 
 // f(neighbor t of x), in each of the neighbor's LANES lanes (lane = 0 .. LANES - 1), y its D doubles of
 // shared memory, table the block's copy. Every thread of the warp calls it, as often as the others:
-// crowns_point and the shuffles are the whole warp's. The butterfly gives every lane the same sum (each
+// nbh_point and the shuffles are the whole warp's. The butterfly gives every lane the same sum (each
 // adds the same pair, a + b or b + a).
 __device__ __forceinline__ double neighbor_value(const real* __restrict__ weights, const unsigned long long* table,
                                                  const double* __restrict__ x,
                                                  const unsigned long long* __restrict__ key, long long t, int lane,
                                                  double* y) {
-    crowns_point(x, t, D, key, y, lane, LANES);
+    nbh_point(x, t, D, key, y, lane, LANES);
     const real* r = rounded(y, lane);
     real s = 0;
     for (int j = lane; j < D * TERMS; j += LANES) {
@@ -119,7 +120,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) weierstrass_crowns(
 extern "C" __global__ void weierstrass_apply(const real* weights, const unsigned long long* table, double* x,
                                              unsigned long long* key, const long long* move, const double* f) {
     __shared__ double y[D];
-    if (threadIdx.x < 32) crowns_point(x, *move, D, key, y, threadIdx.x, 32);
+    if (threadIdx.x < 32) nbh_point(x, *move, D, key, y, threadIdx.x, 32);
     __syncthreads();  // every read of x and of the key is done before either changes
     for (int q = threadIdx.x; q < D; q += blockDim.x) x[q] = y[q];
     if (threadIdx.x == 0) key[1] += 1;
