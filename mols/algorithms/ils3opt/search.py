@@ -14,7 +14,12 @@ from mols.algorithms.ils3opt.cpu import numba_threads
 from mols.algorithms.ils3opt.merge import MIN_CITIES, ROUND, MergedRounds, merge_window
 from mols.algorithms.ils3opt.options import STRATEGIES
 from mols.algorithms.ils3opt.population import max_segment, start_lengths, start_tours
-from mols.algorithms.ils3opt.strategies import GPU_STRATEGIES, RKBI_STRATEGIES, make_population, population_shape
+from mols.algorithms.ils3opt.strategies import (
+    GPU_STRATEGIES,
+    RKBI_STRATEGIES,
+    make_population,
+    population_shape,
+)
 from mols.errors import MolsError, OptionError
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.problems.tsp.model import Tsp
