@@ -360,7 +360,7 @@ __device__ __forceinline__ int push(int* queue, unsigned char* queued, int head,
     return count + 1;
 }
 
-// three_opt.local_search: cities queue[0:sh->count] (set by the caller before a sync) looked at in turn; returns
+// local_search.local_search: cities queue[0:sh->count] (set by the caller before a sync) looked at in turn; returns
 // the total gain (to every thread).
 template <class T> __device__ long long local_search(const double* xy, const int* cand, int* tour, int* pos,
                                                      int* queue, unsigned char* queued, Scratch* sh) {
