@@ -154,10 +154,10 @@ def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = 
     with StopSignals(ignore_after=WHOLE_PROCESS["yes"]) as stop, results_folder(stop, folder, overwrite, numbered) \
             as out:
         folder = out.path
-        merged = f", merged in islands of {config.merge}" if config.merge else ""
-        err_console.print(f"mols: ILS-3opt {config.strategy}{merged}, population {config.population or 64}, "
-                          f"{budget_text(config)}; results go to {folder}", highlight=False)
         run = config_run(config)
+        merged = f", merged in islands of {run.merge}" if run.merge else ""
+        err_console.print(f"mols: ILS-3opt {config.strategy}{merged}, population {run.population}, "
+                          f"{budget_text(config)}; results go to {folder}", highlight=False)
         monitors = checkpointing(config, run, folder, checkpoint, resume)
         stop.phase = "search"
         result, ran_on = config_result(config, stop, monitors, None if resume is None else resume[1], run)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from mols.algorithms.ils3opt.options import ILS3optOptions
+from mols.algorithms.ils3opt.options import DEFAULT_STRATEGY, ILS3optOptions
 from mols.algorithms.pls.options import VARIANTS
 from mols.algorithms.registry import REGISTRY, takers
 from mols.algorithms.tabu.options import DEFAULT_PARTITIONS
@@ -113,6 +113,8 @@ class RunConfig:
     def _resolve(self) -> None:
         """Check the common options and resolve the defaults that depend on others (the backend: once, here)."""
         check(self)
+        if takes_default_strategy(self):
+            object.__setattr__(self, "options", dataclasses.replace(self.options, strategy=DEFAULT_STRATEGY))
         if isinstance(self.options, ILS3optOptions) and self.options.strategy is not None:
             check_ils3opt(self)
             object.__setattr__(self, "neighborhood", "3opt")
@@ -216,6 +218,16 @@ def archive_part(config: RunConfig) -> str | None:
 def variant_part(value: str, default: str, key: str) -> str | None:
     """The results folder's part of a GPU evaluation variant (hostgen, copysel, sharedmem); none for the default."""
     return None if value == default else f"{value}{key}"
+
+
+def takes_default_strategy(config: RunConfig) -> bool:
+    """Whether `config` (-p tsp -a ils without --strategy) runs DEFAULT_STRATEGY: on the GPU, where no option of the
+    generic ILS (or of the GPU evaluator's launches) is given; elsewhere the generic ILS runs, as before."""
+    if config.problem != "tsp" or config.algorithm != "ils" or config.options.strategy is not None:
+        return False
+    generic = (config.evaluations, config.weights, config.strength, config.objectives, config.neighborhood,
+               config.block, config.tune or None)
+    return all(value is None for value in generic) and BackendSpec(config.backend).resolved().device == "gpu"
 
 
 def check_ils3opt(config: RunConfig) -> None:

@@ -62,9 +62,16 @@ def solve(config: RunConfig | Problem, on_iteration: OnIteration | None = None, 
     (algorithms/pls/search.py). Bad input raises MolsError before it starts; once it runs, an interruption or a
     failure still returns the archive found so far (see SearchResult.status). Without `stop`, SIGINT
     (Ctrl-C), SIGTERM and SIGHUP stop the search at its next iteration while it runs (called from the
-    main thread), and the result says which signal did."""
-    search = build_search(config, on_iteration, neighborhood, initial, **options)
+    main thread), and the result says which signal did. -p tsp -a ils with a strategy runs its ILS-3opt population
+    (algorithms/ils3opt/search.py)."""
+    if isinstance(config, RunConfig) and getattr(config.options, "strategy", None) is not None:
+        from mols.algorithms.ils3opt.search import config_result
+
+        def run(signals):
+            return config_result(config, signals)[0]
+    else:
+        run = build_search(config, on_iteration, neighborhood, initial, **options).run
     if stop is not None:
-        return search.run(stop)
+        return run(stop)
     with StopSignals(phase="search") as own:
-        return search.run(own)
+        return run(own)

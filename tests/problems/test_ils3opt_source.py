@@ -28,9 +28,10 @@ SEED, P, SAMPLES = 5, 2, 60
 @pytest.mark.skipif(NVCC is None, reason="nvcc not installed")
 @pytest.mark.parametrize("n, k, seg, att", [(3038, 40, 50, False)])
 @pytest.mark.parametrize("pairs, bounds", [(True, (128, 4)), (False, (32, 32)), (False, None)])
-def test_source_compiles_to_ptx(tmp_path, n, k, seg, att, pairs, bounds):
+@pytest.mark.parametrize("oropt", [False, True])
+def test_source_compiles_to_ptx(tmp_path, n, k, seg, att, pairs, bounds, oropt):
     source = tmp_path / "ils3opt.cu"
-    source.write_text(ils3opt_source(n, k, seg, att, pairs, bounds=bounds))
+    source.write_text(ils3opt_source(n, k, seg, att, pairs, merged=oropt, bounds=bounds, oropt=oropt))
     ptx = tmp_path / "ils3opt.ptx"
     done = subprocess.run([NVCC, "--ptx", "-std=c++17", "-arch=sm_80", str(source), "-o", str(ptx)],
                           capture_output=True, text=True, timeout=120, check=False)
@@ -73,7 +74,7 @@ def simulator(request, tmp_path_factory):
     return build_simulator(tmp_path_factory.mktemp("sim"), request.param)
 
 
-def build_simulator(folder, param, merged=False):
+def build_simulator(folder, param, merged=False, oropt=False):
     if GXX is None:
         pytest.skip("g++ not installed")
     name, shuffled = param.split()[0], "shuffled" in param
@@ -84,7 +85,8 @@ def build_simulator(folder, param, merged=False):
         cand = np.ascontiguousarray(np.random.default_rng(7).permuted(cand, axis=1))
     tours = np.empty((P, n), np.int32)
     start_tours(xy, cand, np.uint64(SEED), tours)
-    source = ils3opt_source(n, cand.shape[1], max_segment(n), problem.att, "by-candidate" not in param, merged)
+    source = ils3opt_source(n, cand.shape[1], max_segment(n), problem.att, "by-candidate" not in param, merged,
+                            oropt=oropt)
     source = "#define RKBI_THREADS 16\n" + source.replace("extern __shared__ int smem[];", "int* smem = g_smem;")
     (folder / "ils_sim.cu").write_text(source)
     for name in ("shim.h", "main.cpp"):
@@ -130,10 +132,25 @@ def test_merged_rounds_as_threads_equal_numba(tmp_path, strategy):
     assert (spans[:, 0] <= spans[:, 1]).any()  # some solution kept a changed tour
 
 
-def assert_simulation_equals_numba(simulator, strategy, chunks, window=0):
+@pytest.mark.parametrize("param", ["random:240:4", "random:240:4 shuffled", "random:240:4 by-candidate"])
+@pytest.mark.parametrize("strategy", ["fi-thread", "fi-block", "fi-block-shared"])
+def test_or3opt_kernels_as_threads_equal_numba(tmp_path, param, strategy):
+    """or3opt's kernels (OROPT: Or-opt moves where 3-opt finds none) in every team shape, in plain and merged
+    rounds: the same tours, lengths and spans as cpu-or3opt's."""
+    from mols.algorithms.ils3opt.merge import merge_window
+
+    for merged in (False, True):
+        folder = tmp_path / f"merged{int(merged)}"
+        folder.mkdir()
+        sim = build_simulator(folder, param, merged, oropt=True)
+        window = merge_window(240, max_segment(240)) if merged else 0
+        assert_simulation_equals_numba(sim, strategy, [0, 1, 5, 13], window, "cpu-or3opt")
+
+
+def assert_simulation_equals_numba(simulator, strategy, chunks, window=0, twin=None):
     folder, problem, cand, tours = simulator
     xy, n, att = problem.xy[0], problem.n, problem.att
-    twin = "cpu-rkbi" if strategy == "rkbi" else "cpu"
+    twin = twin or ("cpu-rkbi" if strategy == "rkbi" else "cpu")
     cpu = make_population(twin, xy, cand, SEED, tours.copy(), tour_lengths(xy, tours, att), max_segment(n), att,
                           SAMPLES)
     for a, b in itertools.pairwise(chunks):

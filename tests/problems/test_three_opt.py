@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from numba import njit
 
+from mols.algorithms.ils3opt.local_search import local_search, push
 from mols.algorithms.ils3opt.population import double_bridge, first_descent
 from mols.algorithms.ils3opt.three_opt import (
     N_CASES,
@@ -16,9 +17,7 @@ from mols.algorithms.ils3opt.three_opt import (
     case_delta,
     dist,
     improve_city,
-    local_search,
     pred,
-    push,
     step,
     succ,
     tour_length,

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from mols.algorithms.ils3opt.cpu import CpuPopulation
 from mols.algorithms.ils3opt.population import max_segment, start_lengths, start_tours
-from mols.algorithms.ils3opt.search import CpuPopulation, run_ils3opt
+from mols.algorithms.ils3opt.search import run_ils3opt
 from mols.cli import app
 from mols.errors import MolsError
 from mols.problems.tsp import load_tsp

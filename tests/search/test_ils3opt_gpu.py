@@ -12,6 +12,7 @@ import pytest
 from mols.algorithms.ils3opt.gpu import BLOCK_THREADS, WIDE_THREADS
 from mols.algorithms.ils3opt.population import max_segment, start_tours
 from mols.algorithms.ils3opt.search import GPU_STRATEGIES, make_population, run_ils3opt
+from mols.algorithms.ils3opt.strategies import cpu_twin
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
 from mols.problems.tsp.model import tour_lengths
@@ -28,8 +29,7 @@ def populations(instance: str, strategy: str, seed: int, P: int, chunks: list[in
     tours = np.empty((P, n), np.int32)
     start_tours(xy, cand, np.uint64(seed), tours)
     lengths = tour_lengths(xy, tours, att)
-    twin = "cpu-rkbi" if strategy == "rkbi" else "cpu"
-    cpu = make_population(twin, xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att, SAMPLES)
+    cpu = make_population(cpu_twin(strategy), xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att, SAMPLES)
     gpu = make_population(strategy, xy, cand, seed, tours.copy(), lengths.copy(), max_segment(n), att, SAMPLES,
                           launch_for)
     for a, b in itertools.pairwise(chunks):
@@ -60,7 +60,7 @@ def test_a_thread_per_candidate_equals_cpu(strategy, instance, P, launch_for, th
     np.testing.assert_array_equal(gpu.bests.get(), cpu.bests)
 
 
-@pytest.mark.parametrize("strategy", ["fi-block", "fi-block-shared", "rkbi"])
+@pytest.mark.parametrize("strategy", ["fi-block", "fi-block-shared", "rkbi", "or3opt"])
 def test_gpu_equals_cpu_on_pcb3038(strategy):
     _, cpu, gpu = populations("pcb3038", strategy, 0, 2, [0, 1, 6])
     np.testing.assert_array_equal(gpu.best_lengths(), cpu.best_lengths())
@@ -70,21 +70,36 @@ def test_gpu_equals_cpu_on_pcb3038(strategy):
 @pytest.mark.parametrize("strategy", GPU_STRATEGIES)
 def test_run_on_gpu_equals_run_on_cpu(strategy):
     problem = load_tsp("kroA100")
-    twin = "cpu-rkbi" if strategy == "rkbi" else "cpu"
     gpu = run_ils3opt(problem, strategy, 16, iterations=16 * 50, seed=4, samples=SAMPLES)
-    cpu = run_ils3opt(problem, twin, 16, iterations=16 * 50, seed=4, samples=SAMPLES)
+    cpu = run_ils3opt(problem, cpu_twin(strategy), 16, iterations=16 * 50, seed=4, samples=SAMPLES)
     np.testing.assert_array_equal(gpu.lengths, cpu.lengths)
     np.testing.assert_array_equal(gpu.tour, cpu.tour)
 
 
-@pytest.mark.parametrize("strategy", ["fi-thread", "fi-block", "fi-block-shared"])
+@pytest.mark.parametrize("strategy", ["fi-thread", "fi-block", "fi-block-shared", "or3opt"])
 @pytest.mark.parametrize("instance, P", [("att532", 24), ("pcb3038", 16), ("att532", 600)])
 def test_merged_run_on_gpu_equals_run_on_cpu(strategy, instance, P):
     """Merged rounds (ils_merge), two islands: the device's rounds and merges give the CPU's incumbents (600
-    solutions: fi-block's search by candidate)."""
+    solutions: fi-block's search by candidate; or3opt: fi-block-shared's kernel on att532, fi-block's on pcb3038,
+    with Or-opt moves)."""
     problem = load_tsp(instance)
     gpu = run_ils3opt(problem, strategy, P, iterations=P * 96, seed=3, merge=P // 2)
-    cpu = run_ils3opt(problem, "cpu", P, iterations=P * 96, seed=3, merge=P // 2)
+    cpu = run_ils3opt(problem, cpu_twin(strategy), P, iterations=P * 96, seed=3, merge=P // 2)
     np.testing.assert_array_equal(gpu.lengths, cpu.lengths)
     np.testing.assert_array_equal(gpu.tour, cpu.tour)
     assert gpu.best == tour_lengths(problem.xy[0], gpu.tour[None], problem.att)[0]
+
+
+def test_or3opt_is_the_default_on_the_gpu_and_runs_by_time():
+    """-p tsp -a ils without a strategy on the GPU runs or3opt, merged in islands by the instance's size, with a time
+    budget through mols.solve; its best tour equals cpu-or3opt's for the same seed and iterations."""
+    from mols import solve
+    from mols.runner.config import RunConfig
+
+    config = RunConfig(instance="rat783", problem="tsp", algorithm="ils", time=1.0, seed=2)
+    assert config.strategy == "or3opt" and config.backend == "gpu"
+    result = solve(config)
+    assert result.details["merge_island"] == 128 and result.details["population"] == 2048
+    gpu = run_ils3opt(load_tsp("rat783"), "or3opt", 256, iterations=256 * 65, seed=2)
+    cpu = run_ils3opt(load_tsp("rat783"), "cpu-or3opt", 256, iterations=256 * 65, seed=2)
+    np.testing.assert_array_equal(gpu.lengths, cpu.lengths)

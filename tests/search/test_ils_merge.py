@@ -9,9 +9,10 @@ import itertools
 import numpy as np
 import pytest
 
+from mols.algorithms.ils3opt.cpu import CpuPopulation
 from mols.algorithms.ils3opt.merge import MergedRounds, merge_window, select_spans
 from mols.algorithms.ils3opt.population import max_segment, start_tours
-from mols.algorithms.ils3opt.search import CpuPopulation, run_ils3opt
+from mols.algorithms.ils3opt.search import run_ils3opt
 from mols.errors import MolsError
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists

@@ -25,10 +25,12 @@ def numba_threads(threads: int | None):
 
 class CpuPopulation:
     """The population's arrays on the host; run(it_from, it_to) is ils3opt.ils_population over them (samples 0:
-    first improvement, else rkbi); round_state and merge serve merged rounds (ils_merge)."""
+    first improvement, with Or-opt moves where `oropt`, else rkbi); round_state and merge serve merged rounds
+    (ils_merge)."""
 
-    def __init__(self, xy, cand, seed, tours, lengths, seg, att, samples: int = 0):
+    def __init__(self, xy, cand, seed, tours, lengths, seg, att, samples: int = 0, oropt: bool = False):
         self.xy, self.cand, self.seed, self.seg, self.att, self.samples = xy, cand, seed, seg, att, samples
+        self.oropt = oropt
         self.tours, self.lengths = tours, lengths.reshape(-1, 1)
         self.pos, self.bests, self.best_pos, self.queues = (np.empty_like(tours) for _ in range(4))
         self.queued = np.zeros(tours.shape, np.uint8)
@@ -38,7 +40,7 @@ class CpuPopulation:
     def run(self, it_from: int, it_to: int, window: int = 0) -> None:
         ils_population(self.xy, self.cand, np.uint64(self.seed), self.tours, self.pos, self.bests, self.best_pos,
                        self.queues, self.queued, self.lengths, it_from, it_to, self.seg, self.samples, self.att,
-                       window, self.spans)
+                       window, self.spans, self.oropt)
 
     def best_lengths(self) -> np.ndarray:
         return self.lengths[:, 0].copy()

@@ -33,11 +33,13 @@ SHARED_LIMIT = 227 * 1024  # bytes of shared memory a block may take on compute 
 
 
 def ils3opt_source(n: int, k: int, seg: int, att: bool, pairs: bool = True, merged: bool = False,
-                   bounds: tuple[int, int] | None = None) -> str:
+                   bounds: tuple[int, int] | None = None, oropt: bool = False) -> str:
     """The kernels' source with its #defines and headers (what the GPU compiles; tests compile it with nvcc).
-    bounds: the fi kernels' (threads a block, blocks a multiprocessor) for __launch_bounds__ (None: none)."""
+    bounds: the fi kernels' (threads a block, blocks a multiprocessor) for __launch_bounds__ (None: none); oropt:
+    the local search makes Or-opt moves too (or3opt)."""
 
     defines = {"N_CITIES": n, "K": k, "SEG": seg, "ATT": int(att), "PAIRS": int(pairs), "MERGED": int(merged),
+               "OROPT": int(oropt),
                "FI_BOUNDS": "" if bounds is None else "__launch_bounds__({}, {})".format(*bounds)}
     return kernel_source(defines, DRAWS_CUH.read_text(), DISTANCE_CUH.read_text(), ILS3OPT_CU.read_text())
 
@@ -84,10 +86,12 @@ def device_props(device: int) -> dict:
 
 
 class GpuPopulation:
-    """The population's arrays on the device; run(it_from, it_to) launches one strategy's kernel over them."""
+    """The population's arrays on the device; run(it_from, it_to) launches one strategy's kernel over them (oropt:
+    its local search with Or-opt moves, or3opt's)."""
 
     def __init__(self, strategy: str, xy: np.ndarray, cand: np.ndarray, seed: int, tours: np.ndarray,
-                 lengths: np.ndarray, seg: int, att: bool, launch_for: int | None = None, merged: bool = False):
+                 lengths: np.ndarray, seg: int, att: bool, launch_for: int | None = None, merged: bool = False,
+                 oropt: bool = False):
 
         cp = self.cupy = import_cupy()
         P, n = tours.shape
@@ -108,7 +112,7 @@ class GpuPopulation:
             bounds = launch_bounds(self.threads, blocks, props)
         else:  # fi-thread: as many blocks as the solutions allow, spread over the multiprocessors (the paper's)
             self.threads = max(1, min(THREAD_BLOCK_MAX, -(-P // sms)))
-        self.source = ils3opt_source(n, cand.shape[1], seg, att, pairs, merged, bounds)
+        self.source = ils3opt_source(n, cand.shape[1], seg, att, pairs, merged, bounds, oropt)
         self.kernel = compile_kernel(self.source, KERNELS[strategy]) if strategy in KERNELS else None
         if self.shared > 48 * 1024:
             self.kernel.max_dynamic_shared_size_bytes = self.shared

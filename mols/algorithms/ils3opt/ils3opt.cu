@@ -1,6 +1,6 @@
 // Iterated local search with 3-opt, the CUDA twin of three_opt.py and ils3opt.py: the same moves, first-improvement
 // order and draws, so a population's tours equal the Numba reference's. Prepended: draws.cuh, distance.cuh and
-// #define N_CITIES, K, SEG, ATT, PAIRS, MERGED, FI_BOUNDS; the three ways to run it: docs/internals.md.
+// #define N_CITIES, K, SEG, ATT, PAIRS, MERGED, OROPT, FI_BOUNDS; the three ways to run it: docs/internals.md.
 
 #define N N_CITIES
 
@@ -107,6 +107,56 @@ template <class T> __device__ void apply_sequential(int* tour, int* pos, int t1,
         flip<T>(tour, pos, t2, t5, t3, t4, dirty);
     }
 }
+
+#if OROPT
+#define OR_MAX 3
+// or_opt.or_move: the first improving Or-opt move from t1, m = p, t1, s_end, q, c, d (the segment t1 .. s_end moved
+// between c and d). Every thread of a team searches alone, in the sequential order: few candidates pass the removal's
+// gain, and every thread finds the same move.
+__device__ bool or_move(const double* xy, const int* cand, const int* tour, const int* pos, int t1, int* m,
+                        bool& fwd_o, long long& gain_o) {
+    for (int direction = 0; direction < 2; ++direction) {
+        const bool fwd = direction == 0;
+        const int p = step(tour, pos, t1, !fwd);
+        int s_end = t1;
+        for (int length = 1; length <= OR_MAX; ++length) {
+            if (length > 1) s_end = step(tour, pos, s_end, fwd);
+            const int q = step(tour, pos, s_end, fwd);
+            const long long g0 = (long long)dist(xy, p, t1) + dist(xy, s_end, q) - dist(xy, p, q);
+            for (int a = 0; a < K; ++a) {
+                const int c = cand[t1 * K + a];
+                const long long g1 = g0 - dist(xy, t1, c);
+                if (g1 <= 0) break;
+                if (c == p || c == q || between(pos, t1, c, s_end, fwd)) continue;
+                for (int side = 0; side < 2; ++side) {
+                    const int d = side == 0 ? step(tour, pos, c, fwd) : step(tour, pos, c, !fwd);
+                    if (d == p || d == q) continue;
+                    const long long gain = g1 + dist(xy, c, d) - dist(xy, s_end, d);
+                    if (gain > 0) {
+                        m[0] = p; m[1] = t1; m[2] = s_end; m[3] = q; m[4] = c; m[5] = d;
+                        fwd_o = fwd; gain_o = gain;
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    return false;
+}
+
+// or_opt.apply_or: d after c keeps the segment's orientation (three flips, two for one city), else it is reversed.
+template <class T> __device__ void apply_or(int* tour, int* pos, const int* m, bool fwd, int* dirty) {
+    const int p = m[0], t1 = m[1], s_end = m[2], q = m[3], c = m[4], d = m[5];
+    if (d == step(tour, pos, c, fwd)) {
+        flip<T>(tour, pos, p, t1, c, d, dirty);
+        flip<T>(tour, pos, p, c, q, s_end, dirty);
+        if (t1 != s_end) flip<T>(tour, pos, c, s_end, t1, d, dirty);
+    } else {
+        flip<T>(tour, pos, p, t1, d, c, dirty);
+        flip<T>(tour, pos, p, d, q, s_end, dirty);
+    }
+}
+#endif
 
 // search_t3's steps, shared by the sequential search (Solo) and the parallel one (Block).
 // The partial gain g1 of t2's a-th candidate t3: d(t1, t2) - d(t2, t3).
@@ -284,6 +334,21 @@ template <class T> __device__ void improve_city(const double* xy, const int* can
             return;
         }
     }
+#if OROPT  // local_search.local_search: Or-opt where 3-opt finds nothing
+    int m[6];
+    bool fwd;
+    long long gain;
+    if (or_move(xy, cand, tour, pos, t1, m, fwd, gain)) {
+        apply_or<T>(tour, pos, m, fwd, sh->dirty);
+        if (T::rank() == 0) {
+            for (int q = 0; q < 6; ++q) sh->touched[q] = m[q];
+            sh->moved = 6;
+            sh->gain = gain;
+        }
+        T::sync();
+        return;
+    }
+#endif
     if (T::rank() == 0) { sh->moved = 0; sh->gain = 0; }
     T::sync();
 }
@@ -295,7 +360,7 @@ __device__ __forceinline__ int push(int* queue, unsigned char* queued, int head,
     return count + 1;
 }
 
-// three_opt.local_search: cities queue[0:sh->count] (set by the caller before a sync) looked at in turn; returns
+// local_search.local_search: cities queue[0:sh->count] (set by the caller before a sync) looked at in turn; returns
 // the total gain (to every thread).
 template <class T> __device__ long long local_search(const double* xy, const int* cand, int* tour, int* pos,
                                                      int* queue, unsigned char* queued, Scratch* sh) {

@@ -9,8 +9,11 @@ from mols.search.options import ILS3OPT, AlgorithmOptions, option
 
 DEFAULT_POPULATION = 64  # solutions improved side by side (the paper's nbsol)
 # The strategies: first improvement on the CPU (cpu), by a thread (fi-thread) or a block (fi-block, in global or
-# shared memory) per solution on the GPU; best improvement over random samples (rkbi), and rkbi's Numba twin.
-STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared", "rkbi", "cpu-rkbi")
+# shared memory) per solution on the GPU; best improvement over random samples (rkbi), and rkbi's Numba twin; ours:
+# 3-opt and Or-opt moves in merged rounds (or3opt on the GPU, what -p tsp -a ils runs there; cpu-or3opt its twin).
+OR3OPT = ("or3opt", "cpu-or3opt")
+STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared", "rkbi", "cpu-rkbi", *OR3OPT)
+DEFAULT_STRATEGY = "or3opt"  # -p tsp -a ils on the GPU without --strategy (nor a generic ILS option)
 
 
 @dataclass(frozen=True)
@@ -19,16 +22,18 @@ class ILS3optOptions(AlgorithmOptions):
 
     strategy: str | None = option(None, "-p tsp -a ils: ILS-3opt (Delévacq et al. 2012) run by cpu (Numba, "
                                   "--threads cores), fi-thread, fi-block, fi-block-shared or rkbi (GPU), or cpu-rkbi "
-                                  "(rkbi's Numba twin). -i is the total of ILS iterations, split over the "
-                                  "population.", ILS3OPT, choices=STRATEGIES, cli=str, search=False, late=True,
+                                  "(rkbi's Numba twin); or3opt: 3-opt and Or-opt moves in merged rounds (GPU; "
+                                  "cpu-or3opt its Numba twin), the default of -p tsp -a ils on the GPU. -i is the "
+                                  "total of ILS iterations, split over the population.", ILS3OPT, choices=STRATEGIES, cli=str, search=False, late=True,
                                   folder=lambda strategy, config: strategy)
     population: int | None = option(None, "ILS-3opt: solutions improved side by side (the paper's nbsol: 1, 8, 64, "
-                                    "512, 2048; default 64).", ILS3OPT, search=False, late=True,
-                                    folder=lambda p, config: f"P{p or DEFAULT_POPULATION}" if config.strategy else None)
+                                    "512, 2048; default 64; or3opt: by the instance's size).", ILS3OPT, search=False,
+                                    late=True, folder=lambda p, config: f"P{p or DEFAULT_POPULATION}"
+                                    if config.strategy and (p or config.strategy not in OR3OPT) else None)
     merge: int = option(0, "ILS-3opt: merged rounds in islands of this many solutions (a divisor of --population): "
                         "an island's solutions start every round of 32 iterations from its tour, and their "
-                        "improvements are merged into it. 0: independent solutions, the paper's. At least 200 "
-                        "cities.", ILS3OPT, minimum=0, search=False, late=True,
+                        "improvements are merged into it. 0: independent solutions, the paper's (or3opt: islands by "
+                        "the instance's size). At least 200 cities.", ILS3OPT, minimum=0, search=False, late=True,
                         folder=lambda merge, config: f"M{merge}" if merge else None)
 
     def __post_init__(self):

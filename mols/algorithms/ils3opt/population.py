@@ -7,15 +7,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from mols.algorithms.ils3opt.three_opt import (
-    N_CASES,
-    apply_case,
-    case_delta,
-    dist,
-    local_search,
-    push,
-    reverse,
-)
+from mols.algorithms.ils3opt.local_search import local_search, push
+from mols.algorithms.ils3opt.three_opt import N_CASES, apply_case, case_delta, dist, reverse
 from mols.jit import cached_njit
 from mols.neighborhoods.draws import uniform
 
@@ -173,18 +166,19 @@ def rkbi_descent(xy, key, it, tour, pos, samples, att, dirty=None):
 
 
 @cached_njit
-def first_descent(xy, cand, tour, pos, queue, queued, att):
-    """3-opt local optimum of the tour, every city queued in index order; returns the gain."""
+def first_descent(xy, cand, tour, pos, queue, queued, att, oropt=False):
+    """3-opt (and Or-opt where `oropt`) local optimum of the tour, every city queued in index order; returns the
+    gain."""
     n = tour.shape[0]
     for c in range(n):
         pos[tour[c]] = c
         queue[c] = c
         queued[c] = 1
-    return local_search(xy, cand, tour, pos, queue, queued, n, att)
+    return local_search(xy, cand, tour, pos, queue, queued, n, att, None, oropt)
 
 
 @cached_njit
-def descend(xy, cand, key, it, tour, pos, queue, queued, ends, first, samples, att, dirty=None):
+def descend(xy, cand, key, it, tour, pos, queue, queued, ends, first, samples, att, dirty=None, oropt=False):
     """The local search of iteration it: first improvement with don't-look bits (samples 0; every city
     queued where `first`, else the double bridge's 8 ends), or rkbi with `samples` samples. Returns the gain."""
     n = tour.shape[0]
@@ -194,11 +188,11 @@ def descend(xy, cand, key, it, tour, pos, queue, queued, ends, first, samples, a
                 pos[tour[c]] = c
         return rkbi_descent(xy, key, it, tour, pos, samples, att, dirty)
     if first:
-        return first_descent(xy, cand, tour, pos, queue, queued, att)
+        return first_descent(xy, cand, tour, pos, queue, queued, att, oropt)
     count = 0
     for c in ends:
         count = push(queue, queued, 0, count, c)
-    return local_search(xy, cand, tour, pos, queue, queued, count, att, dirty)
+    return local_search(xy, cand, tour, pos, queue, queued, count, att, dirty, oropt)
 
 
 @cached_njit
@@ -228,9 +222,10 @@ def changed_range(tour, best, lo, hi):
 
 @cached_njit
 def ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, length, it_from, it_to, seg, samples,
-                 att, window, span):
+                 att, window, span, oropt=False):
     """Iterations it_from .. it_to - 1 of one solution (iteration 0: its first descent). length (1,) holds
-    the best tour's length (iteration 0 sets it from the start tour's). samples: 0 first improvement, else rkbi.
+    the best tour's length (iteration 0 sets it from the start tour's). samples: 0 first improvement (with Or-opt
+    moves where `oropt`), else rkbi.
     Between iterations tour == best and pos == best_pos, so each copies only the positions it wrote (dirty).
     window > 0: a merged round (ils_merge): every double bridge starts in the round's window, and span (2,) is
     widened by the positions where each kept tour differs from the best before it."""
@@ -242,7 +237,7 @@ def ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, length
         dirty[0], dirty[1] = n, -1
         delta = 0 if it == 0 else perturb(xy, key, it, tour, pos, ends, seg, att, dirty, lo, window)
         current = length[0] + delta - descend(xy, cand, key, it, tour, pos, queue, queued, ends, it == 0, samples,
-                                              att, dirty)
+                                              att, dirty, oropt)
         if it == 0:  # best and best_pos not set yet: the whole tour
             dirty[0], dirty[1] = 0, n - 1
         if current <= length[0]:
@@ -258,10 +253,10 @@ def ils_solution(xy, cand, key, tour, pos, best, best_pos, queue, queued, length
 
 @cached_njit(parallel=True)
 def ils_population(xy, cand, seed, tours, pos, bests, best_pos, queues, queued, lengths, it_from, it_to, seg,
-                   samples, att, window, spans):
+                   samples, att, window, spans, oropt=False):
     """ils_solution for every solution s of the population (arrays (P, n), lengths (P, 1), spans (P, 2)), in
     parallel."""
     for s in prange(tours.shape[0]):
         key = np.array([seed, s], dtype=np.uint64)
         ils_solution(xy, cand, key, tours[s], pos[s], bests[s], best_pos[s], queues[s], queued[s], lengths[s],
-                     it_from, it_to, seg, samples, att, window, spans[s])
+                     it_from, it_to, seg, samples, att, window, spans[s], oropt)

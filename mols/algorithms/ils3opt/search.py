@@ -10,18 +10,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mols.algorithms.ils3opt.cpu import CpuPopulation, numba_threads
+from mols.algorithms.ils3opt.cpu import numba_threads
 from mols.algorithms.ils3opt.merge import MIN_CITIES, ROUND, MergedRounds, merge_window
-from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, STRATEGIES
+from mols.algorithms.ils3opt.options import STRATEGIES
 from mols.algorithms.ils3opt.population import max_segment, start_lengths, start_tours
+from mols.algorithms.ils3opt.strategies import (
+    GPU_STRATEGIES,
+    RKBI_STRATEGIES,
+    make_population,
+    population_shape,
+)
 from mols.errors import MolsError, OptionError
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.problems.tsp.model import Tsp
 from mols.search.budget import Budgets, Iterations, Target, Time
 from mols.search.loop import Runner
 
-GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi")
-RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
 # rkbi's samples per step in the paper (its k, Table 3's runs), and where it gives none
 PAPER_SAMPLES = {"kroA100": 5_500, "lin318": 11_000, "rat783": 10_000, "fl1577": 1_200, "pcb3038": 1_000}
 DEFAULT_SAMPLES = 10_000
@@ -74,19 +78,6 @@ def check_options(problem: Tsp, strategy: str, population: int, merge: int = 0) 
                           f"fi-block-shared), not {strategy}")
 
 
-def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int, att: bool, samples: int = 0,
-                    launch_for: int | None = None, merged: bool = False):
-    """samples: rkbi's per step (the rkbi strategies only); launch_for: the GPU kernel of a population of this
-    many solutions (default: the tours'; warm_up compiles a run's); merged: the kernel of merged rounds."""
-    if strategy in ("cpu", "cpu-rkbi"):
-        return CpuPopulation(xy, cand, seed, tours, lengths, seg, att, samples if strategy == "cpu-rkbi" else 0)
-    from mols.algorithms.ils3opt.gpu import GpuPopulation, GpuRkbiPopulation
-
-    if strategy == "rkbi":
-        return GpuRkbiPopulation(xy, cand, seed, tours, lengths, seg, att, samples)
-    return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att, launch_for, merged)
-
-
 def default_samples(problem: Tsp) -> int:
     return PAPER_SAMPLES.get(problem.instance_name, DEFAULT_SAMPLES)
 
@@ -109,14 +100,15 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, 
             pop.run(0, 0)
 
 
-def make_run(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_POPULATION, iterations: int | None = None,
+def make_run(problem: Tsp, strategy: str = "cpu", population: int | None = None, iterations: int | None = None,
              time_budget: float | None = None, target: int | None = None, seed: int = 0, threads: int | None = None,
-             candidates: int = DEFAULT_K, samples: int | None = None, merge: int = 0) -> IlsRun:
+             candidates: int = DEFAULT_K, samples: int | None = None, merge: int | None = None) -> IlsRun:
     """One ILS-3opt run (nothing runs yet: IlsRun.run). Without iterations or time: the paper's it_total. merge 0:
     the solutions are independent (the paper's; making every solution the best one every E iterations was tried,
     and was worse on pcb3038); merge S: merged rounds (ils_merge) in islands of S solutions, the budget of
-    iterations rounded up to whole rounds. `samples`: rkbi's per step (default: the paper's k for its instances,
-    else DEFAULT_SAMPLES)."""
+    iterations rounded up to whole rounds. population, merge None: the strategy's (strategies.population_shape).
+    `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES)."""
+    population, merge = population_shape(strategy, problem.n, population, merge)
     check_options(problem, strategy, population, merge)
     if iterations is None and time_budget is None:
         iterations = DEFAULT_ITERATIONS
@@ -126,10 +118,10 @@ def make_run(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_POPU
                   merge)
 
 
-def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int = DEFAULT_POPULATION,
+def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int | None = None,
                 iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
                 seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
-                samples: int | None = None, merge: int = 0) -> IlsResult:
+                samples: int | None = None, merge: int | None = None) -> IlsResult:
     """make_run's run to its end (compiled first, outside the time); `stop` (mols.signals.StopSignals) ends it after
     the current chunk."""
     return make_run(problem, strategy, population, iterations, time_budget, target, seed, threads, candidates,
@@ -257,8 +249,8 @@ def config_run(config) -> IlsRun:
     from mols.problems.tsp import load_tsp
 
     target = None if config.target is None else int(np.atleast_1d(config.target)[0])
-    return make_run(load_tsp(config.instance), config.strategy, config.population or DEFAULT_POPULATION,
-                    config.iterations, config.time, target, config.seed, config.threads, merge=config.merge)
+    return make_run(load_tsp(config.instance), config.strategy, config.population, config.iterations, config.time,
+                    target, config.seed, config.threads, merge=config.merge or None)
 
 
 def config_result(config, stop=None, monitors=(), resume: dict | None = None, run: IlsRun | None = None):
@@ -278,7 +270,7 @@ def config_result(config, stop=None, monitors=(), resume: dict | None = None, ru
     archive = Archive(1, problem.n, problem.dtype, problem.encoding.dtype)
     archive.add(np.array([[result.best]], dtype=problem.dtype), result.tour[None])
     optimum = optimal_lengths().get(problem.instance_name)
-    details = {"strategy": result.strategy, "population": population, "merge_island": config.merge or None,
+    details = {"strategy": result.strategy, "population": population, "merge_island": run.merge or None,
                "iterations_requested": config.iterations, "iterations_per_solution": result.iterations,
                "candidates": DEFAULT_K, "rkbi_samples": default_samples(problem) if config.strategy in RKBI_STRATEGIES
                else None, "max_segment": max_segment(problem.n), "best_length": result.best,

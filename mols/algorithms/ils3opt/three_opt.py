@@ -219,38 +219,6 @@ def search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, att):
     return False, -1, -1, -1, 0
 
 
-@cached_njit(inline="always")
-def push(queue, queued, head, count, c):
-    """Append c to the circular queue of cities to look at (its don't-look bit off); returns the new count."""
-    if queued[c]:
-        return count
-    n = queue.shape[0]
-    queued[c] = 1
-    queue[(head + count) % n] = c
-    return count + 1
-
-
-@cached_njit
-def local_search(xy, cand, tour, pos, queue, queued, count, att, dirty=None):
-    """First-improvement 3-opt with don't-look bits: cities queue[0:count] (queued[c] set) are looked at in
-    turn; a city without an improving move gets its bit back on; the end cities of a move are queued again.
-    Returns the total gain (the tour is that much shorter)."""
-    n = tour.shape[0]
-    touched = np.empty(6, np.int64)
-    head = 0
-    total = 0
-    while count > 0:
-        t1 = queue[head]
-        head = head + 1 if head + 1 < n else 0
-        count -= 1
-        queued[t1] = 0
-        m, gain = improve_city(xy, cand, tour, pos, t1, att, touched, dirty)
-        total += gain
-        for q in range(m):
-            count = push(queue, queued, head, count, touched[q])
-    return total
-
-
 def tour_length(xy: np.ndarray, tour: np.ndarray, att: bool) -> int:
     """Reference length of one tour (NumPy)."""
     from mols.problems.tsp.model import tour_lengths

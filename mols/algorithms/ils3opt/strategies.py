@@ -1,0 +1,54 @@
+"""ILS-3opt's strategies: the population each runs on (make_population), its CPU twin, and or3opt's population and
+islands by the instance's size."""
+
+from __future__ import annotations
+
+import math
+
+from mols.algorithms.ils3opt.cpu import CpuPopulation
+from mols.algorithms.ils3opt.merge import MIN_CITIES
+from mols.algorithms.ils3opt.options import DEFAULT_POPULATION
+
+GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi", "or3opt")
+RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
+TWINS = {"rkbi": "cpu-rkbi", "or3opt": "cpu-or3opt"}  # the Numba twin of a GPU strategy (else cpu)
+SHARED_CITIES = 2_000  # or3opt: tours of up to this many cities in shared memory (fi-block-shared), else fi-block
+# or3opt's (population, island) from this many cities on: the merged rounds that reached rat783's and fl1577's
+# quality fastest (islands of 128 of 2,048), and pcb3038's (512 of 4,096): reports/ils3opt/
+OR3OPT_SHAPES = ((0, (2_048, 0)), (MIN_CITIES, (2_048, 128)), (SHARED_CITIES + 1, (4_096, 512)))
+CPU_SHAPE = (16, 16)  # cpu-or3opt's: one island of a few solutions a core
+
+
+def cpu_twin(strategy: str) -> str:
+    """The Numba strategy that makes the same tours as `strategy` (itself on the CPU)."""
+    return strategy if strategy.startswith("cpu") else TWINS.get(strategy, "cpu")
+
+
+def population_shape(strategy: str, n: int, population: int | None, merge: int | None) -> tuple[int, int]:
+    """The (population, island) of a run on n cities, given ones kept (None: the strategy's default; or3opt's island
+    divides a given population)."""
+    if strategy not in ("or3opt", "cpu-or3opt"):
+        return population or DEFAULT_POPULATION, merge or 0
+    size, island = CPU_SHAPE if strategy == "cpu-or3opt" and n >= MIN_CITIES else \
+        next(shape for cities, shape in reversed(OR3OPT_SHAPES) if n >= cities)
+    if population is not None:
+        size, island = population, math.gcd(population, island) if island else 0
+    return size, island if merge is None else merge
+
+
+def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int, att: bool, samples: int = 0,
+                    launch_for: int | None = None, merged: bool = False):
+    """samples: rkbi's per step (the rkbi strategies only); launch_for: the GPU kernel of a population of this
+    many solutions (default: the tours'; warm_up compiles a run's); merged: the kernel of merged rounds. or3opt:
+    fi-block's kernel (fi-block-shared's up to SHARED_CITIES) with Or-opt moves."""
+    oropt = strategy in ("or3opt", "cpu-or3opt")
+    if strategy.startswith("cpu"):
+        return CpuPopulation(xy, cand, seed, tours, lengths, seg, att, samples if strategy == "cpu-rkbi" else 0,
+                             oropt)
+    from mols.algorithms.ils3opt.gpu import GpuPopulation, GpuRkbiPopulation
+
+    if strategy == "rkbi":
+        return GpuRkbiPopulation(xy, cand, seed, tours, lengths, seg, att, samples)
+    if oropt:
+        strategy = "fi-block-shared" if tours.shape[1] <= SHARED_CITIES else "fi-block"
+    return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att, launch_for, merged, oropt)
