@@ -23,10 +23,10 @@ def seed_configs(config: RunConfig, seeds: int | Sequence[int]) -> list[RunConfi
 
 
 def build_batch(config: RunConfig, seeds: int | Sequence[int],
-                counters: Callable[[int], OnIteration | None] = lambda b: None) -> SearchBatch:
-    """The searches of config with these seeds (seed_configs), on one problem, neighborhood and evaluator;
-    search b reports its iterations to counters(b)."""
-    problem = run_problem(config)
+                counters: Callable[[int], OnIteration | None] = lambda b: None, problem=None) -> SearchBatch:
+    """The searches of config with these seeds (seed_configs), on one problem (default: config's, loaded here),
+    neighborhood and evaluator; search b reports its iterations to counters(b)."""
+    problem = problem or run_problem(config)
     nbh = problem.neighborhood(config.neighborhood)
     evaluator = prepare(problem, nbh, config.spec, iteration=tuned_iteration)
     return SearchBatch([make_search(one, problem, nbh, evaluator, counters(b))
@@ -39,8 +39,8 @@ def sharing_batch(config: RunConfig, seeds: int | Sequence[int],
     lane kernels and no target (one search's target would stop the others)."""
     if config.algorithm not in ("tabu", "its") or config.spec.device != "gpu" or config.target is not None:
         return None
-    batch = build_batch(config, seeds, counters)
-    lead = batch.searches[0]
-    if lead.problem.target is not None or not shares_launches(lead.evaluator):
+    problem = run_problem(config)
+    if problem.target is not None:  # a problem's own target (PPP, coloring): each search would stop the others
         return None
-    return batch
+    batch = build_batch(config, seeds, counters, problem)
+    return batch if shares_launches(batch.searches[0].evaluator) else None
