@@ -51,7 +51,7 @@ def bench_peers(
     with advancing(None, "runs") as advance:
         records, skipped = bench.run(plan, settings, on_job=lambda job, result: advance())
     for line in skipped:
-        err_console.print(line, highlight=False)
+        err_console.print(line, highlight=False, markup=False)
     show_report(write_report(records, plan, settings, skipped, env, output))
 
 
