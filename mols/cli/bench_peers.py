@@ -20,8 +20,8 @@ def bench_peers(
                                            "-p tsp).")] = "pcb3038,rat783,fl1577,fnl4461",
     dimensions: Annotated[str, typer.Option(help="Comma-separated dimensions of the Weierstrass function.")
                           ] = "10,100",
-    flowshop: Annotated[str, typer.Option(help="Comma-separated bi-objective flowshop instances (020_10_01 ... "
-                                          "200_20_01).")] = "200_20_01",
+    flowshop: Annotated[str, typer.Option(help="Comma-separated flowshop instances (mols instances), run with two "
+                                          "objectives, makespan and tardiness.")] = "200_20_01",
     budgets: Annotated[str, typer.Option(help="Comma-separated wall-clock budgets in seconds, the same for every "
                                          "contestant.")] = "1,2,5,10,20",
     seeds: SeedsOpt = 5,
@@ -57,7 +57,7 @@ def bench_peers(
 
 def domain_plan(chosen: list[str], instances: str, dimensions: str, flowshop: str) -> dict[str, list[str]]:
     """Each chosen domain's instances, checked against their flags."""
-    from mols.bench.common import FSP_SIZES
+    from mols.problems import load_problem
     from mols.problems.tsp.instance import optimal_lengths
     from mols.problems.weierstrass.instance import MAX_DIMENSION
 
@@ -70,7 +70,12 @@ def domain_plan(chosen: list[str], instances: str, dimensions: str, flowshop: st
             raise MolsError(f"--dimensions: at most {MAX_DIMENSION}, got {dimensions!r}")
         plan["continuous"] = [str(n) for n in dict.fromkeys(sizes)]
     if "flowshop" in chosen:
-        plan["flowshop"] = choose(flowshop, list(FSP_SIZES.values()), "--flowshop")
+        plan["flowshop"] = [name.strip() for name in flowshop.split(",") if name.strip()]
+        for name in plan["flowshop"] or [flowshop]:
+            try:
+                load_problem("flowshop", name)
+            except MolsError as err:
+                raise MolsError(f"--flowshop: {err}") from None
     return plan
 
 
