@@ -21,9 +21,10 @@
 #                at 10,000 on the GPU
 #   archive      mols bench archive (the filter), and whole PLS runs with the archive on the device and the host
 #   pls          mols bench natural-end on the GPU
-#   peers        mols bench peers: mols against fast-tsp, LKH-3 (elkai), CMA-ES, dual annealing and pymoo at
-#                1, 2, 5 s, 3 seeds, mols one per GPU (GPUS, default: all visible), into $OUT/peers; PEERS="..."
-#                replaces its options (the peers' wheels, fast_tsp, elkai, cma, carried in .whl/)
+#   peers        mols bench peers, a run per domain into $OUT/peers/DOMAIN: mols against fast-tsp and LKH-3
+#                (elkai), CMA-ES and dual annealing, pymoo's NSGA-II/III, at 1, 2, 5 s over 3 seeds, mols one per GPU
+#                (GPUS, default: all visible); PEERS="..." replaces those options (needs the wheels of fast_tsp,
+#                elkai and cma in .whl/)
 #   pymoo        mols bench pymoo --seeds 2
 #   startup      mols bench startup
 #   anytime      mols bench anytime: what the trace and checkpoints cost (issue 39's three runs), into $OUT/anytime
@@ -32,7 +33,7 @@
 # scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
 # call lasts at most 10 minutes: name one or two suites per call.
 set -uo pipefail
-[ $# -gt 0 ] || { sed -n '2,32p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,33p' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
@@ -93,8 +94,11 @@ suite() {
         && fsp --sizes 100x20,200x20 --algorithms pls-nondominated,pls-dominating \
              --backends gpu-devicearchive,gpu-hostarchive --seeds 3 -i 1000 -o "$OUT/archive/pls-runs" ;;
     pls) mols bench natural-end --backends gpu -o "$OUT/natural-end" ;;
-    peers) mols bench peers ${PEERS:---budgets 1,2,5 --seeds 3 --instances rat783,fl1577,pcb3038 --dimensions 10,100} \
-             --gpus "${GPUS:-$(nvidia-smi -L | wc -l)}" -o "$OUT/peers" ;;
+    peers)
+      for domain in tsp continuous flowshop; do
+        mols bench peers --domains $domain ${PEERS:---budgets 1,2,5 --seeds 3 --instances rat783,fl1577,pcb3038} \
+          --gpus "${GPUS:-$(nvidia-smi -L | wc -l)}" -o "$OUT/peers/$domain" || return 1
+      done ;;
     pymoo) mols bench pymoo --seeds 2 -o "$OUT/pymoo" ;;
     startup) mols bench startup -o "$OUT/startup" ;;
     anytime) mols bench anytime --repeats "${REPEATS:-5}" -o "$OUT/anytime" ;;

@@ -89,8 +89,9 @@ def size(instance: str) -> str:
 
 
 DOMAIN = Domain("continuous", "weierstrass", SEARCH, "best_f", PEERS, peer_jobs, gap, size, TARGETS, notes=(
-    "gap: (f - the known minimum) / |the known minimum|, in %; the minimum, -2.81562 per coordinate, is a numerical "
-    "estimate good to about 1e-4 per coordinate (mols/instances/weierstrass/SOURCE.md), so a gap may dip below 0",
-    "cma: CMA-ES with IPOP restarts (populations doubled), each population evaluated at once by the problem's NumPy "
-    "evaluation; scipy: dual_annealing, restarted with the next seed where it ends early; both stopped at the "
-    "longest budget and read at each from their best value so far"))
+    ("gap: (f - the known minimum) / |the known minimum|, in %; the minimum, -2.81562 per coordinate, is a numerical "
+     "estimate good to about 1e-4 per coordinate (mols/instances/weierstrass/SOURCE.md), so a gap may dip below 0"),
+    ("cma: CMA-ES with IPOP restarts (populations doubled), each population evaluated at once by the problem's NumPy "
+     "evaluation; scipy: dual_annealing, restarted with the next seed where it ends early; both stopped at the "
+     "longest budget and read at each from their best value so far"),
+))

@@ -71,7 +71,6 @@ def cell(row: dict, text: str) -> str:
         return "none yet"
     lacking = row["runs"] - row["with_value"]
     return text + (f", {lacking} without a solution yet" if lacking else "")
-    return list(rows.values())
 
 
 def domain_section(name: str, instances: list[str], csv: dict[str, list[dict]], settings: Settings) -> list[str]:
