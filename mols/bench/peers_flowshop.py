@@ -71,7 +71,7 @@ def size(instance: str) -> str:
 DOMAIN = Domain("flowshop", "flowshop", SEARCH, "hypervolume", PEERS, peer_jobs, share, size, higher=True, notes=(
     ("hypervolume: of each front, up to the reference point of mols' traces (the worst values of 100 random "
      "solutions, moved out by 10 %), as a share of the box between 0 and that point (higher is better)"),
-    ("nsga2, nsga3: pymoo's, as `mols bench pymoo` runs them, mols' backend evaluating their populations (so they run in "
-     "mols' phase, not on the CPU workers); read at each budget from their population's front at the last "
+    ("nsga2, nsga3: pymoo's, as `mols bench pymoo` runs them, mols' backend evaluating their populations (so they "
+     "run in mols' phase, not on the CPU workers); read at each budget from their population's front at the last "
      "generation before it"),
 ))

@@ -113,7 +113,8 @@ def test_missing_peers_are_skipped_and_mols_still_runs(tmp_path, monkeypatch):
 @pytest.mark.parametrize("flags, named", [
     (["--budgets", "0,1"], "--budgets"), (["--budgets", "one"], "--budgets"), (["--domains", "chess"], "--domains"),
     (["--instances", "nowhere"], "--instances"), (["--dimensions", "0"], "--dimensions"),
-    (["--dimensions", "2000"], "--dimensions"), (["--flowshop", "nowhere"], "--flowshop"), (["--flowshop", ","], "--flowshop"),
+    (["--dimensions", "2000"], "--dimensions"), (["--flowshop", "nowhere"], "--flowshop"),
+    (["--flowshop", ","], "--flowshop"),
     (["--gpus", "2", "-b", "cpu"], "--gpus"), (["--seeds", "0"], "--seeds"), (["-b", "tpu"], "--backend"),
 ])
 def test_bad_flags_are_named(flags, named, tmp_path):
