@@ -15,8 +15,9 @@ DISTRIBUTIONS = ("fast-tsp", "elkai", "cma", "scipy", "pymoo")
 MEASURED = (
     "Made by `mols bench peers`. mols and the solvers a user would install instead run on the same instances at the "
     "same wall-clock budgets, in one run. mols runs once per seed for the longest budget through the library (a "
-    "RunConfig) and is read at each budget from its anytime trace (trace.csv: rows about 12 % apart in time, so its "
-    "times to a target may be late by that much); its seconds are those of the search, compilation excluded (an "
+    "RunConfig) and is read at each budget from its anytime trace (trace.csv: a row at the end of a step, about "
+    "every 12 % of the time so far, so its value at a budget may be a step old and its time to a target late by up "
+    "to a step or 12 %); its seconds are those of the search, compilation excluded (an "
     "untimed run compiles first). The peers record their best so far as they go, except where a note says "
     "otherwise. A cell is the median over the runs (seeds 0, 1, ...) and in brackets their range; a run with no "
     "solution yet counts as an infinite gap (no front: hypervolume 0). A time to a target reads reached/runs: the "
