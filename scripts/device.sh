@@ -23,7 +23,11 @@
 #                at 10,000 on the GPU
 #   archive      mols bench archive (the filter), and whole PLS runs with the archive on the device and the host
 #   pls          mols bench natural-end on the GPU
-#   peers        mols bench pymoo --seeds 2
+#   peers        mols bench peers, a run per domain into $OUT/peers/DOMAIN: mols against fast-tsp and LKH-3
+#                (elkai), CMA-ES and dual annealing, pymoo's NSGA-II/III, at 1, 2, 5 s over 3 seeds, mols one per GPU
+#                (GPUS, default: all visible); PEERS="..." replaces those options (needs the wheels of fast_tsp,
+#                elkai and cma in .whl/)
+#   pymoo        mols bench pymoo --seeds 2
 #   startup      mols bench startup
 #   anytime      mols bench anytime: what the trace and checkpoints cost (issue 39's three runs), into $OUT/anytime
 #   split        mols bench multi-gpu: one tabu search over 1, 2 and 4 GPUs (TSP 2-opt 100,000 cities, PPP H3 1301-1317)
@@ -108,7 +112,12 @@ suite() {
         && fsp --sizes 100x20,200x20 --algorithms pls-nondominated,pls-dominating \
              --backends gpu-devicearchive,gpu-hostarchive --seeds 3 -i 1000 -o "$OUT/archive/pls-runs" ;;
     pls) mols bench natural-end --backends gpu -o "$OUT/natural-end" ;;
-    peers) mols bench pymoo --seeds 2 -o "$OUT/pymoo" ;;
+    peers)
+      for domain in tsp continuous flowshop; do
+        mols bench peers --domains $domain ${PEERS:---budgets 1,2,5 --seeds 3 --instances rat783,fl1577,pcb3038} \
+          --gpus "${GPUS:-$(nvidia-smi -L | wc -l)}" -o "$OUT/peers/$domain" || return 1
+      done ;;
+    pymoo) mols bench pymoo --seeds 2 -o "$OUT/pymoo" ;;
     startup) mols bench startup -o "$OUT/startup" ;;
     anytime) mols bench anytime --repeats "${REPEATS:-5}" -o "$OUT/anytime" ;;
     split) mols bench multi-gpu --repeats "${REPEATS:-3}" -o "$OUT/multi-gpu" ;;

@@ -80,26 +80,33 @@ def calibrated_iterations(instance: str, method: str, seed: int, backend: str, w
 
 def ga_run(instance: str, method: str, seed: int, backend: str, wall: float) -> tuple[dict, np.ndarray]:
     """NSGA-II or NSGA-III through mols.pymoo for `wall` seconds."""
-    from pymoo.algorithms.moo.nsga2 import NSGA2
-    from pymoo.algorithms.moo.nsga3 import NSGA3
     from pymoo.optimize import minimize
-    from pymoo.util.ref_dirs import get_reference_directions
 
-    from mols.pymoo import MolsProblem, operators
+    from mols.pymoo import MolsProblem
 
     config = run_config(instance, method, seed, backend, 1)
     problem = MolsProblem(run_problem(config), backend=config.backend)
-    if method == "nsga2":
-        algorithm = NSGA2(pop_size=NSGA2_POPULATION, **operators(problem))
-    else:
-        directions = get_reference_directions("das-dennis", problem.n_obj, n_partitions=NSGA3_PARTITIONS[problem.n_obj])
-        algorithm = NSGA3(directions, pop_size=len(directions) + 1, **operators(problem))
+    algorithm = genetic_algorithm(problem, method)
     start = time.perf_counter()
     res = minimize(problem, algorithm, ("time", wall), seed=config.seed)
     seconds = time.perf_counter() - start
     F = np.unique(res.F, axis=0)
     return row_of(instance, method, seed, backend, seconds, res.algorithm.evaluator.n_eval, res.algorithm.n_gen - 1,
                   len(F)), F
+
+
+def genetic_algorithm(problem, method: str):
+    """pymoo's NSGA-II (nsga2) or NSGA-III (nsga3) for a MolsProblem, with the operators that fit its solutions."""
+    from pymoo.algorithms.moo.nsga2 import NSGA2
+    from pymoo.algorithms.moo.nsga3 import NSGA3
+    from pymoo.util.ref_dirs import get_reference_directions
+
+    from mols.pymoo import operators
+
+    if method == "nsga2":
+        return NSGA2(pop_size=NSGA2_POPULATION, **operators(problem))
+    directions = get_reference_directions("das-dennis", problem.n_obj, n_partitions=NSGA3_PARTITIONS[problem.n_obj])
+    return NSGA3(directions, pop_size=len(directions) + 1, **operators(problem))
 
 
 def row_of(instance: str, method: str, seed: int, backend: str, seconds: float, evaluated: int, steps: int,

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 import mols
-from mols.cli import bench_papers, bench_studies, bench_tools, multistart, run, tools
+from mols.cli import bench_papers, bench_peers, bench_studies, bench_tools, multistart, run, tools
 from mols.cli.console import WHOLE_PROCESS, console, new_app, user_errors
 
 app = new_app()
@@ -24,7 +24,8 @@ app.command()(user_errors(tools.instances))
 app.command()(user_errors(tools.report))
 generate_app.command("ppp")(user_errors(tools.generate_ppp))
 generate_app.command("q3ap")(user_errors(tools.generate_q3ap))
-for name, command in {**bench_papers.COMMANDS, **bench_studies.COMMANDS, **bench_tools.COMMANDS}.items():
+for name, command in {**bench_papers.COMMANDS, **bench_studies.COMMANDS, **bench_tools.COMMANDS,
+                      **bench_peers.COMMANDS}.items():
     bench_app.command(name)(user_errors(command))
 
 

@@ -10,7 +10,7 @@ from mols.errors import MolsError
 from mols.neighborhoods import NEIGHBORHOODS
 from mols.problems import load_problem
 from mols.problems.tsp.instance import TspInstance, TspPair, random_instance
-from mols.problems.tsp.model import Tsp
+from mols.problems.tsp.model import Tsp, distance_matrix
 
 
 def random_tsp(rng, n, kind="EUC_2D", side=1000.0, k=1):
@@ -65,3 +65,14 @@ def test_att_instance_loads():
     problem = load_problem("tsp", "att532")
     assert problem.att and problem.n == 532
     assert problem.evaluate(np.arange(532))[0] > 27686  # above the optimum
+
+
+@pytest.mark.parametrize("name", ["kroA100", "att532"])
+def test_the_distance_matrix_sums_to_the_tour_lengths(name, rng):
+    """The matrix given to solvers that take one (mols bench peers) measures tours as mols does, EUC_2D and ATT."""
+    problem = load_problem("tsp", name)
+    D = distance_matrix(problem.xy[0], problem.att)
+    assert np.array_equal(D, D.T) and not D.diagonal().any()
+    for _ in range(5):
+        tour = rng.permutation(problem.n)
+        assert D[tour, np.roll(tour, -1)].sum() == problem.evaluate(tour)[0]

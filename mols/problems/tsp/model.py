@@ -12,18 +12,26 @@ from mols.problems.tsp.instance import TspInstance, TspPair
 from mols.problems.tsp.kernels import KERNELS, TspKernels
 
 
-def tour_lengths(xy: np.ndarray, X: np.ndarray, att: bool) -> np.ndarray:
-    """Reference lengths (B,) of tours X (B, n) over cities xy (n, 2), in NumPy."""
-    a, b = xy[X], xy[np.roll(X, -1, axis=1)]
+def rounded_distances(a: np.ndarray, b: np.ndarray, att: bool) -> np.ndarray:
+    """TSPLIB distances (EUC_2D, or ATT) between the points a[..., :] and b[..., :] (coordinates last), int64."""
     dx, dy = a[..., 0] - b[..., 0], a[..., 1] - b[..., 1]
     s = dx * dx + dy * dy
     if att:
         r = np.sqrt(s / 10.0)
         t = (r + 0.5).astype(np.int64)
-        d = np.where(t < r, t + 1, t)
-    else:
-        d = (np.sqrt(s) + 0.5).astype(np.int64)
-    return d.sum(axis=1)
+        return np.where(t < r, t + 1, t)
+    return (np.sqrt(s) + 0.5).astype(np.int64)
+
+
+def tour_lengths(xy: np.ndarray, X: np.ndarray, att: bool) -> np.ndarray:
+    """Reference lengths (B,) of tours X (B, n) over cities xy (n, 2), in NumPy."""
+    return rounded_distances(xy[X], xy[np.roll(X, -1, axis=1)], att).sum(axis=1)
+
+
+def distance_matrix(xy: np.ndarray, att: bool) -> np.ndarray:
+    """(n, n) the TSPLIB distances between every two cities, as the kernels measure them (for solvers that take a
+    matrix)."""
+    return rounded_distances(xy[:, None, :], xy[None, :, :], att)
 
 
 def max_distance(xy: np.ndarray) -> float:
