@@ -186,13 +186,19 @@ def test_the_gpu_makes_the_cpus_run_on_weierstrass(n):
 @pytest.mark.parametrize("precision", ["float64", "float32"])
 @pytest.mark.parametrize("n", [1, 10, 40])
 def test_the_weierstrass_kernel_on_the_gpu_equals_the_cpus_at_every_level(precision, n):
-    """Tolerances of tests/problems/test_weierstrass_gpu.py (the points are the same doubles)."""
+    """Tolerances of tests/problems/test_weierstrass_gpu.py (the points are the same doubles); the GPU's incremental
+    kernel (with its prepare kernel's values of x) against the CPU's incremental and full kernels, at two points in
+    turn (the second upload's values replace the first's)."""
     from mols.neighborhoods.adaptive import scaled_key
 
     problem, nbh = load_weierstrass(f"{n}:{precision}"), adaptive(1001)
     cpu, gpu = mols.prepare(problem, nbh, "cpu"), mols.prepare(problem, nbh, "gpu")
-    x = problem.random_solution(np.random.default_rng(n))
-    for radius, subset in ((0, 4), (13, 255), (120, 9)):
-        key = scaled_key(np.array([n, 3], dtype=np.uint64), radius, subset)
-        atol = {"float64": 1e-9, "float32": 5e-5}[precision] * n
-        np.testing.assert_allclose(gpu.evaluate(x, key), cpu.evaluate(x, key), rtol=0, atol=atol)
+    full = mols.prepare(problem, nbh, mols.BackendSpec("cpu", incremental=False))
+    rng = np.random.default_rng(n)
+    for x in (problem.random_solution(rng), problem.random_solution(rng)):
+        for radius, subset in ((0, 4), (13, 255), (120, 9), (0, 0)):
+            key = scaled_key(np.array([n, 3], dtype=np.uint64), radius, subset)
+            atol = {"float64": 1e-9, "float32": 5e-5}[precision] * n
+            F = gpu.evaluate(x, key).copy()
+            np.testing.assert_allclose(F, cpu.evaluate(x, key), rtol=0, atol=atol)
+            np.testing.assert_allclose(F, full.evaluate(x, key), rtol=0, atol=atol)
