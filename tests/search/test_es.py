@@ -123,7 +123,7 @@ def test_on_the_sphere_it_converges_to_zero_and_repeats_for_a_seed():
 
 def test_the_radius_grows_on_success_shrinks_on_failure_and_restarts_when_it_collapses():
     levels = Levels()
-    result = run(monitor=levels, iterations=300, shrink=0.5, nbh=adaptive(2, LOW, HIGH), min_radius=1e-3)
+    result = run(monitor=levels, iterations=300, shrink=0.5, nbh=adaptive(2, LOW, HIGH), min_radius=1e-3, patience=3)
     rows, grew, shrank = levels.rows, 0, 0
     for (before, value_before, starts, _), (after, value, starts_after, ended) in zip(rows, rows[1:]):
         if starts_after != starts or value_before is None:
@@ -137,6 +137,10 @@ def test_the_radius_grows_on_success_shrinks_on_failure_and_restarts_when_it_col
     restarts = [i for i, row in enumerate(rows) if row[3]]  # collapsed below 1e-3 of the box: the next step restarts
     assert restarts and result.starts == len(restarts) + (not rows[-1][3])
     assert all(rows[i + 1][2] == rows[i][2] + 1 for i in restarts if i + 1 < len(rows))
+    floor = 40  # 1e-3 of the box: 2^(-40 / 4)
+    for i in restarts:  # three failures in a row below it: the radius shrank twice there with the point unchanged
+        assert all(row[2] == rows[i][2] and row[0][0] > floor for row in rows[i - 2:i + 1])
+        assert rows[i - 1][0][0] == rows[i - 2][0][0] + 4 and rows[i - 1][1] == rows[i - 2][1]
 
 
 def test_one_success_sets_the_radius_from_the_winners_step():
@@ -149,9 +153,12 @@ def test_one_success_sets_the_radius_from_the_winners_step():
 
 
 def test_options_and_misuse_are_refused_naming_the_parameter():
-    for name, value in (("radius", 0.0), ("radius", 2.0), ("shrink", 1.0), ("shrink", -0.5), ("min_radius", 0.5)):
+    for name, value in (("radius", 0.0), ("radius", 2.0), ("shrink", 1.0), ("shrink", -0.5), ("min_radius", 0.75)):
         with pytest.raises(OptionError, match=rf"^{name} must be in \("):
             mols.RunConfig("10", problem="weierstrass", algorithm="es", **{name: value})
+    for value in (0, 2.5, True):
+        with pytest.raises(OptionError, match="^patience must be a whole number >= 1"):
+            mols.RunConfig("10", problem="weierstrass", algorithm="es", patience=value)
     with pytest.raises(OptionError, match="^neighborhood: es needs the adaptive one .*, not crowns$"):
         build_search(load_weierstrass("3"), neighborhood="crowns", algorithm="es", backend="cpu")
     assert mols.RunConfig("10", problem="weierstrass", algorithm="es").neighborhood == "adaptive"
@@ -167,7 +174,9 @@ def test_it_runs_from_a_config_with_a_time_budget_and_traces():
 
 @pytest.mark.gpu
 def test_the_gpu_makes_the_cpus_run_on_the_sphere():
-    runs = [run(Sphere(6), backend=backend, iterations=120, min_radius=1e-6, seed=3) for backend in ("cpu", "gpu")]
+    runs = [run(Sphere(6), backend=backend, iterations=120, radius=0.25, min_radius=1e-6, patience=1,
+                seed=3)
+            for backend in ("cpu", "gpu")]
     assert [r.status for r in runs] == ["completed", "completed"] and runs[0].starts > 1
     np.testing.assert_allclose(runs[1].archive.F, runs[0].archive.F, rtol=TOLERANCE)
     np.testing.assert_array_equal(runs[1].archive.X, runs[0].archive.X)

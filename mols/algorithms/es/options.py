@@ -25,15 +25,15 @@ def folder_part(key: str, default: float):
 class ESOptions(AlgorithmOptions):
     """-a es: best of the neighborhood when it is better; the radius follows the winner's, shrinks on failure."""
 
-    radius: float = option(0.25, "ES: the first radius, a fraction of the box's width (2^(-1/4) steps).", SEARCH,
-                           folder=folder_part("r", 0.25))
+    radius: float = option(0.5, "ES: the first radius, a fraction of the box's width (2^(-1/4) steps).", SEARCH,
+                           folder=folder_part("r", 0.5))
     shrink: float = option(0.5, "ES: the radius's factor after an evaluation without a better neighbor.", SEARCH,
                            folder=folder_part("sh", 0.5))
     min_radius: float = option(1e-12, "ES: below this radius (a fraction of the box's width) it restarts from a "
                                "random point, after --patience failures in a row; the archive keeps the best.", SEARCH,
                                folder=folder_part("mr", 1e-12))
-    patience: int = option(1, "ES: failures in a row below --min-radius before a restart (successes there go on "
-                           "refining).", SEARCH, folder=folder_part("pa", 1))
+    patience: int = option(8, "ES: failures in a row below --min-radius before a restart (successes there go on "
+                           "refining).", SEARCH, folder=folder_part("pa", 8))
 
     def __post_init__(self):
         super().__post_init__()

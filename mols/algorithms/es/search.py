@@ -28,8 +28,8 @@ class EvolutionStrategy(Search):
 
     resumable = True  # snapshot() adds the point, the levels and the counters
 
-    def __init__(self, *args, radius: float = 0.25, shrink: float = 0.5, min_radius: float = 1e-12,
-                 patience: int = 1, **kwargs):
+    def __init__(self, *args, radius: float = 0.5, shrink: float = 0.5, min_radius: float = 1e-12,
+                 patience: int = 8, **kwargs):
         super().__init__(*args, **kwargs)
         if not self.nbh.sampled or self.nbh.encoding != "real" or self.nbh.name != "adaptive":
             raise OptionError("neighborhood", f": es needs the adaptive one (it adapts its radius), not {self.nbh.name}")
