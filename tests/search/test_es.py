@@ -6,6 +6,7 @@ Weierstrass function's (float64: the values agree to 1e-15, so both take the sam
 
 from __future__ import annotations
 
+import copy
 from types import SimpleNamespace
 
 import numpy as np
@@ -211,3 +212,26 @@ def test_the_weierstrass_kernel_on_the_gpu_equals_the_cpus_at_every_level(precis
             F = gpu.evaluate(x, key).copy()
             np.testing.assert_allclose(F, cpu.evaluate(x, key), rtol=0, atol=atol)
             np.testing.assert_allclose(F, full.evaluate(x, key), rtol=0, atol=atol)
+
+
+class SnapshotAt(Monitor):
+    """The search's snapshot after step `step`."""
+
+    def __init__(self, step: int):
+        self.step, self.state = step, None
+
+    def on_step(self, search):
+        if search.iterations == self.step:
+            self.state = copy.deepcopy(search.snapshot())
+
+
+@pytest.mark.parametrize("step", [37, 90])
+def test_a_run_resumed_from_its_snapshot_ends_as_the_whole_run(step):
+    options = {"iterations": 200, "min_radius": 1e-4, "patience": 2}  # restarts within the run
+    snapshot = SnapshotAt(step)
+    whole = run(monitor=snapshot, **options)
+    resumed = build_search(Sphere(5), neighborhood=NBH, algorithm="es", backend="cpu", seed=1,
+                           **options).run(resume=snapshot.state)
+    assert whole.starts > 1 and (resumed.starts, resumed.iterations) == (whole.starts, whole.iterations)
+    np.testing.assert_array_equal(resumed.archive.X, whole.archive.X)
+    np.testing.assert_array_equal(resumed.archive.F, whole.archive.F)
