@@ -93,7 +93,8 @@ class WeierstrassKernels(KernelSet):
         return make(nbh.apply_into, self.problem.precision)
 
     def kernel_name(self, nbh: Neighborhood, lanes: int = 1) -> str:
-        """weierstrass_adaptive evaluates only the moved coordinates (always: its GPU twin has no other variant)."""
+        """weierstrass_adaptive evaluates only the moved coordinates (weierstrass_crowns takes the adaptive header
+        too and evaluates them in full: the tests' reference)."""
         return "weierstrass_adaptive" if nbh.name in INCREMENTAL else self.cuda_kernel
 
     @property
