@@ -10,6 +10,7 @@ import pytest
 
 import mols
 from mols.errors import MolsError
+from mols.neighborhoods.adaptive import adaptive, scaled_key
 from mols.neighborhoods.crowns import crowns
 from mols.problems.weierstrass import instance_table, load_weierstrass
 from mols.problems.weierstrass.instance import MINIMUM_PER_COORDINATE
@@ -79,6 +80,24 @@ def test_the_kernel_equals_the_reference_evaluation(precision, n):
         F = ev.evaluate(x, KEY)
         np.testing.assert_allclose(F, problem.evaluate(nbh.apply_many(x, np.arange(96), KEY)),
                                    rtol=0, atol=CPU_ATOL[precision] * n)
+
+
+@pytest.mark.parametrize("precision", ["float64", "float32"])
+@pytest.mark.parametrize("n", [1, 3, 40])
+def test_the_incremental_kernel_equals_the_full_one_on_every_adaptive_neighbor(precision, n):
+    """The adaptive neighborhood's kernel adds the moved coordinates' changes to f(x): within CPU_ATOL n of the full
+    kernel and of the reference, at every radius and subset level tried (255: almost only the forced coordinate)."""
+    problem, nbh = load_weierstrass(f"{n}:{precision}"), adaptive(500)
+    incremental = mols.prepare(problem, nbh, "cpu")
+    full = mols.prepare(problem, nbh, mols.BackendSpec("cpu", incremental=False))
+    rng = np.random.default_rng(n)
+    for x in (problem.random_solution(rng), np.ones(n)):  # a corner: clipped steps, some neighbors equal to x
+        for radius, subset in ((0, 0), (0, 4), (13, 255), (120, 9)):
+            key = scaled_key(KEY, radius, subset)
+            F = incremental.evaluate(x, key).copy()
+            np.testing.assert_allclose(F, full.evaluate(x, key), rtol=0, atol=CPU_ATOL[precision] * n)
+            np.testing.assert_allclose(F, problem.evaluate(nbh.apply_many(x, np.arange(500), key)),
+                                       rtol=0, atol=CPU_ATOL[precision] * n)
 
 
 def test_other_neighborhoods_are_refused():

@@ -6,6 +6,7 @@ Weierstrass function's (float64: the values agree to 1e-15, so both take the sam
 
 from __future__ import annotations
 
+import copy
 from types import SimpleNamespace
 
 import numpy as np
@@ -123,7 +124,7 @@ def test_on_the_sphere_it_converges_to_zero_and_repeats_for_a_seed():
 
 def test_the_radius_grows_on_success_shrinks_on_failure_and_restarts_when_it_collapses():
     levels = Levels()
-    result = run(monitor=levels, iterations=300, shrink=0.5, nbh=adaptive(2, LOW, HIGH), min_radius=1e-3)
+    result = run(monitor=levels, iterations=300, shrink=0.5, nbh=adaptive(2, LOW, HIGH), min_radius=1e-3, patience=3)
     rows, grew, shrank = levels.rows, 0, 0
     for (before, value_before, starts, _), (after, value, starts_after, ended) in zip(rows, rows[1:]):
         if starts_after != starts or value_before is None:
@@ -137,6 +138,10 @@ def test_the_radius_grows_on_success_shrinks_on_failure_and_restarts_when_it_col
     restarts = [i for i, row in enumerate(rows) if row[3]]  # collapsed below 1e-3 of the box: the next step restarts
     assert restarts and result.starts == len(restarts) + (not rows[-1][3])
     assert all(rows[i + 1][2] == rows[i][2] + 1 for i in restarts if i + 1 < len(rows))
+    floor = 40  # 1e-3 of the box: 2^(-40 / 4)
+    for i in restarts:  # three failures in a row below it: the radius shrank twice there with the point unchanged
+        assert all(row[2] == rows[i][2] and row[0][0] > floor for row in rows[i - 2:i + 1])
+        assert rows[i - 1][0][0] == rows[i - 2][0][0] + 4 and rows[i - 1][1] == rows[i - 2][1]
 
 
 def test_one_success_sets_the_radius_from_the_winners_step():
@@ -149,9 +154,12 @@ def test_one_success_sets_the_radius_from_the_winners_step():
 
 
 def test_options_and_misuse_are_refused_naming_the_parameter():
-    for name, value in (("radius", 0.0), ("radius", 2.0), ("shrink", 1.0), ("shrink", -0.5), ("min_radius", 0.5)):
+    for name, value in (("radius", 0.0), ("radius", 2.0), ("shrink", 1.0), ("shrink", -0.5), ("min_radius", 0.75)):
         with pytest.raises(OptionError, match=rf"^{name} must be in \("):
             mols.RunConfig("10", problem="weierstrass", algorithm="es", **{name: value})
+    for value in (0, 2.5, True):
+        with pytest.raises(OptionError, match="^patience must be a whole number >= 1"):
+            mols.RunConfig("10", problem="weierstrass", algorithm="es", patience=value)
     with pytest.raises(OptionError, match="^neighborhood: es needs the adaptive one .*, not crowns$"):
         build_search(load_weierstrass("3"), neighborhood="crowns", algorithm="es", backend="cpu")
     assert mols.RunConfig("10", problem="weierstrass", algorithm="es").neighborhood == "adaptive"
@@ -167,7 +175,9 @@ def test_it_runs_from_a_config_with_a_time_budget_and_traces():
 
 @pytest.mark.gpu
 def test_the_gpu_makes_the_cpus_run_on_the_sphere():
-    runs = [run(Sphere(6), backend=backend, iterations=120, min_radius=1e-6, seed=3) for backend in ("cpu", "gpu")]
+    runs = [run(Sphere(6), backend=backend, iterations=120, radius=0.25, min_radius=1e-6, patience=1,
+                seed=3)
+            for backend in ("cpu", "gpu")]
     assert [r.status for r in runs] == ["completed", "completed"] and runs[0].starts > 1
     np.testing.assert_allclose(runs[1].archive.F, runs[0].archive.F, rtol=TOLERANCE)
     np.testing.assert_array_equal(runs[1].archive.X, runs[0].archive.X)
@@ -186,13 +196,42 @@ def test_the_gpu_makes_the_cpus_run_on_weierstrass(n):
 @pytest.mark.parametrize("precision", ["float64", "float32"])
 @pytest.mark.parametrize("n", [1, 10, 40])
 def test_the_weierstrass_kernel_on_the_gpu_equals_the_cpus_at_every_level(precision, n):
-    """Tolerances of tests/problems/test_weierstrass_gpu.py (the points are the same doubles)."""
+    """Tolerances of tests/problems/test_weierstrass_gpu.py (the points are the same doubles); the GPU's incremental
+    kernel (with its prepare kernel's values of x) against the CPU's incremental and full kernels, at two points in
+    turn (the second upload's values replace the first's)."""
     from mols.neighborhoods.adaptive import scaled_key
 
     problem, nbh = load_weierstrass(f"{n}:{precision}"), adaptive(1001)
     cpu, gpu = mols.prepare(problem, nbh, "cpu"), mols.prepare(problem, nbh, "gpu")
-    x = problem.random_solution(np.random.default_rng(n))
-    for radius, subset in ((0, 4), (13, 255), (120, 9)):
-        key = scaled_key(np.array([n, 3], dtype=np.uint64), radius, subset)
-        atol = {"float64": 1e-9, "float32": 5e-5}[precision] * n
-        np.testing.assert_allclose(gpu.evaluate(x, key), cpu.evaluate(x, key), rtol=0, atol=atol)
+    full = mols.prepare(problem, nbh, mols.BackendSpec("cpu", incremental=False))
+    rng = np.random.default_rng(n)
+    for x in (problem.random_solution(rng), problem.random_solution(rng)):
+        for radius, subset in ((0, 4), (13, 255), (120, 9), (0, 0)):
+            key = scaled_key(np.array([n, 3], dtype=np.uint64), radius, subset)
+            atol = {"float64": 1e-9, "float32": 5e-5}[precision] * n
+            F = gpu.evaluate(x, key).copy()
+            np.testing.assert_allclose(F, cpu.evaluate(x, key), rtol=0, atol=atol)
+            np.testing.assert_allclose(F, full.evaluate(x, key), rtol=0, atol=atol)
+
+
+class SnapshotAt(Monitor):
+    """The search's snapshot after step `step`."""
+
+    def __init__(self, step: int):
+        self.step, self.state = step, None
+
+    def on_step(self, search):
+        if search.iterations == self.step:
+            self.state = copy.deepcopy(search.snapshot())
+
+
+@pytest.mark.parametrize("step", [37, 90])
+def test_a_run_resumed_from_its_snapshot_ends_as_the_whole_run(step):
+    options = {"iterations": 200, "min_radius": 1e-4, "patience": 2}  # restarts within the run
+    snapshot = SnapshotAt(step)
+    whole = run(monitor=snapshot, **options)
+    resumed = build_search(Sphere(5), neighborhood=NBH, algorithm="es", backend="cpu", seed=1,
+                           **options).run(resume=snapshot.state)
+    assert whole.starts > 1 and (resumed.starts, resumed.iterations) == (whole.starts, whole.iterations)
+    np.testing.assert_array_equal(resumed.archive.X, whole.archive.X)
+    np.testing.assert_array_equal(resumed.archive.F, whole.archive.F)

@@ -1,4 +1,5 @@
-"""The evolution strategy's options (-a es): its first radius, its shrink factor and the radius at which it restarts."""
+"""The evolution strategy's options (-a es): its first radius, its shrink factor, the radius below which it may
+restart and the failures in a row there before it does."""
 
 from __future__ import annotations
 
@@ -24,12 +25,15 @@ def folder_part(key: str, default: float):
 class ESOptions(AlgorithmOptions):
     """-a es: best of the neighborhood when it is better; the radius follows the winner's, shrinks on failure."""
 
-    radius: float = option(0.25, "ES: the first radius, a fraction of the box's width (2^(-1/4) steps).", SEARCH,
-                           folder=folder_part("r", 0.25))
+    radius: float = option(0.5, "ES: the first radius, a fraction of the box's width (2^(-1/4) steps).", SEARCH,
+                           folder=folder_part("r", 0.5))
     shrink: float = option(0.5, "ES: the radius's factor after an evaluation without a better neighbor.", SEARCH,
                            folder=folder_part("sh", 0.5))
     min_radius: float = option(1e-12, "ES: below this radius (a fraction of the box's width) it restarts from a "
-                               "random point; the archive keeps the best.", SEARCH, folder=folder_part("mr", 1e-12))
+                               "random point, after --patience failures in a row; the archive keeps the best.", SEARCH,
+                               folder=folder_part("mr", 1e-12))
+    patience: int = option(8, "ES: failures in a row below --min-radius before a restart (successes there go on "
+                           "refining).", SEARCH, folder=folder_part("pa", 8))
 
     def __post_init__(self):
         super().__post_init__()
@@ -38,3 +42,5 @@ class ESOptions(AlgorithmOptions):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and low <= value <= high and value > 0):
                 raise OptionError(name, f"must be in ({low:g}, {high:g}], got {value!r}")
+        if not (isinstance(self.patience, int) and not isinstance(self.patience, bool) and self.patience >= 1):
+            raise OptionError("patience", f"must be a whole number >= 1, got {self.patience!r}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from mols.problems.weierstrass.model import Weierstrass
 
 WARP = 32
+INCREMENTAL = ("adaptive",)  # neighborhoods that move a few coordinates: evaluated from x's per-coordinate values
 # The reduction table of weierstrass.cu: c_s = frac(2^s / (2 pi)) in 128-bit fixed point, s = SMIN .. SMAX (it
 # meets s = -44 .. 48 in float64, -15 .. 77 in float32: |2^i y| >= 2^8, |y| <= 1).
 REDUCTION_SMIN, REDUCTION_SMAX, REDUCTION_BITS = -64, 127, 128
@@ -71,18 +73,29 @@ class WeierstrassKernels(KernelSet):
     cuda_kernel = "weierstrass_crowns"
     varies_move_threads = True
     apply_kernels = every(("crowns", "adaptive"), "weierstrass_apply")
+    # one block (1 thread asked: the launch's block), after each upload and applied move: x's values for the kernel
+    prepare_kernels = MappingProxyType({name: ("weierstrass_prepare", 1) for name in INCREMENTAL})
 
     def data(self) -> tuple[np.ndarray, ...]:
         return (self.problem.weights, reduction_table())
 
     def state_layout(self) -> Layout:
-        return [((self.problem.n,), np.dtype(np.float64))]
+        """x, then what the incremental kernels derive from it: W(x_k) (in float64) and f(x) (1,)."""
+        n, double = self.problem.n, np.dtype(np.float64)
+        return [((n,), double), ((n,), double), ((1,), double)]
 
     def fill_state(self, x: np.ndarray, state: tuple[np.ndarray, ...]) -> None:
-        state[0][:] = x
+        state[0][:] = x  # the values: the incremental kernel (CPU) or the prepare kernel (GPU) makes them from x
 
     def cpu_kernel(self, nbh: Neighborhood, incremental: bool = True):
-        return cpu.neighborhood_kernel(nbh.apply_into, self.problem.precision)
+        """The adaptive neighborhood's kernel evaluates only the moved coordinates unless `incremental` is off."""
+        make = cpu.incremental_kernel if incremental and nbh.name in INCREMENTAL else cpu.neighborhood_kernel
+        return make(nbh.apply_into, self.problem.precision)
+
+    def kernel_name(self, nbh: Neighborhood, lanes: int = 1) -> str:
+        """weierstrass_adaptive evaluates only the moved coordinates (weierstrass_crowns takes the adaptive header
+        too and evaluates them in full: the tests' reference)."""
+        return "weierstrass_adaptive" if nbh.name in INCREMENTAL else self.cuda_kernel
 
     @property
     def threads_per_move(self) -> int:

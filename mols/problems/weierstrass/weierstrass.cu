@@ -97,11 +97,36 @@ __device__ __forceinline__ double neighbor_value(const real* __restrict__ weight
     return (double)s;
 }
 
+// f(neighbor t of x) from x's values (weierstrass_prepare's): fx - sum W(x_k) + sum W(y_k) over the coordinates k
+// that it moved (y_k != x_k), as cpu.incremental_kernel's: each moved coordinate's TERMS terms spread over the
+// LANES lanes, its lanes' partial sums and the sums over k in float64 (in another order than the CPU's: tolerance
+// in the tests). Every thread of the warp calls it, as often as the others (the shuffles are the whole warp's).
+__device__ __forceinline__ double incremental_value(const real* __restrict__ weights, const unsigned long long* table,
+                                                    const double* __restrict__ x, const double* __restrict__ values,
+                                                    double fx, const unsigned long long* __restrict__ key,
+                                                    long long t, int lane, double* y) {
+    nbh_point(x, t, D, key, y, lane, LANES);
+    double removed = 0.0, added = 0.0;
+    for (int k = 0; k < D; ++k) {
+        if (y[k] == x[k]) continue;  // the same k for the neighbor's lanes: they stay together
+        removed += values[k];
+        const real v = (real)y[k];
+        real s = 0;
+        for (int i = lane; i < TERMS; i += LANES) s += weierstrass_term(weights[i], v, i + 1, table);
+        added += (double)s;
+    }
+#pragma unroll
+    for (int h = LANES / 2; h > 0; h >>= 1) added += __shfl_xor_sync(0xffffffffu, added, h);
+    return __dadd_rn(__dsub_rn(fx, removed), added);
+}
+
 // Arguments: the weights 2^(-i h) (TERMS,), in the arithmetic's type; the reduction table
-// (REDUCTION_ROWS, 2) uint64; the state: x (D,), the draw key (2,); then F (n_moves, 1).
+// (REDUCTION_ROWS, 2) uint64; the state: x (D,), its values W(x_k) (D,) and f(x) (1,) (weierstrass_adaptive's;
+// this kernel leaves them), the draw key (2,); then F (n_moves, 1).
 extern "C" __global__ void __launch_bounds__(BLOCK) weierstrass_crowns(
     const real* __restrict__ weights, const unsigned long long* __restrict__ table, const double* __restrict__ x,
-    const unsigned long long* __restrict__ key, double* __restrict__ F, long long n_moves)
+    const double* __restrict__ values, const double* __restrict__ fx, const unsigned long long* __restrict__ key,
+    double* __restrict__ F, long long n_moves)
 {
     __shared__ unsigned long long own_table[REDUCTION_ROWS * TABLE_WORDS];
     __shared__ double points[BLOCK / LANES][D];
@@ -114,11 +139,51 @@ extern "C" __global__ void __launch_bounds__(BLOCK) weierstrass_crowns(
     if (t < n_moves && lane == 0) F[t] = f;
 }
 
+// The adaptive neighborhood's evaluation: weierstrass_crowns' arguments, each neighbor from x's values.
+extern "C" __global__ void __launch_bounds__(BLOCK) weierstrass_adaptive(
+    const real* __restrict__ weights, const unsigned long long* __restrict__ table, const double* __restrict__ x,
+    const double* __restrict__ values, const double* __restrict__ fx, const unsigned long long* __restrict__ key,
+    double* __restrict__ F, long long n_moves)
+{
+    __shared__ unsigned long long own_table[REDUCTION_ROWS * TABLE_WORDS];
+    __shared__ double points[BLOCK / LANES][D];
+    copy_table(table, own_table);
+    const long long thread = (long long)blockIdx.x * BLOCK + threadIdx.x, t = thread / LANES;
+    if ((thread - threadIdx.x % 32) / LANES >= n_moves) return;  // the whole warp is past the end
+    const int lane = (int)(thread % LANES);
+    double* y = points[threadIdx.x / LANES];
+    const double f = incremental_value(weights, own_table, x, values, *fx, key, min(t, n_moves - 1), lane, y);
+    if (t < n_moves && lane == 0) F[t] = f;
+}
+
+// x's values for weierstrass_adaptive, one block after each upload and each applied move (KernelSet.prepare_kernels):
+// values[k] = W(x_k), its terms in turn, a thread a coordinate; then f(x), their sum in order, in the arithmetic's
+// type: cpu.incremental_kernel's sums.
+extern "C" __global__ void weierstrass_prepare(const real* weights, const unsigned long long* table, const double* x,
+                                               double* values, double* fx, const unsigned long long* key) {
+    __shared__ unsigned long long own_table[REDUCTION_ROWS * TABLE_WORDS];
+    copy_table(table, own_table);
+    for (int k = threadIdx.x; k < D; k += blockDim.x) {
+        const real v = (real)x[k];
+        real s = 0;
+        for (int i = 0; i < TERMS; ++i) s += weierstrass_term(weights[i], v, i + 1, own_table);
+        values[k] = (double)s;
+    }
+    __syncthreads();  // every value written before thread 0 adds them
+    if (threadIdx.x == 0) {
+        real total = 0;
+        for (int k = 0; k < D; ++k) total += (real)values[k];
+        *fx = (double)total;
+    }
+}
+
 // One step of a walk on the device (algorithms/tabu/gpu_walk.py), one block: x becomes its neighbor *move, drawn
 // by the first warp with the state's key as the evaluation drew it, then the key's counter advances, so
-// that the next evaluation draws with the next step's key (Search.draw_keys). The value f is not needed.
+// that the next evaluation draws with the next step's key (Search.draw_keys). The value f is not needed, nor are
+// x's values (the prepare kernel follows).
 extern "C" __global__ void weierstrass_apply(const real* weights, const unsigned long long* table, double* x,
-                                             unsigned long long* key, const long long* move, const double* f) {
+                                             double* values, double* fx, unsigned long long* key,
+                                             const long long* move, const double* f) {
     __shared__ double y[D];
     if (threadIdx.x < 32) nbh_point(x, *move, D, key, y, threadIdx.x, 32);
     __syncthreads();  // every read of x and of the key is done before either changes
