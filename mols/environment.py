@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import platform
+from functools import cache
 
 import numba
 import numpy as np
@@ -14,8 +15,19 @@ from mols.backends.cuda import gpu_available
 
 
 def environment() -> dict[str, str]:
+    """The date, then the machine and versions (asked once per process and GPU: every run.json of a batch of a
+    thousand searches names them, and the device's properties take milliseconds to ask)."""
+    device = None
+    if gpu_available():
+        import cupy
+
+        device = cupy.cuda.Device().id
+    return {"date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), **_machine(device)}
+
+
+@cache
+def _machine(device: int | None) -> dict[str, str]:
     info = {
-        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "cpu": f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical cores",
         "numba threads (all cores)": str(numba.config.NUMBA_NUM_THREADS),
         "python": platform.python_version(),
@@ -23,14 +35,11 @@ def environment() -> dict[str, str]:
         "numpy": np.__version__,
         "numba": numba.__version__,
     }
-    if gpu_available():
-        import cupy
+    if device is None:
+        return info | {"gpu": "none"}
+    import cupy
 
-        props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
-        info["gpu"] = f"{props['name'].decode()}, {props['multiProcessorCount']} SMs"
-        info["cupy"] = cupy.__version__
-        info["cuda runtime"] = str(cupy.cuda.runtime.runtimeGetVersion())
-        info["cuda driver"] = str(cupy.cuda.runtime.driverGetVersion())
-    else:
-        info["gpu"] = "none"
-    return info
+    props = cupy.cuda.runtime.getDeviceProperties(device)
+    return info | {"gpu": f"{props['name'].decode()}, {props['multiProcessorCount']} SMs", "cupy": cupy.__version__,
+                   "cuda runtime": str(cupy.cuda.runtime.runtimeGetVersion()),
+                   "cuda driver": str(cupy.cuda.runtime.driverGetVersion())}

@@ -20,7 +20,7 @@ from mols.search.checkpoint import CHECKPOINT
 
 MERGED, BATCH, MULTISTART = "merged_front.csv", KINDS["batch"], KINDS["multistart"]
 EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's number
-WRITERS = 8  # threads writing the searches' folders: each file is flushed to the disk, and the waits overlap
+WRITERS = 32  # threads writing the searches' folders: each file is flushed to the disk, and the waits overlap
 
 
 def seed_folder(folder: Path, seed: int) -> Path:
