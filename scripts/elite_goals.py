@@ -19,9 +19,10 @@ def main() -> None:
     parser.add_argument("--backend", default="gpu")
     parser.add_argument("--walkers", type=int, default=None, help="default: the elite search's")
     parser.add_argument("--algorithm", default="elite", help="elite, or its for the baseline")
+    parser.add_argument("--memory", default=None, help="elite's tabu memory: rots or moves (default: the elite's)")
     args = parser.parse_args()
     bks = best_known()
-    extra = {} if args.walkers is None else {"walkers": args.walkers}
+    extra = {key: value for key, value in (("walkers", args.walkers), ("memory", args.memory)) if value is not None}
     for instance in args.instances:
         gaps = []
         for seed in range(args.seeds):

@@ -23,6 +23,11 @@ def config(instance: str = "tai12a", **kwargs) -> RunConfig:
     return RunConfig(instance, problem="qap", algorithm="elite", backend="cpu", seed=5, **kwargs)
 
 
+def moves_config(**kwargs) -> RunConfig:
+    """The elite with the tabu memory of moves, whose walks' WalkMemory rounds_of reads."""
+    return config(memory="moves", **kwargs)
+
+
 def rounds_of(search) -> list[list[tuple]]:
     """Each round's walks as (start x, tenure, tabu at start, last x, best score, best x) for each walk."""
     rounds, walk = [], search._walk_runs
@@ -37,8 +42,9 @@ def rounds_of(search) -> list[list[tuple]]:
     return rounds
 
 
-def test_the_same_seed_gives_the_same_run_and_the_budget_exactly():
-    first, again = solve(config(iterations=3000, walkers=6)), solve(config(iterations=3000, walkers=6))
+@pytest.mark.parametrize("memory", ["rots", "moves"])
+def test_the_same_seed_gives_the_same_run_and_the_budget_exactly(memory):
+    first, again = (solve(config(iterations=3000, walkers=6, memory=memory)) for _ in range(2))
     assert first.iterations == again.iterations == 3000
     for part in ("F", "X"):
         np.testing.assert_array_equal(getattr(first.archive, part), getattr(again.archive, part))
@@ -48,7 +54,7 @@ def test_the_same_seed_gives_the_same_run_and_the_budget_exactly():
 
 
 def test_tenures_are_drawn_in_their_range_for_each_walk_and_round():
-    search = build_search(config(iterations=4800, walkers=8, period=50, tenures=(0.5, 1.5), aspiration=0))
+    search = build_search(moves_config(iterations=4800, walkers=8, period=50, tenures=(0.5, 1.5), aspiration=0))
     rounds = rounds_of(search)
     low, high = tenure_range((0.5, 1.5), 12)
     assert (low, high) == (6, 18) and len(rounds) == 12
@@ -58,7 +64,7 @@ def test_tenures_are_drawn_in_their_range_for_each_walk_and_round():
 
 
 def test_the_worst_walks_restart_from_perturbed_elite_solutions_the_others_go_on():
-    search = build_search(config(iterations=3000, walkers=6, replace=2, period=50, strength=2, elite=3,
+    search = build_search(moves_config(iterations=3000, walkers=6, replace=2, period=50, strength=2, elite=3,
                                  aspiration=0))
     rounds = rounds_of(search)
     elite = Elite(3)
@@ -118,7 +124,7 @@ def test_the_forced_swap_is_the_oldest_by_enumeration(rng, n):
 
 
 def test_the_long_term_aspiration_forces_a_swap_made_tabu():
-    search = build_search(config(iterations=2400, walkers=4, replace=0, period=30, aspiration=40))
+    search = build_search(moves_config(iterations=2400, walkers=4, replace=0, period=30, aspiration=40))
     rounds = rounds_of(search)
     forced = 0
     for before, after in itertools.pairwise(rounds):
@@ -155,7 +161,8 @@ def test_lane_positions_with_a_tenure_per_walk():
 @pytest.mark.parametrize("options, parameter", [
     ({"walkers": 0}, "walkers"), ({"walkers": 4, "replace": 5}, "replace"), ({"tenures": (1.2, 0.8)}, "tenures"),
     ({"tenures": (1.0,)}, "tenures"), ({"tenures": (0.0, 1.0)}, "tenures"), ({"aspiration": -1}, "aspiration"),
-    ({"period": 0}, "period"), ({"elite": 0}, "elite"), ({"strength": 13}, "strength")])
+    ({"period": 0}, "period"), ({"elite": 0}, "elite"), ({"strength": 13}, "strength"),
+    ({"memory": "short"}, "memory")])
 def test_bad_options_name_their_parameter(options, parameter):
     with pytest.raises(OptionError) as error:
         build_search(config(**options))
@@ -169,3 +176,7 @@ def test_several_objectives_or_another_encoding_are_refused():
     with pytest.raises(OptionError) as error:
         build_search(RunConfig("73-73", problem="ppp", algorithm="elite", backend="cpu"))
     assert error.value.parameter == "algorithm"
+    with pytest.raises(OptionError) as error:  # Ro-TS's memory is of swaps
+        build_search(RunConfig("020_10_01", problem="flowshop", algorithm="elite", backend="cpu", memory="rots",
+                               objectives=("makespan",)))
+    assert error.value.parameter == "memory"

@@ -1,5 +1,5 @@
-"""On the device only: the elite search's walks side by side in lanes (per-walk tenures, forced swaps' tabu memory)
-give exactly the CPU's archive for the same seed."""
+"""On the device only: the elite search's walks side by side in lanes (per-walk tenures, forced swaps' tabu memory,
+Ro-TS's tables) give exactly the CPU's archive for the same seed."""
 
 from __future__ import annotations
 
@@ -13,17 +13,20 @@ from mols.runner import RunConfig, solve
 pytestmark = pytest.mark.gpu
 
 
-@pytest.mark.parametrize("instance, problem, extra", [
+@pytest.mark.parametrize("instance, problem, extra", [  # qap: Ro-TS's memory (ROTS) unless it says moves
     ("tai12a", "qap", {"aspiration": 40}),  # qap_walk_step; forced swaps made tabu at a round's start
     ("tai50a", "qap", {}),  # qap_taillard_step (from 40 facilities)
     ("tai50a", "qap", {"tenures": (0.3, 1.7), "aspiration": 300}),
     ("020_10_01", "flowshop", {"objectives": ("makespan",)}),  # insertion moves
+    ("tai12a", "qap", {"memory": "moves", "aspiration": 40}),  # the tabu memory of moves, both kernels
+    ("tai50a", "qap", {"memory": "moves"}),
+    ("tai50a", "qap", {"memory": "rots", "period": 150}),  # tenures redrawn within a round (every 2 x 55 steps)
 ])
 def test_elite_gives_the_same_archive_on_both_backends(instance, problem, extra):
     results, walkers = {}, []
     for backend in ("gpu", "cpu"):
         config = RunConfig(instance, problem=problem, algorithm="elite", backend=backend, iterations=6000, seed=7,
-                           walkers=12, period=40, **extra)
+                           walkers=12, **{"period": 40, **extra})
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(together, "lane_walker", lambda ev, n, made=walkers: made.append(lane_walker(ev, n)) or made[-1])
             results[backend] = solve(config)

@@ -9,6 +9,7 @@ from mols.errors import OptionError
 from mols.search.options import SEARCH, AlgorithmOptions, keyed, option, parse_numbers
 
 DEFAULT_TENURES = (0.9, 1.1)  # Taillard's Ro-TS: tenures drawn in [0.9 n, 1.1 n]
+MEMORIES = ("rots", "moves")  # Ro-TS's table of values' positions (rots.py), or the inverse moves (tabu's)
 
 
 def parse_tenures(text: str | None) -> tuple[float, ...] | None:
@@ -37,6 +38,10 @@ class EliteOptions(AlgorithmOptions):
                                     "position it has not held for this many steps (default: 5 n^2; 0: never).",
                                     SEARCH, minimum=0, folder=keyed("a"))
     strength: int | None = strength_option()  # None: n / 10, at least 2
+    memory: str | None = option(None, "Elite: the tabu memory, rots (Taillard's: a swap is tabu when both values "
+                                "it places left there within the tenure) or moves (a move's inverse is tabu; "
+                                "default: rots for swaps, else moves).", SEARCH, choices=MEMORIES,
+                                folder=lambda v, config: None if v is None else v)
 
     def __post_init__(self):
         super().__post_init__()

@@ -8,11 +8,14 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from mols.algorithms.elite.memory import Elite, WalkMemory
+from mols.algorithms.elite.memory import Elite, WalkMemory, oldest_swap
 from mols.algorithms.elite.options import DEFAULT_TENURES
+from mols.algorithms.elite.rots import RotsMemory, rots_choice, swap_pairs
 from mols.algorithms.tabu.search import AggregatedTabu
 from mols.algorithms.tabu.select import weighted_scores
-from mols.algorithms.tabu.steps import TabuRun, WalkLane
+from mols.algorithms.tabu.steps import TabuRun, Trail, WalkLane
+from mols.algorithms.tabu.together import walk_together
+from mols.algorithms.tabu.walks import lane_walker
 from mols.errors import OptionError
 
 PERIOD_PER_SIZE = 10  # default round: 10 n steps of each walk
@@ -38,7 +41,7 @@ class EliteTabu(AggregatedTabu):
 
     def __init__(self, *args, walkers: int = 32, elite: int = 8, replace: int | None = None,
                  period: int | None = None, tenures=None, aspiration: int | None = None,
-                 strength: int | None = None, **kwargs):
+                 strength: int | None = None, memory: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         problem, n = self.problem, self.problem.n
         if problem.n_obj != 1:
@@ -59,16 +62,29 @@ class EliteTabu(AggregatedTabu):
             raise OptionError("strength", f"must be in 1..{n} (random swaps per restart), got {self.strength}")
         if self.period < 1 or self.aspiration < 0:
             raise OptionError("period" if self.period < 1 else "aspiration", "must be positive")
+        if memory is None:
+            memory = "rots" if self.nbh.name == "swap" else "moves"
+        if memory == "rots" and self.nbh.name != "swap":
+            raise OptionError("memory", f"rots is a memory of swaps, not of {self.nbh.name} moves: choose moves")
+        self.rots = RotsMemory(walkers, n, self.tenures, self.period) if memory == "rots" else None
+        self._lane_of = {}  # id(run) -> its walk, for Ro-TS's walks from the host (_walk)
 
     def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
         return np.ones((1, 1))
 
     def warm_up(self) -> None:
         super().warm_up()
-        self.warm_lanes(self.walkers)
-        memory = WalkMemory(self.problem.encoding.initial())
-        memory.watch(memory.last[None])
-        memory.forced(0)
+        x = self.problem.encoding.initial()
+        if self.rots is None:
+            self.warm_lanes(self.walkers)
+            memory = WalkMemory(x)
+            memory.watch(memory.last[None])
+            memory.forced(0)
+            return
+        self.warm_lanes(self.walkers, self.rots.device)
+        F = self.evaluator.evaluate(x)
+        rots_choice(F, self.w, self.rots.left[0], x, swap_pairs(len(x)), 0, 0.0)
+        oldest_swap(self.rots.left[0], x, 0, 0)
 
     def rounds(self) -> Iterator[list[TabuRun] | None]:
         """A round of the walks at a time, each from where it stands, until the budget is spent (its steps shared
@@ -77,37 +93,67 @@ class EliteTabu(AggregatedTabu):
         walks = [self._random_start() for _ in range(self.walkers)]
         x = [w[0] for w in walks]
         bests = [(float(weighted_scores(f[None], self.w)[0]), xw, f) for xw, f in walks]
-        memories = [WalkMemory(xw) for xw in x]
+        memories = [WalkMemory(xw) if self.rots is None else None for xw in x]
+        for b, xw in enumerate(x if self.rots is not None else []):
+            self.rots.restart(b, xw)
         left, tabu = self.budget, [None] * self.walkers
         tenures = self._draw_tenures()
         while left > 0:
             lengths = shares(min(left, self.walkers * self.period), self.walkers)
+            self._lane_of = {}
             runs = [self._run(x[b], bests[b], int(lengths[b]), int(tenures[b]), tabu[b], memories[b])
                     for b in range(self.walkers)]
             yield runs
             left -= int(lengths.sum())
             bests = [(run.best, *run.best_xf) for run in runs]
-            x = [memory.last.copy() for memory in memories]
+            x = [memory.last.copy() for memory in memories] if self.rots is None else list(self.rots.x.copy())
             if left > 0:
                 tenures = self._draw_tenures()
                 tabu = self._between_rounds(x, bests, memories, tenures)
 
     def _draw_tenures(self) -> np.ndarray:
-        """Each walk's tenure for a round, drawn uniformly in the range."""
+        """Each walk's tenure for a round (with Ro-TS's memory, its first of the round), drawn uniformly in the
+        range."""
+        if self.rots is not None:
+            return self.rots.draw(self.rng)[:, 0]
         return self.rng.integers(self.tenures[0], self.tenures[1] + 1, self.walkers)
+
+    def _walk_runs(self, runs: list[TabuRun]) -> Iterator[None]:
+        """The round's walks (walk_together's); with Ro-TS's memory, side by side on a walker of it where there is
+        one, their tables up before and back after, then made relative to the next round."""
+        if self.rots is None:
+            yield from super()._walk_runs(runs)
+            return
+        rots, lengths = self.rots, np.array([run.lane.steps for run in runs], dtype=np.int64)
+        walker = lane_walker(self.evaluator, len(runs), rots.device)
+        if walker is not None:
+            walker.rots.load(rots.left, rots.tenures)
+        yield from walk_together([(self, run) for run in runs], lambda ev, lanes: walker)
+        if walker is not None:
+            rots.left[:] = walker.rots.tables(len(runs))
+            rots.x[:] = [walker.position(b).x for b in range(len(runs))]
+        rots.end_round(lengths)
+
+    def _walk(self, run: TabuRun) -> Iterator[Trail]:
+        """A walk alone: with Ro-TS's memory, from the host (RotsWalk)."""
+        if self.rots is None:
+            return super()._walk(run)
+        self.walk = "host"
+        return iter(self.rots.walk(self.evaluator, self._lane_of[id(run)], run.lane))
 
     @property
     def w(self) -> np.ndarray:
         return self.weights[0]
 
-    def _run(self, x: np.ndarray, best: tuple, steps: int, tenure: int, tabu, memory: WalkMemory) -> TabuRun:
+    def _run(self, x: np.ndarray, best: tuple, steps: int, tenure: int, tabu, memory: WalkMemory | None) -> TabuRun:
         """A walk's round: `steps` steps from x with `tenure`, its aspiration threshold its best so far; its solutions
         go to an archive of its own, merged in the walks' order (AggregatedTabu.merge)."""
         archive = self.new_archive()
         self._open.append(archive)
         score, bx, bf = best
         lane = WalkLane(x, self.w, score, steps, self.draw_keys(steps), tabu)
-        run = TabuRun(lane, archive, score, (bx, bf), tenure=tenure, watch=memory.watch)
+        run = TabuRun(lane, archive, score, (bx, bf), tenure=tenure, watch=None if memory is None else memory.watch)
+        self._lane_of[id(run)] = len(self.round)
         self.round.append(run)
         return run
 
@@ -125,9 +171,19 @@ class EliteTabu(AggregatedTabu):
             if b in restarted:
                 x[b] = self.problem.encoding.perturb(self.elite.draw(self.rng), self.rng, self.strength)
                 bests[b] = self._visit(x[b], None)
-                memories[b].restart(x[b], memories[b].count)
+                if self.rots is None:
+                    memories[b].restart(x[b], memories[b].count)
+                else:
+                    self.rots.restart(b, x[b])
                 continue
-            swap = memories[b].forced(self.aspiration) if self.aspiration else None
+            if not self.aspiration:
+                continue
+            if self.rots is not None:  # the table keeps the forced swap (RotsMemory.force)
+                if self.rots.force(b, self.aspiration) is not None:
+                    x[b] = self.rots.x[b].copy()
+                    bests[b] = self._visit(x[b], bests[b])
+                continue
+            swap = memories[b].forced(self.aspiration)
             if swap is not None:
                 r, s = swap
                 x[b][[r, s]] = x[b][[s, r]]

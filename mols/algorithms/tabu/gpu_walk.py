@@ -13,18 +13,28 @@ from mols.algorithms.tabu.gpu_select import SELECT_CU, selection_defines
 from mols.algorithms.tabu.positions import LanePositions
 from mols.algorithms.tabu.selection import selection_for
 from mols.algorithms.tabu.steps import LaneBatch, Position, Trail, WalkLane
-from mols.backends.cuda import PackedBuffers, compile_kernel, compile_module, import_cupy, kernel_source
+from mols.backends.cuda import (
+    PackedBuffers,
+    compile_kernel,
+    compile_module,
+    device_array,
+    import_cupy,
+    kernel_source,
+)
 from mols.backends.launch import problem_source
+from mols.errors import OptionError
 
 WALK_CU = Path(__file__).with_name("walk.cu")
 APPLY_BLOCK = 256
 
 
 class DeviceWalk:
-    """The walks of up to ev.lanes searches at once, one lane each (a single walk: lane 0)."""
+    """The walks of up to ev.lanes searches at once, one lane each (a single walk: lane 0). With `rots` (every,
+    slots), the problem's whole-step kernel keeps Ro-TS's memory instead of the moves' (RotsTables)."""
 
-    def __init__(self, ev, batch: int):
+    def __init__(self, ev, batch: int, rots: tuple[int, int] | None = None):
         self.ev, self.sel, self.batch = ev, selection_for(ev), batch
+        self.rots = None if rots is None else RotsTables(ev, *rots)
         problem, k, lanes = ev.problem, ev.problem.n_obj, ev.lanes
         defines = selection_defines(ev)
         module = compile_module(kernel_source(defines, ev.nbh.cuda_source(), SELECT_CU.read_text(),
@@ -117,7 +127,12 @@ class DeviceWalk:
         ev = self.ev
         kernel = ev.problem.kernels.walk_kernel(ev.nbh, self.sel.block)
         if kernel is None or not ev.spec.fused or len(ev.firsts) > 1:
+            if self.rots is not None:
+                raise OptionError("memory", "Ro-TS's memory walks on the device in the problem's whole-step kernel "
+                                  "(QAP, fused selection, one chunk): choose --backend cpu or memory moves")
             return None
+        if self.rots is not None:
+            defines = {**defines, "ROTS": 1}
         source = problem_source({**ev.defines, **defines, "WALK_STEP": 1}, ev.problem, ev.nbh, SELECT_CU.read_text(),
                                 WALK_CU.read_text())
         return WholeStep(compile_module(source).get_function(kernel.name), kernel.blocks or self.sel.parts[0],
@@ -153,9 +168,33 @@ class DeviceWalk:
             ev.run(whole.function, (whole.blocks, ev.lanes), (sel.block,), (
                 *ev.data, *ev.state_args, np.int64(ev.n_neighbors), c, threshold, step, sel.forbidden_until,
                 *whole.parts, whole.arrivals, *sel.result.device, limit, tenure, trail_id[t:], trail_score[t:],
-                trail_f[t * k:], np.int32(self.batch), whole.memory, last))
+                trail_f[t * k:], np.int32(self.batch), whole.memory, last,
+                *(() if self.rots is None else self.rots.args)))
             ev.enqueue_prepare()
         ev.download(trail)
+
+
+class RotsTables:
+    """Ro-TS's memory of the lanes on the device (qap.cu's ROTS): each lane's table left (n, n), the step at which
+    value v last left position q, and its tenures (slots of them, one per `every` steps, the last kept after)."""
+
+    def __init__(self, ev, every: int, slots: int):
+        n, lanes = ev.problem.n, ev.lanes
+        self.ev, self.shape = ev, (n, n)
+        self.left = device_array(lanes * n * n, np.int32, "Ro-TS's tables")
+        self.tenures = device_array(lanes * slots, np.int64, "Ro-TS's tenures")
+        self.args = (self.left, self.tenures, np.int64(every), np.int32(slots))
+
+    def load(self, left: np.ndarray, tenures: np.ndarray) -> None:
+        """Walks' tables (L, n, n) int32 and tenures (L, slots) int64 up, for lanes 0 .. L - 1, in the queue."""
+        cupy = import_cupy()
+        with self.ev.queued():
+            self.left[:left.size] = cupy.asarray(left.ravel())
+            self.tenures[:tenures.size] = cupy.asarray(tenures.ravel())
+
+    def tables(self, walks: int) -> np.ndarray:
+        """The first `walks` lanes' tables (walks, n, n), once the work queued is done."""
+        return self.ev.get(self.left[:walks * self.shape[0] * self.shape[1]]).reshape(walks, *self.shape)
 
 
 class WholeStep:

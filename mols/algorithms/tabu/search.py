@@ -97,11 +97,12 @@ class AggregatedTabu(Search):
             next(walk)
         self.warm_lanes(len(self.weights))
 
-    def warm_lanes(self, lanes: int) -> None:
-        """The walker of `lanes` walks side by side, where the evaluator has one, compiled and the graph of a
-        whole batch captured, and what makes their coefficients (neighborhood_bounds) and takes their steps
-        (SideBySide.take) compiled (a batch of searches warms its first round's)."""
-        walker = lane_walker(self.evaluator, lanes)
+    def warm_lanes(self, lanes: int, rots: tuple[int, int] | None = None) -> None:
+        """The walker of `lanes` walks side by side (with Ro-TS's memory where `rots`, lane_walker's), where the
+        evaluator has one, compiled and the graph of a whole batch captured, and what makes their coefficients
+        (neighborhood_bounds) and takes their steps (SideBySide.take) compiled (a batch of searches warms its first
+        round's)."""
+        walker = lane_walker(self.evaluator, lanes, rots)
         if walker is not None:
             x = self.problem.encoding.initial()
             keys = self.draw_keys(self.budget, advance=False)

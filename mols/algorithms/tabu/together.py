@@ -36,17 +36,18 @@ def set_coefficients(runs: list[tuple[Search, TabuRun]]) -> None:
         run.lane = run.lane._replace(c=c_run, threshold=best_run)
 
 
-def walk_together(runs: list[tuple[Search, TabuRun]]) -> Iterator[None]:
+def walk_together(runs: list[tuple[Search, TabuRun]], walker_for=None) -> Iterator[None]:
     """Tabu runs of one or more searches that share an evaluator (a search's weight vectors, or a batch of searches,
     batch.py), each with its tenure (AggregatedTabu.tenure_of): side by side in one launch per kernel where the
     evaluator has lanes for them (walks.py's lane_walker), else one after another. Side by side, each batch of
     steps is taken for all
     runs at once (SideBySide.take), one step of the searches (it yields); each run's archive (one per run) is
     brought up to date when the walk ends or stops, at every batch where its search has a target, and at a
-    checkpoint (AggregatedTabu.snapshot: each run's `at` is its lane's position)."""
+    checkpoint (AggregatedTabu.snapshot: each run's `at` is its lane's position). `walker_for(ev, lanes)`: the
+    lane walker, where not lane_walker's."""
     set_coefficients(runs)
     lead = runs[0][0]
-    walker = lane_walker(lead.evaluator, len(runs))
+    walker = (walker_for or lane_walker)(lead.evaluator, len(runs))
     if walker is None:
         for search, run in runs:
             yield from search.walk_alone(run)

@@ -23,7 +23,11 @@ __device__ void walk_step_in(
     if (threadIdx.x != 0) return;
     const long long id = *out_id, now = *step, until = now + 1 + tenure[lane];  // each walk its own tenure
     const double score = *out_score;
+#ifdef ROTS  // Ro-TS's memory is the problem's walk kernel's (qap.cu)
+    (void)until;
+#else
     forbidden_until[nbh_inverse(id, n)] = (TABU)until;
+#endif
 #ifdef NBH_FORBIDS_ITSELF
     forbidden_until[id] = (TABU)until;  // the move taken twice more would come back too (3-exchange)
 #endif

@@ -98,12 +98,16 @@ def shares_launches(ev, lanes: int = 2) -> bool:
                 and not lanes_refused(ev.problem, ev.what, ev.chunk < ev.n_neighbors, lanes))
 
 
-def lane_walker(ev, lanes: int) -> DeviceWalk | None:
-    """A DeviceWalk over `lanes` walks sharing each launch (on the evaluator of that many lanes, made once), or
-    None where one walk at a time is all there is (fewer than 2 lanes, or not shares_launches)."""
+def lane_walker(ev, lanes: int, rots: tuple[int, int] | None = None) -> DeviceWalk | None:
+    """A DeviceWalk over `lanes` walks sharing each launch (on the evaluator of that many lanes, made once; with
+    Ro-TS's memory where `rots` gives its (every, slots)), or None where one walk at a time is all there is (fewer
+    than 2 lanes, or not shares_launches)."""
     if lanes < 2 or not shares_launches(ev, lanes):
         return None
-    return walker_of(ev.lanes_evaluator(lanes))
+    on = ev.lanes_evaluator(lanes)
+    if rots is None:
+        return walker_of(on)
+    return on.companion(("rots walk", *rots), lambda: DeviceWalk(on, on.spec.walk_batch, rots))
 
 
 def neighborhood_bounds(ev, xs: list[np.ndarray], keys: list) -> tuple[np.ndarray, np.ndarray]:

@@ -134,15 +134,33 @@ extern "C" __global__ void __launch_bounds__(BLOCK) qap_neighborhood(
 }
 
 #ifdef SEL_BLOCK
-// Move t, whose costs are f, offered to a thread's best pairs: admissible where no longer tabu or better
-// than the aspiration threshold.
-__device__ __forceinline__ void offer(long long t, const VAL (&f)[N_OBJ], const double* c, double thr, long long now,
-                                      const TABU* forbidden_until, double& bs, long long& bi, FVAL (&bf)[N_OBJ],
+#ifdef ROTS
+// Ro-TS's memory (Taillard 1991; elite/rots.py is the host twin): left (N_FAC x N_FAC, the lane's) holds the step at
+// which value v last left position q; the swap (i, j) is tabu when both values it places left there after `recent`
+// (the step less the lane's tenure).
+struct Admission { const int* perm; const int* left; long long recent; };
+__device__ __forceinline__ bool admissible(const Admission& a, long long t, Move mv) {
+    return a.left[a.perm[mv.j] * N_FAC + mv.i] <= a.recent || a.left[a.perm[mv.i] * N_FAC + mv.j] <= a.recent;
+}
+__device__ __forceinline__ bool admissible(const Admission& a, long long t) {
+    return admissible(a, t, nbh_decode(t, N_FAC));
+}
+#else
+// The tabu memory of moves (select.cu): a move is admissible from step forbidden_until[t] on.
+struct Admission { const TABU* forbidden_until; long long now; };
+__device__ __forceinline__ bool admissible(const Admission& a, long long t) { return a.forbidden_until[t] <= a.now; }
+__device__ __forceinline__ bool admissible(const Admission& a, long long t, Move) { return admissible(a, t); }
+#endif
+
+// Move t, whose costs are f, offered to a thread's best pairs: admissible where `free` (not tabu) or better than
+// the aspiration threshold.
+__device__ __forceinline__ void offer(long long t, const VAL (&f)[N_OBJ], const double* c, double thr, bool free,
+                                      double& bs, long long& bi, FVAL (&bf)[N_OBJ],
                                       double& as, long long& ai, FVAL (&af)[N_OBJ]) {
     const double score = score_of_row(f, c);
     if (keep_better(as, ai, score, t))
         for (int o = 0; o < N_OBJ; ++o) af[o] = f[o];
-    if ((forbidden_until[t] <= now || score < thr) && keep_better(bs, bi, score, t))
+    if ((free || score < thr) && keep_better(bs, bi, score, t))
         for (int o = 0; o < N_OBJ; ++o) bf[o] = f[o];
 }
 
@@ -152,25 +170,25 @@ __device__ __forceinline__ void offer(long long t, const VAL (&f)[N_OBJ], const 
 __device__ __forceinline__ void qap_select_part(
     const int* __restrict__ A, const int* __restrict__ AT, const VAL* __restrict__ cost, const int* __restrict__ Bp,
     const int* __restrict__ BpT, long long n_moves, long long first, const double* c, const double* threshold,
-    const long long* step, const TABU* __restrict__ forbidden_until, double* part_s, long long* part_i,
-    FVAL* part_f)
+    const Admission adm, double* part_s, long long* part_i, FVAL* part_f)
 {
     double bs = SEL_INF, as = SEL_INF;
     long long bi = NO_ID, ai = NO_ID;
     FVAL bf[N_OBJ], af[N_OBJ];
     const double thr = *threshold;
-    const long long now = *step, stride = (long long)gridDim.x * SEL_BLOCK / LANES;
+    const long long stride = (long long)gridDim.x * SEL_BLOCK / LANES;
     const int lane = threadIdx.x % LANES;
     const long long own = first + ((long long)blockIdx.x * SEL_BLOCK + threadIdx.x) / LANES;
     const long long warp_first = own - (threadIdx.x % 32) / LANES;  // the first move of the warp's lanes
     for (long long t = own, w = warp_first; w < n_moves; t += stride, w += stride) {  // the same trips in a warp
         VAL f[N_OBJ];
         move_costs(A, AT, cost, Bp, BpT, min(t, n_moves - 1), lane, f);
-        if (t < n_moves && !lane) offer(t, f, c, thr, now, forbidden_until, bs, bi, bf, as, ai, af);
+        if (t < n_moves && !lane) offer(t, f, c, thr, admissible(adm, t), bs, bi, bf, as, ai, af);
     }
     write_part(bs, bi, bf, as, ai, af, part_s, part_i, part_f);
 }
 
+#ifndef ROTS  // a walk module's, where the selection kernel is not used
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
     const int* __restrict__ A, const int* __restrict__ AT, const int* __restrict__ perm,
     const VAL* __restrict__ cost, const int* __restrict__ Bp, const int* __restrict__ BpT,
@@ -180,9 +198,10 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_neighborhood_select(
     cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
     select_lane(c, threshold, step, part_s, part_i, part_f);
     QAP_STAGE_FLOWS
-    qap_select_part(A, AT, cost, Bp, BpT, n_moves, first, c, threshold, step, forbidden_until + blockIdx.y * n_moves,
-                    part_s, part_i, part_f);
+    qap_select_part(A, AT, cost, Bp, BpT, n_moves, first, c, threshold,
+                    Admission{forbidden_until + blockIdx.y * n_moves, *step}, part_s, part_i, part_f);
 }
+#endif
 #endif
 
 // Rows and columns r and s of the lane's Bp and BpT exchanged, by the block's threads.
@@ -235,12 +254,21 @@ extern "C" __global__ void qap_apply(const int* A, const int* AT, int* perm, VAL
 // which a move disjoint from {r, s} takes its delta from D in O(1) and the 2n - 3 moves touching r or s are
 // recomputed in O(n), each by a warp of its own. Its first ceil(n_moves / SEL_BLOCK) blocks hold a move per
 // thread, the others a touching move per warp.
+// With ROTS (Ro-TS's memory, elite/rots.py): each lane's table `left` (N_FAC x N_FAC) and its tenures, one per
+// `every` steps (`slots` per lane, the last kept past them), instead of the tabu memory of moves.
+#ifdef ROTS
+#define ROTS_ARGS , int *rots_left, const long long *rots_tenure, long long rots_every, int rots_slots
+#define ROTS_PASS , rots_left, rots_tenure, rots_every, rots_slots
+#else
+#define ROTS_ARGS
+#define ROTS_PASS
+#endif
 #define WALK_STEP_ARGS                                                                                            \
     const int *A, const int *AT, int *perm, VAL *cost, int *Bp, int *BpT, long long n_moves, const double *c,    \
         double *threshold, long long *step, TABU *forbidden_until, double *part_s, long long *part_i,           \
         FVAL *part_f, unsigned int *done, long long *out_id, double *out_score, FVAL *out_f,                   \
         const long long *limit, const long long *tenure, long long *trail_id, double *trail_score,            \
-        FVAL *trail_f, int trail_stride, UVAL *D, long long *last
+        FVAL *trail_f, int trail_stride, UVAL *D, long long *last ROTS_ARGS
 
 // The end of a step, once the block's part is written: in the lane's last block, walk_step's choice and the
 // lane's state moved; the move taken (-1: the lane's walk has ended) there, -2 (none) in the other blocks.
@@ -250,13 +278,29 @@ __device__ long long end_step(WALK_STEP_ARGS) {
                  forbidden_until, N_FAC, n_moves, trail_id, trail_score, trail_f, trail_stride);
     __syncthreads();  // the choice is written
     const long long move = out_id[blockIdx.y];
+#ifdef ROTS
+    if (move >= 0 && threadIdx.x == 0) {  // before qap_apply_in's thread 0 exchanges perm
+        const Move mv = nbh_decode(move, N_FAC);
+        int* left = rots_left + (long long)blockIdx.y * N_FAC * N_FAC;
+        left[perm[mv.i] * N_FAC + mv.i] = left[perm[mv.j] * N_FAC + mv.j] = (int)step[blockIdx.y];  // step + 1
+    }
+#endif
     if (move >= 0) qap_apply_in(perm, cost, Bp, BpT, move, out_f + blockIdx.y * N_OBJ);
     return move;
 }
 
+// The lane's admission rule at its step (perm: the lane's).
+#ifdef ROTS
+#define LANE_ADMISSION                                                                                          \
+    Admission{perm, rots_left + (long long)blockIdx.y * N_FAC * N_FAC,                                        \
+              *lane_step - rots_tenure[blockIdx.y * rots_slots + min(*lane_step / rots_every, rots_slots - 1LL)]}
+#else
+#define LANE_ADMISSION Admission{forbidden_until + blockIdx.y * n_moves, *lane_step}
+#endif
+
 #define WALK_STEP_PASS                                                                                          \
     A, AT, perm, cost, Bp, BpT, n_moves, c, threshold, step, forbidden_until, part_s, part_i, part_f, done,      \
-        out_id, out_score, out_f, limit, tenure, trail_id, trail_score, trail_f, trail_stride, D, last
+        out_id, out_score, out_f, limit, tenure, trail_id, trail_score, trail_f, trail_stride, D, last ROTS_PASS
 
 // The lane's parameters and parts (select_lane), as `lane_c` ... `lane_f`.
 #define LANE_PARAMETERS                                                                                         \
@@ -272,8 +316,7 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_walk_step(WALK_STEP_
     perm = lane_state(perm); cost = lane_state(cost); Bp = lane_state(Bp); BpT = lane_state(BpT);
     QAP_STAGE_FLOWS
     LANE_PARAMETERS;
-    qap_select_part(A, AT, cost, Bp, BpT, n_moves, 0, lane_c, lane_threshold, lane_step,
-                    forbidden_until + blockIdx.y * n_moves, lane_s, lane_i, lane_f);
+    qap_select_part(A, AT, cost, Bp, BpT, n_moves, 0, lane_c, lane_threshold, LANE_ADMISSION, lane_s, lane_i, lane_f);
     end_step(WALK_STEP_PASS);
 }
 
@@ -310,11 +353,10 @@ __device__ __forceinline__ UVAL taillard_change(const int* a, const int* at, con
 }
 
 // The thread's move (a block of moves) or its warp's touching move: its deltas brought up to date in D, its
-// costs offered. D and the tabu memory are the lane's.
+// costs offered. D and the admission rule are the lane's.
 __device__ __forceinline__ void walk_offer(const int* A, const int* AT, const VAL* cost, const int* Bp,
                                            const int* BpT, long long n_moves, long long last, UVAL* D,
-                                           const double* c, double thr, long long now, const TABU* forbidden_until,
-                                           double& bs, long long& bi, FVAL (&bf)[N_OBJ], double& as,
+                                           const double* c, double thr, const Admission adm, double& bs, long long& bi, FVAL (&bf)[N_OBJ], double& as,
                                            long long& ai, FVAL (&af)[N_OBJ]) {
     const long long row_blocks = (n_moves + SEL_BLOCK - 1) / SEL_BLOCK;
     VAL f[N_OBJ];
@@ -333,7 +375,7 @@ __device__ __forceinline__ void walk_offer(const int* A, const int* AT, const VA
             D[o * n_moves + t] = d;
             f[o] = (VAL)((UVAL)cost[o] + d);
         }
-        offer(t, f, c, thr, now, forbidden_until, bs, bi, bf, as, ai, af);
+        offer(t, f, c, thr, admissible(adm, t, mv), bs, bi, bf, as, ai, af);
         return;
     }
     const int w = (int)((blockIdx.x - row_blocks) * (SEL_BLOCK / 32) + threadIdx.x / 32), lane = threadIdx.x % 32;
@@ -346,7 +388,7 @@ __device__ __forceinline__ void walk_offer(const int* A, const int* AT, const VA
         if (lane == 0) D[o * n_moves + t] = d;
         f[o] = (VAL)((UVAL)cost[o] + d);
     }
-    if (lane == 0) offer(t, f, c, thr, now, forbidden_until, bs, bi, bf, as, ai, af);
+    if (lane == 0) offer(t, f, c, thr, admissible(adm, t, mv), bs, bi, bf, as, ai, af);
 }
 
 extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_taillard_step(WALK_STEP_ARGS) {
@@ -357,7 +399,7 @@ extern "C" __global__ void __launch_bounds__(SEL_BLOCK) qap_taillard_step(WALK_S
     long long bi = NO_ID, ai = NO_ID;
     FVAL bf[N_OBJ], af[N_OBJ];
     walk_offer(A, AT, cost, Bp, BpT, n_moves, last[blockIdx.y], D + blockIdx.y * N_OBJ * n_moves, lane_c,
-               *lane_threshold, *lane_step, forbidden_until + blockIdx.y * n_moves, bs, bi, bf, as, ai, af);
+               *lane_threshold, LANE_ADMISSION, bs, bi, bf, as, ai, af);
     write_part(bs, bi, bf, as, ai, af, lane_s, lane_i, lane_f);
     const long long move = end_step(WALK_STEP_PASS);
     if (move != -2 && threadIdx.x == 0) last[blockIdx.y] = move >= 0 ? move : UNCHANGED;
