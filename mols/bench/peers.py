@@ -6,13 +6,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from mols.bench import peers_continuous, peers_flowshop, peers_tsp
+from mols.bench import peers_continuous, peers_flowshop, peers_qap, peers_tsp
 from mols.bench.common import Spread
 from mols.bench.peers_jobs import Domain, Job, Settings, missing, run_jobs
 
 BUDGETS = (1.0, 2.0, 5.0, 10.0, 20.0)
 DOMAINS: dict[str, Domain] = {"tsp": peers_tsp.DOMAIN, "continuous": peers_continuous.DOMAIN,
-                              "flowshop": peers_flowshop.DOMAIN}
+                              "flowshop": peers_flowshop.DOMAIN, "qap": peers_qap.DOMAIN}
 EXTRA = "pip install 'mols[peers]'"
 
 

@@ -15,13 +15,15 @@ from mols.errors import MolsError, OptionError
 
 
 def bench_peers(
-    domains: Annotated[str, typer.Option(help="Comma-separated: tsp, continuous, flowshop, or all.")] = "all",
+    domains: Annotated[str, typer.Option(help="Comma-separated: tsp, continuous, flowshop, qap, or all.")] = "all",
     instances: Annotated[str, typer.Option(help="Comma-separated TSP instances with a known optimum (mols instances "
                                            "-p tsp).")] = "pcb3038,rat783,fl1577,fnl4461",
     dimensions: Annotated[str, typer.Option(help="Comma-separated dimensions of the Weierstrass function.")
                           ] = "10,100",
     flowshop: Annotated[str, typer.Option(help="Comma-separated flowshop instances (mols instances), run with two "
                                           "objectives, makespan and tardiness.")] = "200_20_01",
+    qap: Annotated[str, typer.Option(help="Comma-separated QAP instances with a best known value (Taillard's).")
+                   ] = "tai50a,tai100a",
     budgets: Annotated[str, typer.Option(help="Comma-separated wall-clock budgets in seconds, the same for every "
                                          "contestant.")] = "1,2,5,10,20",
     seeds: SeedsOpt = 5,
@@ -42,7 +44,7 @@ def bench_peers(
     from mols.bench.peers_report import write_report
     from mols.environment import environment
 
-    plan = domain_plan(choose(domains, bench.DOMAINS, "--domains"), instances, dimensions, flowshop)
+    plan = domain_plan(choose(domains, bench.DOMAINS, "--domains"), instances, dimensions, flowshop, qap)
     device = BackendSpec(choose(backend, ("auto", "cpu", "gpu"), "--backend")[0]).resolved().device
     check_gpus(gpus, device)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -55,7 +57,8 @@ def bench_peers(
     show_report(write_report(records, plan, settings, skipped, env, output))
 
 
-def domain_plan(chosen: list[str], instances: str, dimensions: str, flowshop: str) -> dict[str, list[str]]:
+def domain_plan(chosen: list[str], instances: str, dimensions: str, flowshop: str, qap: str = "tai50a"
+                ) -> dict[str, list[str]]:
     """Each chosen domain's instances, checked against their flags."""
     from mols.problems import load_problem
     from mols.problems.tsp.instance import optimal_lengths
@@ -76,6 +79,10 @@ def domain_plan(chosen: list[str], instances: str, dimensions: str, flowshop: st
                 load_problem("flowshop", name)
             except MolsError as err:
                 raise MolsError(f"--flowshop: {err}") from None
+    if "qap" in chosen:
+        from mols.bench.qap import best_known
+
+        plan["qap"] = choose(qap, sorted(best_known().index), "--qap")
     return plan
 
 

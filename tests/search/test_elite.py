@@ -25,7 +25,7 @@ def config(instance: str = "tai12a", **kwargs) -> RunConfig:
 
 def moves_config(**kwargs) -> RunConfig:
     """The elite with the tabu memory of moves, whose walks' WalkMemory rounds_of reads."""
-    return config(memory="moves", **kwargs)
+    return config(tabu_memory="moves", **kwargs)
 
 
 def rounds_of(search) -> list[list[tuple]]:
@@ -42,9 +42,9 @@ def rounds_of(search) -> list[list[tuple]]:
     return rounds
 
 
-@pytest.mark.parametrize("memory", ["rots", "moves"])
-def test_the_same_seed_gives_the_same_run_and_the_budget_exactly(memory):
-    first, again = (solve(config(iterations=3000, walkers=6, memory=memory)) for _ in range(2))
+@pytest.mark.parametrize("tabu_memory", ["rots", "moves"])
+def test_the_same_seed_gives_the_same_run_and_the_budget_exactly(tabu_memory):
+    first, again = (solve(config(iterations=3000, walkers=6, tabu_memory=tabu_memory)) for _ in range(2))
     assert first.iterations == again.iterations == 3000
     for part in ("F", "X"):
         np.testing.assert_array_equal(getattr(first.archive, part), getattr(again.archive, part))
@@ -162,7 +162,7 @@ def test_lane_positions_with_a_tenure_per_walk():
     ({"walkers": 0}, "walkers"), ({"walkers": 4, "replace": 5}, "replace"), ({"tenures": (1.2, 0.8)}, "tenures"),
     ({"tenures": (1.0,)}, "tenures"), ({"tenures": (0.0, 1.0)}, "tenures"), ({"aspiration": -1}, "aspiration"),
     ({"period": 0}, "period"), ({"elite": 0}, "elite"), ({"strength": 13}, "strength"),
-    ({"memory": "short"}, "memory")])
+    ({"tabu_memory": "short"}, "tabu_memory")])
 def test_bad_options_name_their_parameter(options, parameter):
     with pytest.raises(OptionError) as error:
         build_search(config(**options))
@@ -177,6 +177,6 @@ def test_several_objectives_or_another_encoding_are_refused():
         build_search(RunConfig("73-73", problem="ppp", algorithm="elite", backend="cpu"))
     assert error.value.parameter == "algorithm"
     with pytest.raises(OptionError) as error:  # Ro-TS's memory is of swaps
-        build_search(RunConfig("020_10_01", problem="flowshop", algorithm="elite", backend="cpu", memory="rots",
+        build_search(RunConfig("020_10_01", problem="flowshop", algorithm="elite", backend="cpu", tabu_memory="rots",
                                objectives=("makespan",)))
-    assert error.value.parameter == "memory"
+    assert error.value.parameter == "tabu_memory"

@@ -18,9 +18,9 @@ pytestmark = pytest.mark.gpu
     ("tai50a", "qap", {}),  # qap_taillard_step (from 40 facilities)
     ("tai50a", "qap", {"tenures": (0.3, 1.7), "aspiration": 300}),
     ("020_10_01", "flowshop", {"objectives": ("makespan",)}),  # insertion moves
-    ("tai12a", "qap", {"memory": "moves", "aspiration": 40}),  # the tabu memory of moves, both kernels
-    ("tai50a", "qap", {"memory": "moves"}),
-    ("tai50a", "qap", {"memory": "rots", "period": 150}),  # tenures redrawn within a round (every 2 x 55 steps)
+    ("tai12a", "qap", {"tabu_memory": "moves", "aspiration": 40}),  # the tabu memory of moves, both kernels
+    ("tai50a", "qap", {"tabu_memory": "moves"}),
+    ("tai50a", "qap", {"tabu_memory": "rots", "period": 150}),  # tenures redrawn within a round (every 2 x 55 steps)
 ])
 def test_elite_gives_the_same_archive_on_both_backends(instance, problem, extra):
     results, walkers = {}, []

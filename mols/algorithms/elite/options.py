@@ -38,7 +38,7 @@ class EliteOptions(AlgorithmOptions):
                                     "position it has not held for this many steps (default: 5 n^2; 0: never).",
                                     SEARCH, minimum=0, folder=keyed("a"))
     strength: int | None = strength_option()  # None: n / 10, at least 2
-    memory: str | None = option(None, "Elite: the tabu memory, rots (Taillard's: a swap is tabu when both values "
+    tabu_memory: str | None = option(None, "Elite: the tabu memory, rots (Taillard's: a swap is tabu when both values "
                                 "it places left there within the tenure) or moves (a move's inverse is tabu; "
                                 "default: rots for swaps, else moves).", SEARCH, choices=MEMORIES,
                                 folder=lambda v, config: None if v is None else v)

@@ -41,7 +41,7 @@ class EliteTabu(AggregatedTabu):
 
     def __init__(self, *args, walkers: int = 32, elite: int = 8, replace: int | None = None,
                  period: int | None = None, tenures=None, aspiration: int | None = None,
-                 strength: int | None = None, memory: str | None = None, **kwargs):
+                 strength: int | None = None, tabu_memory: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         problem, n = self.problem, self.problem.n
         if problem.n_obj != 1:
@@ -62,11 +62,11 @@ class EliteTabu(AggregatedTabu):
             raise OptionError("strength", f"must be in 1..{n} (random swaps per restart), got {self.strength}")
         if self.period < 1 or self.aspiration < 0:
             raise OptionError("period" if self.period < 1 else "aspiration", "must be positive")
-        if memory is None:
-            memory = "rots" if self.nbh.name == "swap" else "moves"
-        if memory == "rots" and self.nbh.name != "swap":
-            raise OptionError("memory", f"rots is a memory of swaps, not of {self.nbh.name} moves: choose moves")
-        self.rots = RotsMemory(walkers, n, self.tenures, self.period) if memory == "rots" else None
+        if tabu_memory is None:
+            tabu_memory = "rots" if self.nbh.name == "swap" else "moves"
+        if tabu_memory == "rots" and self.nbh.name != "swap":
+            raise OptionError("tabu_memory", f"rots is a memory of swaps, not of {self.nbh.name} moves: choose moves")
+        self.rots = RotsMemory(walkers, n, self.tenures, self.period) if tabu_memory == "rots" else None
         self._lane_of = {}  # id(run) -> its walk, for Ro-TS's walks from the host (_walk)
 
     def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
