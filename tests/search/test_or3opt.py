@@ -25,9 +25,18 @@ def test_or3opt_is_the_default_of_tsp_ils_on_the_gpu_only():
     ("or3opt", 100, (None, None), (2048, 0)), ("or3opt", 783, (None, None), (2048, 128)),
     ("or3opt", 3038, (None, None), (4096, 512)), ("or3opt", 783, (1000, None), (1000, 8)),
     ("or3opt", 783, (512, 64), (512, 64)), ("cpu-or3opt", 783, (None, None), (16, 16)),
+    ("cpu-or3opt", 783, (256, None), (256, 128)), ("cpu-or3opt", 3038, (48, None), (48, 16)),
     ("fi-block", 3038, (None, None), (64, 0)), ("cpu", 783, (8, 4), (8, 4))])
 def test_population_and_islands_by_size(strategy, n, given, shape):
     assert population_shape(strategy, n, *given) == shape
+
+
+@pytest.mark.parametrize("n", [100, 783, 3038])
+@pytest.mark.parametrize("population", [1, 16, 256, 1000, 2048])
+def test_twins_given_a_population_take_the_same_islands(n, population):
+    """The GPU test of or3opt against cpu-or3opt gives a population: both must run it in the same islands (the CPU's
+    own shape, 16 of 16, is its default only; it once gave 256 solutions islands of 16 against the GPU's 128)."""
+    assert population_shape("cpu-or3opt", n, population, None) == population_shape("or3opt", n, population, None)
 
 
 def test_twins():

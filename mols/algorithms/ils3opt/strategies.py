@@ -16,7 +16,7 @@ SHARED_CITIES = 2_000  # or3opt: tours of up to this many cities in shared memor
 # or3opt's (population, island) from this many cities on: the merged rounds that reached rat783's and fl1577's
 # quality fastest (islands of 128 of 2,048), and pcb3038's (512 of 4,096): reports/ils3opt/
 OR3OPT_SHAPES = ((0, (2_048, 0)), (MIN_CITIES, (2_048, 128)), (SHARED_CITIES + 1, (4_096, 512)))
-CPU_SHAPE = (16, 16)  # cpu-or3opt's: one island of a few solutions a core
+CPU_SHAPE = (16, 16)  # cpu-or3opt's without a population: one island of a few solutions a core
 
 
 def cpu_twin(strategy: str) -> str:
@@ -29,10 +29,11 @@ def population_shape(strategy: str, n: int, population: int | None, merge: int |
     divides a given population)."""
     if strategy not in ("or3opt", "cpu-or3opt"):
         return population or DEFAULT_POPULATION, merge or 0
-    size, island = CPU_SHAPE if strategy == "cpu-or3opt" and n >= MIN_CITIES else \
-        next(shape for cities, shape in reversed(OR3OPT_SHAPES) if n >= cities)
-    if population is not None:
+    size, island = next(shape for cities, shape in reversed(OR3OPT_SHAPES) if n >= cities)
+    if population is not None:  # the twins' islands from one rule, so that both make the same tours
         size, island = population, math.gcd(population, island) if island else 0
+    elif strategy == "cpu-or3opt" and n >= MIN_CITIES:
+        size, island = CPU_SHAPE
     return size, island if merge is None else merge
 
 
