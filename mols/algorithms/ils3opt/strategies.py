@@ -13,6 +13,9 @@ GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi", "or3opt")
 RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
 TWINS = {"rkbi": "cpu-rkbi", "or3opt": "cpu-or3opt"}  # the Numba twin of a GPU strategy (else cpu)
 SHARED_CITIES = 2_000  # or3opt: tours of up to this many cities in shared memory (fi-block-shared), else fi-block
+# or3opt's Or-opt moves up to this many cities: above, its search alone in a block slowed fi-block's iterations
+# more than it helped (reports/peers/)
+OROPT_CITIES = SHARED_CITIES
 # or3opt's (population, island) from this many cities on: the merged rounds that reached rat783's and fl1577's
 # quality fastest (islands of 128 of 2,048), and pcb3038's (512 of 4,096): reports/ils3opt/
 OR3OPT_SHAPES = ((0, (2_048, 0)), (MIN_CITIES, (2_048, 128)), (SHARED_CITIES + 1, (4_096, 512)))
@@ -41,8 +44,8 @@ def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int
                     launch_for: int | None = None, merged: bool = False):
     """samples: rkbi's per step (the rkbi strategies only); launch_for: the GPU kernel of a population of this
     many solutions (default: the tours'; warm_up compiles a run's); merged: the kernel of merged rounds. or3opt:
-    fi-block's kernel (fi-block-shared's up to SHARED_CITIES) with Or-opt moves."""
-    oropt = strategy in ("or3opt", "cpu-or3opt")
+    fi-block-shared's kernel with Or-opt moves up to SHARED_CITIES, fi-block's without them above."""
+    oropt = strategy in ("or3opt", "cpu-or3opt") and tours.shape[1] <= OROPT_CITIES
     if strategy.startswith("cpu"):
         return CpuPopulation(xy, cand, seed, tours, lengths, seg, att, samples if strategy == "cpu-rkbi" else 0,
                              oropt)
