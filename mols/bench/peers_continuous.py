@@ -12,7 +12,7 @@ from mols.bench.peers_jobs import Domain, Job, MolsSearch, Recorder, Settings
 
 DIMENSIONS = (10, 100)
 TARGETS = (5.0, 2.0, 1.0)  # % of |the known minimum| above it
-SEARCH = MolsSearch(gpu={"algorithm": "hc"}, cpu={"algorithm": "hc"})  # hill climbing with crowns, the paper's
+SEARCH = MolsSearch(gpu={"algorithm": "es"}, cpu={"algorithm": "es"})  # the evolution strategy, its adaptive radius
 PEERS = {"cma": "cma", "scipy": "scipy"}
 SIGMA0 = 0.5  # CMA-ES's first step size: a quarter of the box [-1, 1]
 

@@ -17,9 +17,10 @@ from mols.bench.peers_jobs import Domain, Job, MolsSearch, Settings
 
 INSTANCES = ("pcb3038", "rat783", "fl1577", "fnl4461")
 TARGETS = (1.0, 0.5, 0.2, 0.1, 0.05, 0.0)  # % above the optimum
-# What mols runs: ILS-3opt's merged rounds on the GPU; its Numba population on the CPU backend (CI's small runs).
-SEARCH = MolsSearch(gpu={"algorithm": "ils", "strategy": "fi-block", "population": 4096, "merge": 512},
-                    cpu={"algorithm": "ils", "strategy": "cpu", "population": 8})
+# What mols runs: or3opt (-p tsp -a ils's default on the GPU, its rounds sized by the instance); its Numba twin on the
+# CPU backend (CI's small runs).
+SEARCH = MolsSearch(gpu={"algorithm": "ils", "strategy": "or3opt"},
+                    cpu={"algorithm": "ils", "strategy": "cpu-or3opt", "population": 8})
 PEERS = {"fast-tsp": "fast_tsp", "elkai": "elkai"}
 FAST_TSP_MAX = 2**16 - 1  # fast-tsp keeps distances in 16 bits
 LKH_CHILD = "from mols.bench.peers_tsp import lkh_child; lkh_child()"

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from mols.errors import OptionError
 from mols.search.options import SEARCH, AlgorithmOptions, option
 
+RESTARTS = ("point", "radius")
 MIN_RADIUS = 2.0 ** -63  # the smallest radius the draw key's 8-bit level holds (neighborhoods/adaptive.py)
 
 
@@ -34,6 +35,9 @@ class ESOptions(AlgorithmOptions):
                                folder=folder_part("mr", 1e-12))
     patience: int = option(8, "ES: failures in a row below --min-radius before a restart (successes there go on "
                            "refining).", SEARCH, folder=folder_part("pa", 8))
+    restart: str = option("radius", "ES: what a restart renews: radius (the first radius, from the best point so far) "
+                          "or point (a random point, the first radius).", SEARCH, choices=RESTARTS,
+                          folder=lambda value, config: None if value == "radius" else f"re{value}")
 
     def __post_init__(self):
         super().__post_init__()

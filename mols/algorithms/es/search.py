@@ -1,6 +1,6 @@
 """A (1+lambda) evolution strategy: the best of the adaptive neighborhood (neighborhoods/adaptive.py) when it is
 better; the radius follows the winner's (twice its step) and shrinks on failure, and after `patience` failures in a
-row below min_radius the search restarts from a random point."""
+row below min_radius it starts again at the first radius, from the best point (or from a random one)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class EvolutionStrategy(Search):
     resumable = True  # snapshot() adds the point, the levels and the counters
 
     def __init__(self, *args, radius: float = 0.5, shrink: float = 0.5, min_radius: float = 1e-12,
-                 patience: int = 8, **kwargs):
+                 patience: int = 8, restart: str = "radius", **kwargs):
         super().__init__(*args, **kwargs)
         if not self.nbh.sampled or self.nbh.encoding != "real" or self.nbh.name != "adaptive":
             raise OptionError("neighborhood", f": es needs the adaptive one (it adapts its radius), not {self.nbh.name}")
@@ -37,7 +37,7 @@ class EvolutionStrategy(Search):
             raise OptionError("algorithm", f": es minimises one objective; {self.problem.name} has "
                               f"{self.problem.n_obj} (choose one with {{objectives}})", "objectives")
         self.first_level, self.shrink = quarter_octaves(radius), max(1, quarter_octaves(shrink))
-        self.collapse, self.patience = quarter_octaves(min_radius), patience
+        self.collapse, self.patience, self.restart = quarter_octaves(min_radius), patience, restart
         self.point: tuple[np.ndarray, np.ndarray] | None = None
         self.levels = [self.first_level, self.first_subset()]
         self.stalled, self.pending, self.since_archived = 0, False, 0
@@ -84,8 +84,10 @@ class EvolutionStrategy(Search):
             self.stalled += self.levels[0] > self.collapse
             if self.stalled >= self.patience:
                 self.archive_point()
-                self.point = None  # collapsed: the next step restarts
-                return
+                if self.restart == "point":
+                    self.point = None  # collapsed: the next step restarts
+                    return
+                self.levels, self.stalled = [self.first_level, self.first_subset()], 0
         self.since_archived += 1
         if self.since_archived >= ARCHIVE_EVERY:
             self.archive_point()
