@@ -91,7 +91,8 @@ def test_device_walk_takes_the_host_walks_steps(precision):
         want = trail(host_walk(host, nbh, x, c, threshold, 30, problem.n, keys))
         for a, b in zip(got, want):
             np.testing.assert_array_equal(a, b)
-        on_device_x, on_device_key = (a.get() for a in device.state.device[:2])  # then the values of x (adaptive)
+        state = device.state.device  # x, its values and f(x) (the adaptive neighborhood's), the key
+        on_device_x, on_device_key = state[0].get(), state[-1].get()
         np.testing.assert_array_equal(on_device_x, got[0][-1])
         np.testing.assert_array_equal(on_device_key, keys[-1] + np.array([0, 1], dtype=np.uint64))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mols.algorithms.elite import search as elite_search
 from mols.algorithms.tabu import together
 from mols.algorithms.tabu.walks import lane_walker
 from mols.runner import RunConfig, solve
@@ -27,8 +28,10 @@ def test_elite_gives_the_same_archive_on_both_backends(instance, problem, extra)
     for backend in ("gpu", "cpu"):
         config = RunConfig(instance, problem=problem, algorithm="elite", backend=backend, iterations=6000, seed=7,
                            walkers=12, **{"period": 40, **extra})
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(together, "lane_walker", lambda ev, n, made=walkers: made.append(lane_walker(ev, n)) or made[-1])
+        with pytest.MonkeyPatch.context() as patch:  # the walkers made: tabu's, or the Ro-TS memory's (elite's own)
+            for module in (together, elite_search):
+                patch.setattr(module, "lane_walker", lambda ev, n, *rots, made=walkers: made.append(
+                    lane_walker(ev, n, *rots)) or made[-1])
             results[backend] = solve(config)
         assert results[backend].status == "completed", results[backend].error
     assert any(w is not None for w in walkers)  # the GPU walked them side by side

@@ -189,7 +189,7 @@ def test_it_runs_from_a_config_with_a_time_budget_and_traces():
 @pytest.mark.gpu
 def test_the_gpu_makes_the_cpus_run_on_the_sphere():
     runs = [run(Sphere(6), backend=backend, iterations=120, radius=0.25, min_radius=1e-6, patience=1,
-                seed=3)
+                seed=3, restart="point")
             for backend in ("cpu", "gpu")]
     assert [r.status for r in runs] == ["completed", "completed"] and runs[0].starts > 1
     np.testing.assert_allclose(runs[1].archive.F, runs[0].archive.F, rtol=TOLERANCE)

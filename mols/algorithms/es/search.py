@@ -75,9 +75,10 @@ class EvolutionStrategy(Search):
         key = self.key()
         with self.profiler.section("evaluation"):
             idx, best, f_new = selection(x, self.c, 0, -np.inf, key)
-        if best < f[0]:
-            y = self.nbh.apply_many(x, np.array([idx]), key)[0]
-            self.adapt(idx, int(np.count_nonzero(y != x)))
+        y = self.nbh.apply_many(x, np.array([idx]), key)[0]
+        moved = int(np.count_nonzero(y != x))  # 0: clipped back onto x, "better" only by the rounding of f
+        if best < f[0] and moved:
+            self.adapt(idx, moved)
             self.point, self.pending, self.stalled = (y, np.array(f_new)), True, 0
         else:
             self.levels[0] = min(self.levels[0] + self.shrink, LEVELS - 1)

@@ -53,6 +53,6 @@ def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int
 
     if strategy == "rkbi":
         return GpuRkbiPopulation(xy, cand, seed, tours, lengths, seg, att, samples)
-    if oropt:
+    if strategy == "or3opt":  # its kernel, with or without Or-opt moves
         strategy = "fi-block-shared" if tours.shape[1] <= SHARED_CITIES else "fi-block"
     return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att, launch_for, merged, oropt)
