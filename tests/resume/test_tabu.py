@@ -175,8 +175,9 @@ class HostLanes:
         self.ev = ev
         self.evs = [prepare(ev.problem, ev.nbh, "cpu") for _ in range(lanes)]
 
-    def batches(self, lanes, tenure):
-        self.walks = [HostWalk(ev, ev.nbh, lane, tenure) for ev, lane in zip(self.evs, lanes)]
+    def batches(self, lanes, tenure):  # one tenure for all, or one per walk, as the device walker takes them
+        tenures = np.broadcast_to(np.asarray(tenure, dtype=np.int64), (len(lanes),))
+        self.walks = [HostWalk(ev, ev.nbh, lane, int(t)) for ev, lane, t in zip(self.evs, lanes, tenures)]
         steps = [iter(walk) for walk in self.walks]
         for first in range(0, max(lane.steps for lane in lanes), 8):
             taken = np.clip(np.array([lane.steps for lane in lanes]) - first, 0, 8)
@@ -201,7 +202,7 @@ def test_walks_side_by_side_resume_where_they_stand(tmp_path, monkeypatch, case)
     alone = build_search(config).run()
     made = {}
 
-    def lane_walker(ev, lanes):
+    def lane_walker(ev, lanes, rots=None):  # the real one's arguments (Ro-TS's memory: not these tests')
         return made.setdefault((id(ev), lanes), HostLanes(ev, lanes)) if lanes > 1 else None
 
     for module in (walks, together):

@@ -61,7 +61,7 @@ def test_a_batch_resumed_at_any_step_ends_as_left_whole(tmp_path, case):
 def test_a_batch_side_by_side_resumed_at_any_step_ends_as_left_whole(tmp_path, monkeypatch, case):
     made = {}
 
-    def lane_walker(ev, lanes):
+    def lane_walker(ev, lanes, rots=None):  # the real one's arguments (Ro-TS's memory: not these tests')
         return made.setdefault((id(ev), lanes), HostLanes(ev, lanes)) if lanes > 1 else None
 
     for module in (walks, together):

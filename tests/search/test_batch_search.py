@@ -63,7 +63,7 @@ def test_a_batch_runs_tabu_searches_without_a_target():
 def test_gpu_batch_in_lanes_gives_each_search_its_run_alone(config, monkeypatch):
     walkers = []
     lane_walker = together.lane_walker
-    monkeypatch.setattr(together, "lane_walker", lambda ev, lanes: walkers.append(lane_walker(ev, lanes)) or walkers[-1])
+    monkeypatch.setattr(together, "lane_walker", lambda ev, lanes, *rots: walkers.append(lane_walker(ev, lanes, *rots)) or walkers[-1])
     batch_equals_alone(config, 5)
     assert any(walker is not None for walker in walkers)  # the runs walked side by side
 

@@ -176,7 +176,7 @@ def test_weight_vectors_side_by_side_give_the_runs_one_after_another(problem, in
             search.evaluator = prepare(search.problem, search.nbh, BackendSpec("gpu", lanes=lanes))
         walkers = []
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(together, "lane_walker", lambda ev, n, made=walkers: made.append(lane_walker(ev, n)) or made[-1])
+            patch.setattr(together, "lane_walker", lambda ev, n, *rots, made=walkers: made.append(lane_walker(ev, n, *rots)) or made[-1])
             result = search.run()
         assert result.status == "completed", result.error
         if backend == "gpu":

@@ -28,8 +28,9 @@ class HostLanes:
     def __init__(self, ev):
         self.ev = ev
 
-    def batches(self, walks, tenure):
-        trails = [list(host_walk(self.ev, self.ev.nbh, *w[:4], tenure, w.keys)) for w in walks]
+    def batches(self, walks, tenure):  # one tenure for all, or one per walk, as the device walker takes them
+        tenures = np.broadcast_to(np.asarray(tenure, dtype=np.int64), (len(walks),))
+        trails = [list(host_walk(self.ev, self.ev.nbh, *w[:4], int(t), w.keys)) for w, t in zip(walks, tenures)]
         longest = max(w.steps for w in walks)
         for first in range(0, longest, STEPS):
             m = min(STEPS, longest - first)
@@ -45,7 +46,7 @@ class HostLanes:
 @pytest.fixture
 def host_lanes(monkeypatch):
     for module in (walks, together, tabu_search):  # wherever a walker of lanes is asked for
-        monkeypatch.setattr(module, "lane_walker", lambda ev, lanes: HostLanes(ev) if lanes > 1 else None)
+        monkeypatch.setattr(module, "lane_walker", lambda ev, lanes, rots=None: HostLanes(ev) if lanes > 1 else None)
 
 
 @pytest.mark.parametrize("config", [
