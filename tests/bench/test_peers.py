@@ -95,6 +95,18 @@ def test_scores_match_the_solutions_and_the_targets_agree(tmp_path):
                                                           "peers-targets.csv", "peers-targets-summary.csv"}
 
 
+def test_the_qap_domain_scores_the_elite_and_its_against_the_best_known():
+    records = run_bench({"qap": ["tai12a"]}, "cpu")
+    assert {r["contestant"] for r in records} == {"mols", "mols its"}
+    problem, best = load_problem("qap", "tai12a"), peers.DOMAINS["qap"].score
+    for r in records:  # each final permutation costs the run's last value, never below the best known (the optimum)
+        assert r["note"] is None and r["points"], r
+        x = np.asarray(r["final"])
+        assert sorted(x.tolist()) == list(range(problem.n))
+        assert problem.evaluate(x[None])[0, 0] == r["points"][-1][1] and best("tai12a", r["points"][-1][1]) >= 0
+    check_targets(records)
+
+
 def test_missing_peers_are_skipped_and_mols_still_runs(tmp_path, monkeypatch):
     from mols.cli import app
 
@@ -114,7 +126,7 @@ def test_missing_peers_are_skipped_and_mols_still_runs(tmp_path, monkeypatch):
     (["--budgets", "0,1"], "--budgets"), (["--budgets", "one"], "--budgets"), (["--domains", "chess"], "--domains"),
     (["--instances", "nowhere"], "--instances"), (["--dimensions", "0"], "--dimensions"),
     (["--dimensions", "2000"], "--dimensions"), (["--flowshop", "nowhere"], "--flowshop"),
-    (["--flowshop", ","], "--flowshop"),
+    (["--flowshop", ","], "--flowshop"), (["--qap", "nowhere"], "--qap"),
     (["--gpus", "2", "-b", "cpu"], "--gpus"), (["--seeds", "0"], "--seeds"), (["-b", "tpu"], "--backend"),
 ])
 def test_bad_flags_are_named(flags, named, tmp_path):
