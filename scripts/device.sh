@@ -26,7 +26,7 @@
 #   peers        mols bench peers, a run per domain into $OUT/peers/DOMAIN: mols against fast-tsp and LKH-3
 #                (elkai), CMA-ES and dual annealing, pymoo's NSGA-II/III, ITS, at 1, 2, 5 s over 3 seeds, mols one per GPU
 #                (GPUS, default: all visible); PEERS="..." replaces those options (needs the wheels of fast_tsp,
-#                elkai and cma in .whl/)
+#                elkai and cma in .whl/; fast-tsp 0.2 or newer)
 #   pymoo        mols bench pymoo --seeds 2
 #   startup      mols bench startup
 #   anytime      mols bench anytime: what the trace and checkpoints cost (issue 39's three runs), into $OUT/anytime

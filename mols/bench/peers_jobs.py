@@ -45,6 +45,7 @@ class Job:
     budget: float | None = None
     device: bool = False
     expected: float = field(default=0.0, compare=False)  # seconds it should take: the longest start first
+    threads: int = 1  # above 1: a CPU peer's run on that many threads, alone on the machine
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class Settings:
     gpus: int = 1
     lkh_timeout: float = 60.0
     cores: int = 1
+    fast_tsp_threads: int = 1
 
 
 @dataclass(frozen=True)
@@ -144,10 +146,12 @@ class Recorder:
 
 def run_jobs(jobs: list[Job], gpus: int, cores: int, on_job: Callable[[Job, dict], None]) -> list[dict]:
     """Each job's result, by position: the device jobs first (here, one after another; or one per GPU at a time in
-    processes of their own where gpus > 1), then the CPU peers on `cores` single-threaded workers, never beside mols."""
+    processes of their own where gpus > 1), then the CPU peers on `cores` single-threaded workers, never beside mols,
+    then those of several threads one at a time."""
     results: list[dict | None] = [None] * len(jobs)
     device = [i for i, job in enumerate(jobs) if job.device]
-    host = [i for i, job in enumerate(jobs) if not job.device]
+    host = [i for i, job in enumerate(jobs) if not job.device and job.threads == 1]
+    wide = [i for i, job in enumerate(jobs) if not job.device and job.threads > 1]
     if gpus > 1 and device:
         from mols.parallel.workers import local_workers
 
@@ -159,6 +163,9 @@ def run_jobs(jobs: list[Job], gpus: int, cores: int, on_job: Callable[[Job, dict
     if host:
         workers = {str(core): SINGLE_THREAD for core in range(min(cores, len(host)))}
         pooled(jobs, host, workers, results, on_job)
+    for i in wide:  # threaded peers one at a time, the machine theirs
+        results[i] = guarded(jobs[i].call)
+        on_job(jobs[i], results[i])
     return results
 
 

@@ -41,7 +41,8 @@ def settings_lines(settings: Settings, skipped: list[str]) -> dict[str, str]:
             "seeds": str(settings.seeds), "mols' backend": f"{settings.backend}; mols' runs (and pymoo's, which "
             f"mols' backend evaluates): {where}",
             "CPU peers": f"after mols' runs, never beside them: one single-threaded job per core, on {settings.cores} "
-            "worker processes pinned to a core each",
+            "worker processes pinned to a core each" + (f"; fast-tsp on {settings.fast_tsp_threads} threads, one run "
+                                                        "at a time, after them" if settings.fast_tsp_threads > 1 else ""),
             "LKH-3 timeout": f"{settings.lkh_timeout:g} s", **({"skipped": "; ".join(skipped)} if skipped else {})}
 
 

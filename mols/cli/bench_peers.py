@@ -33,6 +33,8 @@ def bench_peers(
                                       "after another in this process).")] = 1,
     lkh_timeout: Annotated[float, typer.Option(min=0.01, help="Seconds LKH-3 (elkai) may take per instance before "
                                                "it is stopped.")] = 60.0,
+    fast_tsp_threads: Annotated[int, typer.Option(min=1, help="fast-tsp's threads (0.2 or newer): above 1, its runs "
+                                                  "go one at a time, after the others.")] = 1,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "peers",
 ):
     """mols against the solvers users install instead, at the same budgets: TSP gaps against fast-tsp and LKH-3,
@@ -48,7 +50,7 @@ def bench_peers(
     device = BackendSpec(choose(backend, ("auto", "cpu", "gpu"), "--backend")[0]).resolved().device
     check_gpus(gpus, device)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    settings = Settings(parse_budgets(budgets), seeds, device, gpus, lkh_timeout, cores)
+    settings = Settings(parse_budgets(budgets), seeds, device, gpus, lkh_timeout, cores, fast_tsp_threads)
     env = environment()
     with advancing(None, "runs") as advance:
         records, skipped = bench.run(plan, settings, on_job=lambda job, result: advance())

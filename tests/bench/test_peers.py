@@ -107,6 +107,17 @@ def test_the_qap_domain_scores_the_elite_and_its_against_the_best_known():
     check_targets(records)
 
 
+def test_fast_tsp_on_several_threads_runs_alone_and_says_so(tmp_path):
+    from mols.cli import app
+
+    result = CliRunner().invoke(app, ["bench", "peers", "--domains", "tsp", "--instances", "kroA100", "--budgets", "0.3",
+                                      "--seeds", "2", "-b", "cpu", "--fast-tsp-threads", "2", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "peers.md").read_text()
+    assert "fast-tsp on 2 threads, one run at a time" in text and "| fast-tsp | 2 |" in text
+    assert "one thread only" not in text  # the installed fast-tsp (0.2) takes the threads
+
+
 def test_missing_peers_are_skipped_and_mols_still_runs(tmp_path, monkeypatch):
     from mols.cli import app
 
@@ -128,6 +139,7 @@ def test_missing_peers_are_skipped_and_mols_still_runs(tmp_path, monkeypatch):
     (["--dimensions", "2000"], "--dimensions"), (["--flowshop", "nowhere"], "--flowshop"),
     (["--flowshop", ","], "--flowshop"), (["--qap", "nowhere"], "--qap"),
     (["--gpus", "2", "-b", "cpu"], "--gpus"), (["--seeds", "0"], "--seeds"), (["-b", "tpu"], "--backend"),
+    (["--fast-tsp-threads", "0"], "--fast-tsp-threads"),
 ])
 def test_bad_flags_are_named(flags, named, tmp_path):
     from mols.cli import app
