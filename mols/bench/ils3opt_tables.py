@@ -4,9 +4,9 @@ sequential ILS's quality, each beside the paper's figures (ils3opt_paper.py)."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 import os
 import statistics
+from pathlib import Path
 
 import pandas as pd
 
@@ -99,7 +99,7 @@ def render_tables(df: pd.DataFrame) -> str:
     """Tables 1-3's cells, ours beside the paper's."""
     rows = [{"table": r["table"], "instance": r["instance"], "nbsol": r["population"],
              "strategy": f"{r['label']} ({r['solver']})", "trials": r["runs"],
-             "it_total / k": f"{r['it_total']:,}" + (f" / {r['k']:,}" if r["k"] else ""),
+             "it_total / k": f"{r['it_total']:,} / " + _paper(r["k"], ",.0f"),
              "blocks (Table 2)": _paper(r["blocks"], ".0f") + f" ({_paper(r['paper_blocks'], '.0f')})",
              "it/solution (it_lim)": f"{r['per_solution']:,.0f} ({r['it_lim']:,})",
              "capped": f"{r['capped']}/{r['runs']}", "seconds": f"{r['seconds']:.2f}",
@@ -123,8 +123,8 @@ def render_sequential(df: pd.DataFrame) -> str:
 
 def cut_note(planned: int, done: pd.DataFrame, trials: int | None, time_cap: float | None) -> str:
     """What this run left out of the paper's tables (printed, and in the report)."""
-    cuts = [f"{len(done)} cells of {planned} asked (the paper's tables: 5 instances x 5 nbsol x 4 strategies, BS "
-            "on pcb3038 absent)"]
+    asked = f"{len(done)} cells of {planned} asked"
+    cuts = [asked + " (the paper's tables: 5 instances x 5 nbsol x 4 strategies, BS on pcb3038 absent)"]
     if trials is not None:
         cuts.append(f"{trials} trials a cell (the paper: 20 below 1,000 cities, 10 above)")
     capped = int(done["capped"].sum()) if len(done) else 0

@@ -39,3 +39,11 @@ def paper_tables(instances: str, solvers: str | None, populations: str, trials: 
                 "time cap": f"{time_cap:g} s a trial" if time_cap else "none", "twin": f"{twin} solutions",
                 "rkbi blocks": rkbi_blocks}
     show_report(tables.write_report(done, checked, output, settings, cut))
+
+
+def only_with_paper(trials: int | None, sequential: str, rkbi_blocks: str) -> None:
+    """MolsError naming the first --paper option given without --paper."""
+    for name, given in (("--trials", trials is not None), ("--sequential", sequential != "none"),
+                        ("--rkbi-blocks", rkbi_blocks != "paper")):
+        if given:
+            raise MolsError(f"{name}: runs with --paper only")

@@ -42,29 +42,21 @@ def bench_ils3opt(
                                       "island); 0: no twin.")] = 8,
     island: Annotated[int, typer.Option(min=1, help="The -merged solvers' solutions per island (mols run --merge; "
                                         "the population where it is smaller).")] = 512,
-    paper: Annotated[bool, typer.Option("--paper", help="The paper's Tables 1-3 at its budgets (it_total, k, "
-                                        "Table 2's blocks), no target, --trials a cell, beside its figures; "
-                                        "--solvers from fi-thread, fi-block, fi-block-shared, rkbi, cpu, cpu-rkbi "
-                                        "or none.")] = False,
-    trials: Annotated[int | None, typer.Option(min=1, help="--paper: trials a cell (default the paper's: 20 below "
-                                               "1,000 cities, 10 above).")] = None,
-    sequential: Annotated[str, typer.Option(help="--paper: validate the sequential ILS (cpu: Table 1's, cpu-rkbi: "
-                                            "Table 3's; comma-separated) or none.")] = "none",
-    rkbi_blocks: Annotated[str, typer.Option(help="--paper: rkbi's blocks per solution, paper (Table 2) or auto "
-                                             "(by its samples).")] = "paper",
+    paper: Annotated[bool, typer.Option("--paper", help="Tables 1-3 at the paper's budgets, beside its figures "
+                                        "(--solvers: fi-thread, fi-block, fi-block-shared, rkbi, cpu, cpu-rkbi, none).")] = False,
+    trials: Annotated[int | None, typer.Option(min=1, help="--paper: trials a cell (default 20, 10 from 1,000 cities).")] = None,
+    sequential: Annotated[str, typer.Option(help="--paper: validate the sequential ILS: cpu, cpu-rkbi or none.")] = "none",
+    rkbi_blocks: Annotated[str, typer.Option(help="--paper: rkbi's blocks a solution, paper (Table 2) or auto.")] = "paper",
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "ils3opt",
 ):
     """ILS-3opt (Delévacq et al. 2012, Tables 1-3): speed-up over one core, frequency of the optimum,
     average deviation and time to quality, on the CPU and the GPU strategies."""
     from mols.bench import ils3opt as bench
-    from mols.cli.bench_ils3opt import paper_tables
+    from mols.cli.bench_ils3opt import only_with_paper, paper_tables
 
     if paper:
         return paper_tables(instances, solvers, populations, trials, time_cap, twin, sequential, rkbi_blocks, output)
-    for name, given in (("--trials", trials is not None), ("--sequential", sequential != "none"),
-                        ("--rkbi-blocks", rkbi_blocks != "paper")):
-        if given:
-            raise MolsError(f"{name}: runs with --paper only")
+    only_with_paper(trials, sequential, rkbi_blocks)
     time_cap = 60.0 if time_cap is None else time_cap
     chosen = choose(instances, bench.INSTANCES, "--instances")
     chosen_solvers = choose(solvers, bench.SOLVERS, "--solvers") if solvers else bench.default_solvers()
