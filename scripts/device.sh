@@ -10,6 +10,8 @@
 #   fronts       scripts/same_fronts.py --backend gpu against $BASE
 #   ils          mols bench ils3opt: the three runs of reports/ils3opt (kroA100 and lin318, rat783 and fl1577,
 #                pcb3038), into $OUT/ils3opt
+#   d12          mols bench ils3opt --paper, one part a call (PART=seq, fi-small, fi-large, fi-low, rkbi, rkbi-low;
+#                default seq), cut by SIGINT at 570 s with the cells done, into $OUT/ils3opt_paper/PART
 #   multistart   mols bench multistart on every GPU: tai100a on one GPU and all, then Table 5
 #   multistart-gpus  1,000 ITS searches of 10,000 iterations on tai100a, batched, on one GPU and on all, before ($BASE) and
 #                after, into $OUT/multigpu
@@ -65,6 +67,10 @@ ils() {  # NAME INSTANCES SOLVERS POPULATION ISLAND CPU_TIME [OPTIONS]: one benc
     --cpu-populations 1 --runs 3 --iterations 2000000000 --time 60 --twin 8 -o "$OUT/ils3opt/$1"
 }
 
+d12() {  # PART [OPTIONS]: a part of Delévacq et al. 2012's Tables 1-3 (issue 41 item 4), under 10 minutes
+  timeout -s INT 570 mols bench ils3opt --paper --twin 8 -o "$OUT/ils3opt_paper/$1" "${@:2}"
+}
+
 base_tree() {  # BASE (default .base) is an earlier source tree
   [ -d "${BASE:-.base}/mols" ] || { echo "BASE=${BASE:-.base} is not a source tree (git worktree add .base COMMIT)"; return 1; }
   mkdir -p "$OUT/headline"
@@ -84,6 +90,18 @@ suite() {
       ils kroA100_lin318 kroA100,lin318 cpu1,fi-block-shared 2048 128 10 \
         && ils rat783_fl1577 rat783,fl1577 cpu1,fi-block-shared,fi-block-shared-merged 2048 128 10 \
         && ils pcb3038 pcb3038 cpu1,fi-block-merged 4096 512 30 --cpu-runs 1 ;;
+    d12)
+      case ${PART:-seq} in
+        seq) d12 seq --solvers none --sequential cpu --time 100 ;;
+        fi-small) d12 fi-small --instances kroA100,lin318 --solvers fi-thread,fi-block,fi-block-shared \
+                    --populations 64,512,2048 --trials 5 --time 3 ;;
+        fi-large) d12 fi-large --instances rat783,fl1577,pcb3038 --solvers fi-thread,fi-block,fi-block-shared \
+                    --populations 512,2048 --trials 3 --time 5 ;;
+        fi-low) d12 fi-low --solvers fi-block,fi-block-shared --populations 1,8,64 --trials 2 --time 4 ;;
+        rkbi) d12 rkbi --solvers rkbi --populations 64,512,2048 --trials 3 --time 3 --twin 1 ;;
+        rkbi-low) d12 rkbi-low --solvers rkbi --populations 1,8 --trials 2 --time 2 --twin 1 ;;
+        *) echo "PART=$PART: seq, fi-small, fi-large, fi-low, rkbi or rkbi-low"; return 1 ;;
+      esac ;;
     multistart)
       mols bench multistart --instances tai100a -k 20 -i 100000 --columns gpu1,gpu --no-flowshop --repeats 3 \
         -o "$OUT/multistart/tai100a" \

@@ -56,13 +56,13 @@ INSTANCES = ("kroA100", "lin318", "rat783", "fl1577", "pcb3038")
 TARGET_GAPS = {"kroA100": 0.0, "lin318": 0.0, "rat783": 0.02, "fl1577": 0.01, "pcb3038": 0.2}  # % above the optimum
 SOLVERS = {"cpu1": ("cpu", 1), "cpu": ("cpu", None), "fi-thread": ("fi-thread", None),
            "fi-block": ("fi-block", None), "fi-block-shared": ("fi-block-shared", None), "rkbi": ("rkbi", None),
-           "cpu1-rkbi": ("cpu-rkbi", 1), "cpu1-merged": ("cpu", 1), "cpu-merged": ("cpu", None),
+           "cpu1-rkbi": ("cpu-rkbi", 1), "cpu-rkbi": ("cpu-rkbi", None), "cpu1-merged": ("cpu", 1), "cpu-merged": ("cpu", None),
            "fi-block-merged": ("fi-block", None), "fi-block-shared-merged": ("fi-block-shared", None)}
-CPU_SOLVERS = ("cpu1", "cpu", "cpu1-rkbi", "cpu1-merged", "cpu-merged")
+CPU_SOLVERS = ("cpu1", "cpu", "cpu1-rkbi", "cpu-rkbi", "cpu1-merged", "cpu-merged")
 ISLAND = 512  # the -merged solvers' solutions per island (--island; the population where it is smaller)
 ONE_CORE = ("cpu1", "cpu1-merged")  # q-speed-up's candidates (first improvement on one core)
-TWINS = {"rkbi": "cpu-rkbi", "cpu1-rkbi": None, "cpu1": None}  # the 1-core strategy of a row's twin (else cpu)
-BASELINES = {"rkbi": "cpu1-rkbi", "cpu1-rkbi": "cpu1-rkbi"}  # rkbi compares with its own 1-core twin (Table 3)
+TWINS = {"rkbi": "cpu-rkbi", "cpu-rkbi": "cpu-rkbi", "cpu1-rkbi": None, "cpu1": None}  # the 1-core strategy of a row's twin (else cpu)
+BASELINES = {"rkbi": "cpu1-rkbi", "cpu1-rkbi": "cpu1-rkbi", "cpu-rkbi": "cpu1-rkbi"}  # rkbi compares with its own 1-core twin (Table 3)
 
 
 def default_solvers() -> list[str]:
@@ -74,16 +74,17 @@ def default_solvers() -> list[str]:
 
 
 def row(instance: str, solver: str, population: int, runs: int, iterations: int, time_cap: float,
-        gap: float | None, twin: int = 0, island: int = ISLAND) -> dict:
-    """R runs of one configuration, summed up (module docstring); gap None: TARGET_GAPS's (0 elsewhere)."""
+        gap: float | None, twin: int = 0, island: int = ISLAND, blocks: int | None = None) -> dict:
+    """R runs of one configuration, summed up (module docstring); gap None: TARGET_GAPS's (0 elsewhere), inf: no
+    target (the whole budget, as the paper's runs); blocks: rkbi's per solution (None: by its samples)."""
     problem = load_tsp(instance)
     optimum = optimal_lengths()[problem.instance_name]
     gap = TARGET_GAPS.get(instance, 0.0) if gap is None else gap
-    target = math.floor(optimum * (1 + gap / 100))
+    target = math.floor(optimum * (1 + gap / 100)) if math.isfinite(gap) else None
     strategy, threads = SOLVERS[solver]
     merge = min(island, population) if solver.endswith("-merged") else 0
-    results = [run_ils3opt(problem, strategy, population, iterations, time_cap, target, seed, threads, merge=merge)
-               for seed in range(runs)]
+    results = [run_ils3opt(problem, strategy, population, iterations, time_cap, target, seed, threads, merge=merge,
+                           blocks=blocks) for seed in range(runs)]
     reached = [r.reached_seconds for r in results if r.reached_seconds is not None]
     done = {"instance": instance, "n": problem.n, "solver": solver, "population": population, "island": merge,
             "runs": runs,
@@ -94,7 +95,8 @@ def row(instance: str, solver: str, population: int, runs: int, iterations: int,
             "capped": sum(r.ended_by == "time" for r in results),
             **Spread.of(r.total_iterations / r.seconds for r in results).columns("it_per_s"),
             "best": min(r.best for r in results), "optimum": optimum, "gap": gap, "target": target,
-            "time_cap": time_cap}
+            "time_cap": time_cap, "iterations": iterations, "blocks": blocks,
+            "per_solution": statistics.mean(r.iterations for r in results)}
     strategy = TWINS.get(solver, "cpu")
     if twin and strategy and threads != 1:
         done |= twin_times(problem, strategy, results, merge or min(twin, population), merge)

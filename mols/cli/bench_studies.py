@@ -29,7 +29,8 @@ def bench_ils3opt(
                         ] = None,
     iterations: Annotated[int, typer.Option("--iterations", "-i", min=1, help="The paper's it_total: ILS "
                                             "iterations per run, split over the population.")] = 1_048_576,
-    time_cap: Annotated[float, typer.Option("--time", min=0.01, help="Seconds at most per GPU run.")] = 60.0,
+    time_cap: Annotated[float | None, typer.Option("--time", min=0.01, help="Seconds at most per GPU run (default "
+                                                   "60; --paper: every trial, default none).")] = None,
     cpu_time: Annotated[float | None, typer.Option(min=0.01, help="Seconds at most per cpu1 or cpu run (default: "
                                                    "--time).")] = None,
     gap: Annotated[float | None, typer.Option(min=0.0, help="A run stops at a tour within this % of the optimum "
@@ -41,12 +42,22 @@ def bench_ils3opt(
                                       "island); 0: no twin.")] = 8,
     island: Annotated[int, typer.Option(min=1, help="The -merged solvers' solutions per island (mols run --merge; "
                                         "the population where it is smaller).")] = 512,
+    paper: Annotated[bool, typer.Option("--paper", help="Tables 1-3 at the paper's budgets, beside its figures "
+                                        "(--solvers: fi-thread, fi-block, fi-block-shared, rkbi, cpu, cpu-rkbi, none).")] = False,
+    trials: Annotated[int | None, typer.Option(min=1, help="--paper: trials a cell (default 20, 10 from 1,000 cities).")] = None,
+    sequential: Annotated[str, typer.Option(help="--paper: validate the sequential ILS: cpu, cpu-rkbi or none.")] = "none",
+    rkbi_blocks: Annotated[str, typer.Option(help="--paper: rkbi's blocks a solution, paper (Table 2) or auto.")] = "paper",
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "ils3opt",
 ):
-    """ILS-3opt (Delévacq et al. 2012, Tables 1 and 3): speed-up over one core, frequency of the optimum,
+    """ILS-3opt (Delévacq et al. 2012, Tables 1-3): speed-up over one core, frequency of the optimum,
     average deviation and time to quality, on the CPU and the GPU strategies."""
     from mols.bench import ils3opt as bench
+    from mols.cli.bench_ils3opt import only_with_paper, paper_tables
 
+    if paper:
+        return paper_tables(instances, solvers, populations, trials, time_cap, twin, sequential, rkbi_blocks, output)
+    only_with_paper(trials, sequential, rkbi_blocks)
+    time_cap = 60.0 if time_cap is None else time_cap
     chosen = choose(instances, bench.INSTANCES, "--instances")
     chosen_solvers = choose(solvers, bench.SOLVERS, "--solvers") if solvers else bench.default_solvers()
     sizes = parse_counts(populations, "--populations")

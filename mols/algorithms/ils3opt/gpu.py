@@ -194,12 +194,13 @@ class GpuRkbiPopulation(GpuPopulation):
     finds an improving sample; the double bridge and the acceptance as one launch each."""
 
     def __init__(self, xy: np.ndarray, cand: np.ndarray, seed: int, tours: np.ndarray, lengths: np.ndarray, seg: int,
-                 att: bool, samples: int):
-
+                 att: bool, samples: int, blocks: int | None = None):
+        """blocks: per solution (the paper's Table 2), None: from the samples; ties go to the first sample whatever
+        the blocks, so they change the time only."""
         super().__init__("rkbi", xy, cand, seed, tours, lengths, seg, att)
         cp = self.cupy
         self.samples = samples
-        self.blocks = max(1, min(120, -(-samples // (RKBI_THREADS * RKBI_PER_THREAD))))
+        self.blocks = blocks or max(1, min(120, -(-samples // (RKBI_THREADS * RKBI_PER_THREAD))))
         self.kernels = {name: compile_kernel(self.source, f"ils_rkbi_{name}")
                         for name in ("prepare", "sample", "apply", "accept")}
         self.current = cp.empty(self.P, cp.int64)

@@ -102,12 +102,14 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, 
 
 def make_run(problem: Tsp, strategy: str = "cpu", population: int | None = None, iterations: int | None = None,
              time_budget: float | None = None, target: int | None = None, seed: int = 0, threads: int | None = None,
-             candidates: int = DEFAULT_K, samples: int | None = None, merge: int | None = None) -> IlsRun:
+             candidates: int = DEFAULT_K, samples: int | None = None, merge: int | None = None,
+             blocks: int | None = None) -> IlsRun:
     """One ILS-3opt run (nothing runs yet: IlsRun.run). Without iterations or time: the paper's it_total. merge 0:
     the solutions are independent (the paper's; making every solution the best one every E iterations was tried,
     and was worse on pcb3038); merge S: merged rounds (ils_merge) in islands of S solutions, the budget of
     iterations rounded up to whole rounds. population, merge None: the strategy's (strategies.population_shape).
-    `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES)."""
+    `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES); `blocks`: rkbi's
+    per solution on the GPU (its launch only; None: by the samples)."""
     population, merge = population_shape(strategy, problem.n, population, merge)
     check_options(problem, strategy, population, merge)
     if iterations is None and time_budget is None:
@@ -115,17 +117,17 @@ def make_run(problem: Tsp, strategy: str = "cpu", population: int | None = None,
     per_solution = math.ceil(iterations / population) if iterations is not None else None
     samples = (samples or default_samples(problem)) if strategy in RKBI_STRATEGIES else 0
     return IlsRun(problem, strategy, population, per_solution, time_budget, target, seed, threads, candidates, samples,
-                  merge)
+                  merge, blocks)
 
 
 def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int | None = None,
                 iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
                 seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
-                samples: int | None = None, merge: int | None = None) -> IlsResult:
+                samples: int | None = None, merge: int | None = None, blocks: int | None = None) -> IlsResult:
     """make_run's run to its end (compiled first, outside the time); `stop` (mols.signals.StopSignals) ends it after
     the current chunk."""
     return make_run(problem, strategy, population, iterations, time_budget, target, seed, threads, candidates,
-                    samples, merge).run(stop)
+                    samples, merge, blocks).run(stop)
 
 
 class IlsRun:
@@ -138,9 +140,10 @@ class IlsRun:
 
     def __init__(self, problem: Tsp, strategy: str, population: int, per_solution: int | None,
                  time_budget: float | None, target: int | None, seed: int, threads: int | None, candidates: int,
-                 samples: int, merge: int):
+                 samples: int, merge: int, blocks: int | None = None):
         self.problem, self.strategy, self.population, self.target = problem, strategy, population, target
         self.seed, self.threads, self.candidates, self.samples, self.merge = seed, threads, candidates, samples, merge
+        self.blocks = blocks
         self.budgets = Budgets(budget for budget in (None if target is None else Target(target),
                                                      None if per_solution is None else Iterations(per_solution, True),
                                                      None if time_budget is None else Time(time_budget)) if budget)
@@ -214,7 +217,7 @@ class IlsRun:
         asked); its steps' granule."""
         problem, n = self.problem, self.problem.n
         pop = make_population(self.strategy, problem.xy[0], cand, self.seed, tours, lengths, max_segment(n),
-                              problem.att, self.samples, merged=bool(self.merge))
+                              problem.att, self.samples, merged=bool(self.merge), blocks=self.blocks)
         if self.merge:
             pop = MergedRounds(pop, self.seed, n, merge_window(n, max_segment(n)), self.merge)
         self.granule = self.chunk = pop.round if self.merge else 1

@@ -41,10 +41,11 @@ def population_shape(strategy: str, n: int, population: int | None, merge: int |
 
 
 def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int, att: bool, samples: int = 0,
-                    launch_for: int | None = None, merged: bool = False):
-    """samples: rkbi's per step (the rkbi strategies only); launch_for: the GPU kernel of a population of this
-    many solutions (default: the tours'; warm_up compiles a run's); merged: the kernel of merged rounds. or3opt:
-    fi-block-shared's kernel with Or-opt moves up to SHARED_CITIES, fi-block's without them above."""
+                    launch_for: int | None = None, merged: bool = False, blocks: int | None = None):
+    """samples: rkbi's per step (the rkbi strategies only); blocks: rkbi's per solution (None: by its samples);
+    launch_for: the GPU kernel of a population of this many solutions (default: the tours'; warm_up compiles a
+    run's); merged: the kernel of merged rounds. or3opt: fi-block-shared's kernel with Or-opt moves up to
+    SHARED_CITIES, fi-block's without them above."""
     oropt = strategy in ("or3opt", "cpu-or3opt") and tours.shape[1] <= OROPT_CITIES
     if strategy.startswith("cpu"):
         return CpuPopulation(xy, cand, seed, tours, lengths, seg, att, samples if strategy == "cpu-rkbi" else 0,
@@ -52,7 +53,7 @@ def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int
     from mols.algorithms.ils3opt.gpu import GpuPopulation, GpuRkbiPopulation
 
     if strategy == "rkbi":
-        return GpuRkbiPopulation(xy, cand, seed, tours, lengths, seg, att, samples)
+        return GpuRkbiPopulation(xy, cand, seed, tours, lengths, seg, att, samples, blocks)
     if strategy == "or3opt":  # its kernel, with or without Or-opt moves
         strategy = "fi-block-shared" if tours.shape[1] <= SHARED_CITIES else "fi-block"
     return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att, launch_for, merged, oropt)

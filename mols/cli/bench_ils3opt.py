@@ -1,0 +1,49 @@
+"""`mols bench ils3opt --paper`: its options checked, the cells run, and the report written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mols.bench.common import choose, parse_counts
+from mols.cli.console import advancing, show_report
+from mols.errors import MolsError
+
+
+def paper_tables(instances: str, solvers: str | None, populations: str, trials: int | None, time_cap: float | None,
+                 twin: int, sequential: str, rkbi_blocks: str, output: Path) -> None:
+    """The paper's Tables 1-3 cells asked for, and the sequential validation where asked (ils3opt_tables.py)."""
+    from mols.backends import gpu_available
+    from mols.bench import ils3opt_tables as tables
+    from mols.bench.ils3opt import INSTANCES
+
+    chosen = choose(instances, INSTANCES, "--instances")
+    if solvers == "none":
+        chosen_solvers = []
+    elif solvers:
+        chosen_solvers = choose(solvers, tables.SOLVERS, "--solvers")
+    else:
+        chosen_solvers = list(tables.SOLVERS[:4] if gpu_available() else tables.SOLVERS[4:])
+    sizes = parse_counts(populations, "--populations")
+    checks = [] if sequential == "none" else choose(sequential, tables.SEQUENTIAL, "--sequential")
+    if rkbi_blocks not in ("paper", "auto"):
+        raise MolsError(f"--rkbi-blocks: paper or auto, got {rkbi_blocks!r}")
+    if not chosen_solvers and not checks:
+        raise MolsError("--solvers none with --sequential none: nothing to measure")
+    planned = len(tables.cells(chosen, chosen_solvers, sizes))
+    with advancing(planned) as advance:
+        done = tables.run_tables(chosen, chosen_solvers, sizes, trials, time_cap, twin, rkbi_blocks, advance)
+    checked = tables.run_sequential(chosen, checks, trials, time_cap)
+    cut = tables.cut_note(planned, done, trials, time_cap)
+    print(cut, flush=True)
+    settings = {"trials": trials or "the paper's (20 below 1,000 cities, 10 above)",
+                "time cap": f"{time_cap:g} s a trial" if time_cap else "none", "twin": f"{twin} solutions",
+                "rkbi blocks": rkbi_blocks}
+    show_report(tables.write_report(done, checked, output, settings, cut))
+
+
+def only_with_paper(trials: int | None, sequential: str, rkbi_blocks: str) -> None:
+    """MolsError naming the first --paper option given without --paper."""
+    for name, given in (("--trials", trials is not None), ("--sequential", sequential != "none"),
+                        ("--rkbi-blocks", rkbi_blocks != "paper")):
+        if given:
+            raise MolsError(f"{name}: runs with --paper only")
