@@ -38,7 +38,7 @@
 # scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
 # call lasts at most 10 minutes: name one or two suites per call.
 set -uo pipefail
-[ $# -gt 0 ] || { sed -n '2,33p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,39p' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
