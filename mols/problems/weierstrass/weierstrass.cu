@@ -120,6 +120,27 @@ __device__ __forceinline__ double incremental_value(const real* __restrict__ wei
     return __dadd_rn(__dsub_rn(fx, removed), added);
 }
 
+// The two evaluation kernels' body: F[t] = f(neighbor t of x) for every t, in full (neighbor_value) or from x's
+// values (INCREMENTAL: incremental_value). Every thread of a warp past the end returns together.
+template <bool INCREMENTAL>
+__device__ __forceinline__ void evaluate_neighbors(
+    const real* __restrict__ weights, const unsigned long long* __restrict__ table, const double* __restrict__ x,
+    const double* __restrict__ values, const double* __restrict__ fx, const unsigned long long* __restrict__ key,
+    double* __restrict__ F, long long n_moves)
+{
+    __shared__ unsigned long long own_table[REDUCTION_ROWS * TABLE_WORDS];
+    __shared__ double points[BLOCK / LANES][D];
+    copy_table(table, own_table);
+    const long long thread = (long long)blockIdx.x * BLOCK + threadIdx.x, t = thread / LANES;
+    if ((thread - threadIdx.x % 32) / LANES >= n_moves) return;  // the whole warp is past the end
+    const int lane = (int)(thread % LANES);
+    double* y = points[threadIdx.x / LANES];
+    const long long u = min(t, n_moves - 1);
+    const double f = INCREMENTAL ? incremental_value(weights, own_table, x, values, *fx, key, u, lane, y)
+                                 : neighbor_value(weights, own_table, x, key, u, lane, y);
+    if (t < n_moves && lane == 0) F[t] = f;
+}
+
 // Arguments: the weights 2^(-i h) (TERMS,), in the arithmetic's type; the reduction table
 // (REDUCTION_ROWS, 2) uint64; the state: x (D,), its values W(x_k) (D,) and f(x) (1,) (weierstrass_adaptive's;
 // this kernel leaves them), the draw key (2,); then F (n_moves, 1).
@@ -128,15 +149,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) weierstrass_crowns(
     const double* __restrict__ values, const double* __restrict__ fx, const unsigned long long* __restrict__ key,
     double* __restrict__ F, long long n_moves)
 {
-    __shared__ unsigned long long own_table[REDUCTION_ROWS * TABLE_WORDS];
-    __shared__ double points[BLOCK / LANES][D];
-    copy_table(table, own_table);
-    const long long thread = (long long)blockIdx.x * BLOCK + threadIdx.x, t = thread / LANES;
-    if ((thread - threadIdx.x % 32) / LANES >= n_moves) return;  // the whole warp is past the end
-    const int lane = (int)(thread % LANES);
-    double* y = points[threadIdx.x / LANES];
-    const double f = neighbor_value(weights, own_table, x, key, min(t, n_moves - 1), lane, y);
-    if (t < n_moves && lane == 0) F[t] = f;
+    evaluate_neighbors<false>(weights, table, x, values, fx, key, F, n_moves);
 }
 
 // The adaptive neighborhood's evaluation: weierstrass_crowns' arguments, each neighbor from x's values.
@@ -145,15 +158,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) weierstrass_adaptive(
     const double* __restrict__ values, const double* __restrict__ fx, const unsigned long long* __restrict__ key,
     double* __restrict__ F, long long n_moves)
 {
-    __shared__ unsigned long long own_table[REDUCTION_ROWS * TABLE_WORDS];
-    __shared__ double points[BLOCK / LANES][D];
-    copy_table(table, own_table);
-    const long long thread = (long long)blockIdx.x * BLOCK + threadIdx.x, t = thread / LANES;
-    if ((thread - threadIdx.x % 32) / LANES >= n_moves) return;  // the whole warp is past the end
-    const int lane = (int)(thread % LANES);
-    double* y = points[threadIdx.x / LANES];
-    const double f = incremental_value(weights, own_table, x, values, *fx, key, min(t, n_moves - 1), lane, y);
-    if (t < n_moves && lane == 0) F[t] = f;
+    evaluate_neighbors<true>(weights, table, x, values, fx, key, F, n_moves);
 }
 
 // x's values for weierstrass_adaptive, one block after each upload and each applied move (KernelSet.prepare_kernels):
