@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from mols.algorithms.elite.memory import oldest_swap
-from mols.algorithms.tabu.select import chosen
+from mols.algorithms.tabu.select import chosen, row_score
 from mols.algorithms.tabu.steps import Trail, WalkLane
 from mols.jit import cached_njit
 from mols.neighborhoods.swap import decode
@@ -30,12 +30,10 @@ def swap_pairs(n: int) -> np.ndarray:
 def rots_choice(F, c, left, x, pairs, recent, threshold):
     """(id, score) of the best admissible swap by score c . F (ties to the lowest id; none admissible: the best):
     admissible where one of the values it places left its new position at step `recent` or before, or its score
-    is below `threshold` (the walk's best); select.py's sums."""
+    is below `threshold` (the walk's best)."""
     best, best_id, any_best, any_id = np.inf, -1, np.inf, -1
     for t in range(F.shape[0]):
-        s = 0.0
-        for o in range(F.shape[1]):
-            s = s + c[o] * F[t, o]
+        s = row_score(F, c, t)
         if s < any_best:
             any_best, any_id = s, t
         if s < best:

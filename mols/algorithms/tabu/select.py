@@ -37,15 +37,22 @@ def choose_on_host(F: np.ndarray, c, forbidden_until: np.ndarray, step: int, thr
 
 
 @cached_njit
+def row_score(F, c, t):
+    """c . F[t], summed in float64 in the objectives' order (select.cu's: the backends' same bits)."""
+    s = 0.0
+    for o in range(F.shape[1]):
+        s = s + c[o] * F[t, o]
+    return s
+
+
+@cached_njit
 def best_pairs(F, c, forbidden_until, step, threshold):
     """(id, score) of the best admissible row of F (-1, inf if none) and (id, score) of the best row;
     a chunk's share of the selection, which the chunks' results combine into."""
     best, best_id = np.inf, -1
     any_best, any_id = np.inf, -1
     for t in range(F.shape[0]):
-        s = 0.0
-        for o in range(F.shape[1]):
-            s = s + c[o] * F[t, o]
+        s = row_score(F, c, t)
         if s < any_best:
             any_best, any_id = s, t
         if s < best and (forbidden_until[t] <= step or s < threshold):
