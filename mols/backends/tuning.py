@@ -153,7 +153,7 @@ def probe(ev: GpuEvaluator, iteration: Iteration = evaluation) -> None:
     iteration(ev, *probe_solution(ev.problem, ev.nbh))()
 
 
-TRIALS = 3  # Algorithm 3's nb_trials: timed iterations per launch (their median: a launch's first may load its kernels)
+TRIALS = 3  # Algorithm 3's nb_trials: timed iterations per launch
 PAPER_BLOCKS = tuple(range(WARP, 513, WARP))  # Algorithm 3's threads per block: 32, 64, 96, ..., 512
 
 
@@ -184,7 +184,7 @@ def grid_launch(total: int, block: int) -> Launch:
 class LaunchTuner:
     """Algorithm 3 in the search's first iterations (docs/internals.md): the grid's launches in turn, one an
     iteration, TRIALS rounds (each launch once a round, so that the GPU's drift falls on all alike), the best by its
-    median device time; a launch that fails ends the grid there (the launches before it go on to their trials). Once
+    lowest device time; a launch that fails ends the grid there (the launches before it go on to their trials). Once
     done it remembers the best (the default launch where none ran) in the cache and moves its evaluator to it
     (GpuEvaluator.relaunch). The search's iterations run it (algorithms/tabu/tuned.py)."""
 
@@ -234,10 +234,11 @@ class LaunchTuner:
         self._advance(self._index)
 
     def best(self) -> Launch:
-        """The launch of the lowest median time among those timed TRIALS times (the first of equals); the default
-        where none was."""
+        """The launch of the lowest time among those timed TRIALS times (the first of equals; the lowest of each
+        launch's, because noise only adds: the host's gap before a step's graph starts, a first launch loading its
+        kernels); the default where none was."""
         timed = [launch for launch in self.launches if len(self.times[launch]) == self.trials]
-        return min(timed, key=lambda launch: statistics.median(self.times[launch]), default=DEFAULT_LAUNCH)
+        return min(timed, key=lambda launch: min(self.times[launch]), default=DEFAULT_LAUNCH)
 
     def _advance(self, index: int) -> None:
         if index >= len(self.launches):
