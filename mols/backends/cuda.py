@@ -50,7 +50,7 @@ def gpu_name() -> str:
 @cache
 def device_name(device: int) -> str:
     """The name of CUDA device `device`, asked once (getDeviceProperties takes milliseconds; every evaluator,
-    the tuning pass's candidates too, names its device)."""
+    the tuner's candidates too, names its device)."""
     return import_cupy().cuda.runtime.getDeviceProperties(device)["name"].decode()
 
 

@@ -78,6 +78,7 @@ class GpuEvaluator(DeviceQueue, Companions):
         self._graph = None
         self._lanes_evaluators = {}  # lanes -> an evaluator of that many lanes (lanes_evaluator)
         self._companions = {}  # key -> what an algorithm made from this evaluator (companion)
+        self.tuner = None  # the LaunchTuner that the search's first iterations run, while it tunes (tuning.py)
 
     def _compile(self, problem: Problem, launch: Launch) -> None:
         """The kernels of `launch` for the problem (with the launch's threads per move)."""
@@ -94,12 +95,19 @@ class GpuEvaluator(DeviceQueue, Companions):
 
     def with_launch(self, launch: Launch) -> GpuEvaluator:
         """An evaluator of the same problem under another launch (threads per move None: this one's) that shares
-        this one's data, state, F and queue (the tuning pass times its candidates so, tuning.py); it has its own
-        kernels, graphs and companions."""
+        this one's data, state, F and queue (the tuner's candidates, tuning.py); it has its own kernels, graphs and
+        companions."""
         variant = copy.copy(self)
-        variant._compile(self.problem, launch)
-        variant._graph, variant._lanes_evaluators, variant._companions = None, {}, {}
+        variant.tuner = None
+        variant.relaunch(launch)
         return variant
+
+    def relaunch(self, launch: Launch) -> None:
+        """This evaluator under another launch from now on (the tuned one, tuning.py): its kernels compiled for it,
+        its graphs, evaluators of lanes and companions made again on first use (what an algorithm kept in them, a
+        tabu memory, is its to carry over)."""
+        self._compile(self.problem, launch)
+        self._graph, self._lanes_evaluators, self._companions = None, {}, {}
 
     def lanes_evaluator(self, lanes: int) -> GpuEvaluator:
         """An evaluator of the same problem, spec and launch for `lanes` searches sharing each launch, made once

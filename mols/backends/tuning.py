@@ -1,6 +1,5 @@
-"""The GPU launch configuration, chosen once per (device, problem, neighborhood, size) by a tuning pass that times
-whole iterations under candidate launches (after Algorithm 3 of Luong, Melab & Talbi, IEEE TC 2013), and
-remembered on disk (docs/internals.md)."""
+"""The GPU launch configuration, tuned in the search's first iterations by Algorithm 3 of Luong, Melab & Talbi (IEEE TC
+2013) once per (device, problem, neighborhood, size) and remembered on disk (docs/internals.md)."""
 
 from __future__ import annotations
 
@@ -23,13 +22,7 @@ from mols.errors import BackendError
 from mols.neighborhoods import Neighborhood
 from mols.problems.base import Problem
 
-BLOCKS = tuple(WARP << p for p in range((MAX_BLOCK // WARP).bit_length()))  # 32, 64, ..., 1024
-TUNED_BLOCKS = (64, 256)  # the tuning pass's: half and twice the default's (32, 512 and 1024 were the slowest or
-# tied; fixed 128 differs from the default in the selection's block only, and tied: reports/gpu-techniques/)
-ROUNDS = 3  # rounds of device_times: each candidate's graph replayed in turn
-REPLAYS = 3  # replays per candidate and round
-MARGIN = 0.03  # how much faster than the default a launch must be to replace it: less is within the noise
-# The iteration the pass times: iteration(ev, x, key) gives a callable that runs one on x and returns the CUDA
+# An iteration to probe a launch with: iteration(ev, x, key) gives a callable that runs one on x and returns the CUDA
 # graph it replays; the algorithm's (tabu search's: algorithms/tabu/selection.py's tuned_iteration), else evaluation.
 Iteration = Callable[[GpuEvaluator, np.ndarray, object], Callable[[], object]]
 
@@ -113,22 +106,20 @@ def evaluation(ev: GpuEvaluator, x, key) -> Callable[[], object]:
 
 def gpu_evaluator(problem: Problem, nbh: Neighborhood, spec: BackendSpec, cache: TuningCache | None = None,
                   iteration: Iteration = evaluation) -> GpuEvaluator:
-    """The evaluator under the spec's launch: --block's, else the tuned one (from the cache, by default the file,
-    or tuned now and written there, timing `iteration`) where the spec asks (--tune; not with MOLS_TUNE=0), else
-    the default one; a launch that fails gives way to the next."""
+    """The evaluator under the spec's launch: --block's; else, where the spec asks (--tune; not with MOLS_TUNE=0), the
+    cache's (by default the file's) or, where it has none, the default one with a LaunchTuner (ev.tuner) that the
+    search's first iterations run; else the default one. A launch that fails gives way to the next."""
     if spec.block is not None:
         return first_working(problem, nbh, spec, [fixed_launch(spec.block), DEFAULT_LAUNCH], iteration)
     if not spec.tune or os.environ.get("MOLS_TUNE") == "0":
         return GpuEvaluator(problem, nbh, spec)
     cache = TuningCache.load() if cache is None else cache
     key = tuning_key(gpu_name(), problem, nbh, spec)
-    if key not in cache.launches:
-        tuner = Tuner(problem, nbh, spec, iteration=iteration)
-        cache.launches[key] = tuner.best()
-        cache.save()
-        if (ev := tuner.evaluator(cache.launches[key])) is not None:
-            return ev
-    return first_working(problem, nbh, spec, [cache.launches[key], DEFAULT_LAUNCH], iteration)
+    if key in cache.launches:
+        return first_working(problem, nbh, spec, [cache.launches[key], DEFAULT_LAUNCH], iteration)
+    ev = GpuEvaluator(problem, nbh, spec)
+    ev.tuner = LaunchTuner(ev, [grid_launch(*point) for point in paper_grid(problem.n, ev.n_neighbors)], cache, key)
+    return ev
 
 
 def first_working(problem: Problem, nbh: Neighborhood, spec: BackendSpec, ranked: list[Launch],
@@ -162,74 +153,119 @@ def probe(ev: GpuEvaluator, iteration: Iteration = evaluation) -> None:
     iteration(ev, *probe_solution(ev.problem, ev.nbh))()
 
 
-class Tuner:
-    """The tuning pass (docs/internals.md). `times` keeps each candidate's seconds per iteration (None: it failed)."""
+TRIALS = 3  # Algorithm 3's nb_trials: timed iterations per launch
+PAPER_BLOCKS = tuple(range(WARP, 513, WARP))  # Algorithm 3's threads per block: 32, 64, 96, ..., 512
 
-    def __init__(self, problem: Problem, nbh: Neighborhood, spec: BackendSpec, blocks: tuple[int, ...] = TUNED_BLOCKS,
-                 iteration: Iteration = evaluation):
-        self.problem, self.nbh, self.spec, self.blocks, self.iteration = problem, nbh, spec, blocks, iteration
-        self.times: dict[Launch, float | None] = {}
-        self._base = None  # the evaluator of the default launch, whose buffers the candidates share
-        self._evaluators: dict[Launch, GpuEvaluator | None] = {}
+
+def nearest_power_of_two(n: int) -> int:
+    """The power of two nearest n (the larger of two as near)."""
+    above = 1 << max(0, n - 1).bit_length()
+    return above if above - n <= n - above // 2 else above // 2
+
+
+def paper_grid(n: int, n_neighbors: int) -> list[tuple[int, int]]:
+    """Algorithm 3's (total threads, threads per block) in its order: the totals from the power of two nearest the
+    solution's size n, doubled while they do not pass the neighborhood's size (that first total alone where the
+    neighborhood is smaller), each with the blocks of PAPER_BLOCKS."""
+    totals = [nearest_power_of_two(n)]
+    while totals[-1] * 2 <= n_neighbors:
+        totals.append(totals[-1] * 2)
+    return [(total, block) for total in totals for block in PAPER_BLOCKS]
+
+
+def grid_launch(total: int, block: int) -> Launch:
+    """The launch of a grid point: `block` threads per block in the evaluation kernels (the selection's: fixed_launch's
+    power of two) and the selection's blocks, which stride over the moves, `total` threads in all (one block at
+    least); threads per move stay the problem's own, so that every launch gives the same bits."""
+    launch = fixed_launch(block)
+    return replace(launch, grid=max(1, total // launch.sel_block))
+
+
+class LaunchTuner:
+    """Algorithm 3 in the search's first iterations (docs/internals.md): the grid's launches in turn, one an
+    iteration, TRIALS rounds (each launch once a round, so that the GPU's drift falls on all alike), the best by its
+    lowest device time; a launch that fails ends the grid there (the launches before it go on to their trials). Once
+    done it remembers the best (the default launch where none ran) in the cache and moves its evaluator to it
+    (GpuEvaluator.relaunch). The search's iterations run it (algorithms/tabu/tuned.py)."""
+
+    def __init__(self, ev: GpuEvaluator, launches: list[Launch], cache: TuningCache, key: str, trials: int = TRIALS):
+        self.ev, self.launches, self.cache, self.key, self.trials = ev, list(launches), cache, key, trials
+        self.times: dict[Launch, list[float]] = {launch: [] for launch in self.launches}
+        self.failed: Launch | None = None  # the launch that ended the grid
+        self.iterations = 0  # timed so far
+        self.done = not self.launches
+        self._index, self._round = 0, 0
+        self._events = None
+
+    @property
+    def current(self) -> Launch:
+        """The launch of the next iteration."""
+        return self.launches[self._index]
+
+    @property
+    def left(self) -> int:
+        """Iterations left to time."""
+        return 0 if self.done else (self.trials - self._round) * len(self.launches) - self._index
+
+    def time(self, enqueue: Callable[[], None]) -> float:
+        """Device seconds of what enqueue() queues on the evaluator's queue (CUDA events around it; waits)."""
+        if self._events is None:
+            cupy = import_cupy()
+            self._events = cupy.cuda.Event(), cupy.cuda.Event()
+        start, end = self._events
+        self.ev.record(start)
+        enqueue()
+        self.ev.record(end)
+        end.synchronize()
+        return import_cupy().cuda.get_elapsed_time(start, end) / 1e3
+
+    def record(self, seconds: float) -> None:
+        """The current launch's iteration took `seconds`; on to the next launch."""
+        self.times[self.current].append(seconds)
+        self.iterations += 1
+        self._advance(self._index + 1)
+
+    def fail(self) -> None:
+        """The current launch failed to compile or launch: the grid ends before it (Algorithm 3's fault tolerance)."""
+        self.failed = self.current
+        for launch in self.launches[self._index:]:
+            del self.times[launch]
+        del self.launches[self._index:]
+        self._advance(self._index)
 
     def best(self) -> Launch:
-        """The fastest of the default launch (at the problem's own threads per move and, where they may vary, at
-        twice as many) and the fixed blocks (at its own)."""
-        self._base = GpuEvaluator(self.problem, self.nbh, self.spec)
-        self._x, self._key = probe_solution(self.problem, self.nbh)
-        own, more = self._move_threads()
-        launches = [replace(DEFAULT_LAUNCH, move_threads=own),
-                    *([replace(DEFAULT_LAUNCH, move_threads=more)] if more else []),
-                    *(replace(fixed_launch(b), move_threads=own) for b in self.blocks)]
-        return self._fastest(launches) or DEFAULT_LAUNCH
+        """The launch of the lowest time among those timed TRIALS times (the first of equals; the lowest of each
+        launch's, because noise only adds: the host's gap before a step's graph starts, a first launch loading its
+        kernels); the default where none was."""
+        timed = [launch for launch in self.launches if len(self.times[launch]) == self.trials]
+        return min(timed, key=lambda launch: min(self.times[launch]), default=DEFAULT_LAUNCH)
 
-    def evaluator(self, launch: Launch) -> GpuEvaluator | None:
-        """The pass's evaluator of a launch it timed (None where it did not, or the launch failed): the run takes
-        it rather than make its own."""
-        return self._evaluators.get(launch) if self.times.get(launch) is not None else None
+    def _advance(self, index: int) -> None:
+        if index >= len(self.launches):
+            index, self._round = 0, self._round + 1
+        self._index = index
+        if not self.launches or self._round == self.trials:
+            self._finish()
 
-    def _move_threads(self) -> tuple[int | None, int | None]:
-        """The problem's own threads per move and twice as many, where it lets them vary (KernelSet.varies_move_threads: QAP,
-        Weierstrass) and twice as many fit a warp and n (half as many was never faster than as many); else
-        None."""
-        kernels = self.problem.kernels
-        if not kernels.varies_move_threads or kernels.tuned_move_threads is not None:
-            return None, None
-        own = self.problem.kernels.threads_per_move
-        return own, own * 2 if own * 2 <= min(WARP, self.problem.n) else None
-
-    def _fastest(self, launches: list[Launch]) -> Launch | None:
-        """The launch of the fastest iterations (device_times, all of `launches` together), the first (the default)
-        unless another is faster by more than MARGIN; None where none runs."""
-        self.times |= device_times({launch: self._evaluator(launch) for launch in launches}, self._x, self._key,
-                                   iteration=self.iteration)
-        working = {launch: self.times[launch] for launch in launches if self.times[launch] is not None}
-        if not working:
-            return None
-        first, fastest = launches[0], min(working, key=working.get)
-        if first in working and working[fastest] > (1 - MARGIN) * working[first]:
-            return first  # the default stays unless another launch is clearly faster
-        return fastest
-
-    def _evaluator(self, launch: Launch) -> GpuEvaluator | None:
-        """The launch's evaluator, sharing the default evaluator's buffers, made once per pass; None where its
-        kernels fail to compile."""
-        if launch not in self._evaluators:
-            try:
-                self._evaluators[launch] = self._base if launch == DEFAULT_LAUNCH else self._base.with_launch(launch)
-            except launch_failures():
-                self._evaluators[launch] = None
-        return self._evaluators[launch]
+    def _finish(self) -> None:
+        """The best remembered, and the evaluator moved to it: later iterations run it."""
+        self.done, best = True, self.best()
+        self.cache.launches[self.key] = best
+        self.cache.save()
+        self.ev.tuner = None
+        if best != self.ev.launch:
+            self.ev.relaunch(best)
 
 
-def device_times(evaluators: dict, x, key, rounds: int = ROUNDS, replays: int = REPLAYS,
+def device_times(evaluators: dict, x, key, rounds: int, replays: int,
                  iteration: Iteration = evaluation) -> dict:
     """{name: device seconds of an iteration on x} for {name: evaluator}: one iteration each (which makes its graph;
     None where the evaluator is None or its launch fails), then `rounds` rounds in which each graph in turn is
     replayed `replays` times between CUDA events; the median over rounds. Device time, because host-timed
     iterations of one launch vary by more than launches differ, and the host's part is the same for every launch.
-    Rounds spread the GPU's drift over all alike; the tuning pass's candidates also share one evaluator's buffers
-    (with_launch), because two evaluators of one launch can differ in device time (reports/gpu-techniques/)."""
+    Rounds spread the GPU's drift over all alike; Table 7's launches (bench/gpu_techniques.py) also share one
+    evaluator's buffers (with_launch), as the tuner's do, because two evaluators of one launch can differ in device
+    time (reports/gpu-techniques/)."""
     cupy, graphs = import_cupy(), {}
     for name, ev in evaluators.items():
         try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,21 +12,13 @@ import numpy as np
 
 from mols.algorithms.tabu.select import TABU_DTYPE, choose_on_host
 from mols.algorithms.tabu.selection import selection_for, tuned_iteration
+from mols.algorithms.tabu.tuned import tuning_selection
 from mols.backends import BackendSpec, prepare
-from mols.backends.cuda import gpu_available, gpu_name
+from mols.backends.cuda import gpu_available
 from mols.backends.gpu import GpuEvaluator
-from mols.backends.launch import DEFAULT_LAUNCH, Launch, launch_failures
+from mols.backends.launch import launch_failures
 from mols.backends.spec import MEMORIES
-from mols.backends.tuning import (
-    BLOCKS,
-    TuningCache,
-    device_times,
-    first_working,
-    fixed_launch,
-    gpu_evaluator,
-    probe_solution,
-    tuning_key,
-)
+from mols.backends.tuning import TuningCache, device_times, gpu_evaluator, probe_solution
 from mols.bench.common import Spread, queue_seconds, time_spread
 from mols.errors import BackendError, MolsError
 from mols.problems import load_problem
@@ -46,12 +37,12 @@ brackets the ratios of the ranges' ends), every column measured side by side in 
   around each of 5 blocks of each part, timed apart; the parts' ranges added up).
 - reduction (Table 9): the GPU's acceleration over the CPU backend (all cores) with the selection reduced on
   the device against F copied back and chosen on the host (--selection copy).
-- tuning (Table 7): every fixed block size of the study (the --block launches), the kernels' default launch,
-  fixed 256-thread blocks and the tuned launch (backends/tuning.py), measured in ROUNDS rounds, the launches in
-  turn; tuned / best fixed by wall time and by device time, and the tuning pass (tuning_pass: what it adds to a
-  run's start; first in this process, with compilation, then the median and range of PASSES - 1 more, the
-  kernels compiled) against a 10,000-iteration run at the tuned speed. Device times: ROUNDS rounds of `repeats`
-  replays of each launch's iteration graph in turn, the median and range over the rounds.
+- tuning (Table 7), on three instances per problem (TUNING_CASES): Algorithm 3 run as a search runs it
+  (backends/tuning.py, algorithms/tabu/tuned.py: its first iterations, on the rotating solutions, each under the
+  next launch of the paper's grid, TRIALS each), then the device time of an iteration under the tuned launch,
+  every launch of the grid and the kernels' default launch, on one evaluator's buffers, in ROUNDS rounds of
+  `repeats` replays of each launch's iteration graph in turn (the median and range over the rounds); tuned / best
+  fixed launch of the grid, and the tuning's cost: the iterations it spent, against a 10,000-iteration run.
 - memory: the kernels' memory variants (--memory), where the problem has them.
 """
 
@@ -61,17 +52,22 @@ CASES = {  # name -> (problem, instance, neighborhood)
     "qap": ("qap", "tai100a", "swap"),
     "flowshop": ("flowshop", "200_20_01", "insertion"),
 }
-QUICK_BLOCKS = (128, 256, 512)
-RUN_ITERATIONS = 10_000  # the run the tuning pass is weighed against
+TUNING_CASES = {  # name -> Table 7's (instance, neighborhood)s
+    "ppp": [("101-117", "hamming2"), ("201-217", "hamming2"), ("401-417", "hamming2")],
+    "tsp": [("lin318", "swap"), ("d1291", "swap"), ("pcb3038", "swap")],
+    "qap": [("tai50a", "swap"), ("tai100a", "swap"), ("tai150b", "swap")],
+    "flowshop": [("050_10_01", "insertion"), ("100_20_01", "insertion"), ("200_20_01", "insertion")],
+}
+RUN_ITERATIONS = 10_000  # the run the tuning is weighed against
 SOLUTIONS = 8
-ROUNDS = 7  # rounds of Table 7's times, the launches in turn: wall (Case.interleaved_seconds), device (device_times)
+ROUNDS = 7  # rounds of Table 7's device times (device_times), the launches in turn
 
 
 class Case:
     """One problem, instance and neighborhood, with the random solutions and weights every iteration uses."""
 
-    def __init__(self, name: str, repeats: int, seed: int = 0):
-        problem_name, instance, nbh_name = CASES[name]
+    def __init__(self, name: str, repeats: int, seed: int = 0, instance: tuple[str, str] | None = None):
+        problem_name, instance, nbh_name = CASES[name] if instance is None else (CASES[name][0], *instance)
         self.name, self.repeats = name, repeats
         self.problem = load_problem(problem_name, instance)
         self.nbh = self.problem.neighborhood(nbh_name)
@@ -92,24 +88,6 @@ class Case:
     def iteration_seconds(self, ev) -> Spread:
         """Seconds of one iteration, over `repeats`."""
         return time_spread(self.iteration(ev), self.repeats, warmup=3)
-
-    def interleaved_seconds(self, evaluators: dict) -> dict[str, Spread]:
-        """{name: seconds of one iteration} for {name: evaluator (None: NaN)}: ROUNDS rounds in which each
-        evaluator in turn makes `repeats` // ROUNDS timed iterations (after 3 untimed ones), so that the machine's
-        drift falls on all alike (two measurements of one launch one after the other differ by more than launches
-        do)."""
-        runs = {name: self.iteration(ev) for name, ev in evaluators.items() if ev is not None}
-        times = {name: [] for name in runs}
-        for name, run in runs.items():
-            for r in range(3):
-                run(r)
-        for r in range(ROUNDS):
-            for name, run in runs.items():
-                for q in range(max(1, self.repeats // ROUNDS)):
-                    start = time.perf_counter()
-                    run(r + q)
-                    times[name].append(time.perf_counter() - start)
-        return {name: Spread.of(times.get(name, ())) for name in evaluators}
 
 
 def split_seconds(case: Case, ev) -> dict[str, Spread]:
@@ -156,39 +134,38 @@ def reduction_row(case: Case) -> dict:
     return row
 
 
-PASSES = 4  # tuning passes per case: the first (compiling), then the median and range of the others
-
-
-def tuning_row(case: Case, blocks: tuple[int, ...]) -> dict:
-    """Table 7: each fixed block size, the default launch, fixed 256 and the tuned launch, each an iteration's wall
-    time (NAME_s: evaluators of their own, as runs have them, in turn) and device time (NAME_device_s: device_times
-    on one evaluator's buffers, as the tuning pass compares them); the tuning pass's cost."""
-    problem, nbh, spec = case.problem, case.nbh, BackendSpec("gpu")
-    passes = [tuning_pass(problem, nbh) for _ in range(PASSES)]  # the first compiles the candidates' kernels
-    launch = passes[-1][1]
-    makers = {**{f"block_{block}": lambda block=block: first_working(problem, nbh, spec, [fixed_launch(block)], tuned_iteration)
-                 for block in blocks},
-              "default": lambda: case.evaluator(BackendSpec("gpu", tune=False)),
-              "fixed_256": lambda: case.evaluator(BackendSpec("gpu", block=256)),
-              "tuned": lambda: first_working(problem, nbh, spec, [launch], tuned_iteration)}
-    walls = case.interleaved_seconds({name: _evaluator(make) for name, make in makers.items()})
-    base = GpuEvaluator(problem, nbh, spec)  # the launches on one evaluator's buffers, as the tuning pass has them
-    launches = {**{f"block_{block}": fixed_launch(block) for block in blocks}, "default": DEFAULT_LAUNCH,
-                "tuned": launch}
-    shared = {name: _evaluator(lambda launch=launch: base if launch == DEFAULT_LAUNCH else base.with_launch(launch))
-              for name, launch in launches.items()}
+def tuning_row(case: Case) -> dict:
+    """Table 7 for one instance: the launch Algorithm 3 tunes in a search's first iterations (on an empty cache) and
+    its cost, then an iteration's device time under it, under every launch of its grid and under the default one
+    (device_spreads: on one evaluator's buffers, in turn)."""
+    problem, nbh = case.problem, case.nbh
+    with tempfile.TemporaryDirectory() as folder:
+        ev = gpu_evaluator(problem, nbh, BackendSpec("gpu", tune=True), TuningCache(Path(folder) / "tuning.json"),
+                           tuned_iteration)
+        tuner = ev.tuner
+        selection = tuning_selection(ev)
+        selection.warm()  # compiled first, as a search's warm-up does
+        step = 0
+        while not tuner.done:
+            selection(case.solutions[step % SOLUTIONS], case.c, step, -np.inf)
+            step += 1
+    grid, tuned = list(tuner.times), ev.launch
+    base = GpuEvaluator(problem, nbh, BackendSpec("gpu"))
+    makers = {"tuned": tuned, "default": base.launch} | {launch.text: launch for launch in grid}
+    shared = {name: _evaluator(lambda launch=launch: base if launch == base.launch else base.with_launch(launch))
+              for name, launch in makers.items()}
     device = device_spreads(shared, problem, nbh, case.repeats)
-    tuning, run_s = Spread.of(p[0] for p in passes[1:]), RUN_ITERATIONS * walls["tuned"].median
-    row = dict(case.head) | {"tuned_launch": launch.text, "tuning_first_s": passes[0][0]} | tuning.columns("tuning_s")
-    row |= {"tuning_pct_of_run": 100 * tuning.median / run_s, "tuning_first_pct_of_run": 100 * passes[0][0] / run_s}
-    for unit, times in (("", walls), ("_device", device)):
-        for name, seconds in times.items():
-            row |= seconds.columns(f"{name}{unit}_s")
-        fixed = [times[f"block_{block}"] for block in blocks if not math.isnan(times[f"block_{block}"].median)]
-        best = min(fixed, key=lambda seconds: seconds.median, default=Spread.of(()))
-        row |= best.columns(f"best_fixed{unit}_s") | times["tuned"].over(best).columns(f"tuned_over_best_fixed{unit}")
-    row |= walls["tuned"].over(walls["fixed_256"]).columns("tuned_over_fixed_256")
-    return row | device["tuned"].over(device["default"]).columns("tuned_over_default_device")
+    fixed = {name: device[name] for name in makers if name not in ("tuned", "default")
+             and not math.isnan(device[name].median)}
+    best = min(fixed, key=lambda name: fixed[name].median, default=None)
+    best_s = fixed[best] if best else Spread.of(())
+    row = dict(case.head) | {"launches": len(grid), "failed": tuner.failed.text if tuner.failed else "",
+                             "tuned_launch": tuned.text, "best_fixed_launch": best,
+                             "tuning_iterations": tuner.iterations,
+                             "tuning_pct_of_run": 100 * tuner.iterations / RUN_ITERATIONS}
+    row |= device["tuned"].columns("tuned_device_s") | best_s.columns("best_fixed_device_s")
+    row |= device["default"].columns("default_device_s")
+    return row | device["tuned"].over(best_s).columns("tuned_over_best_fixed_device")
 
 
 def device_spreads(evaluators: dict, problem, nbh, replays: int) -> dict[str, Spread]:
@@ -198,20 +175,6 @@ def device_spreads(evaluators: dict, problem, nbh, replays: int) -> dict[str, Sp
     rounds = [device_times(evaluators, x, key, rounds=1, replays=replays, iteration=tuned_iteration)
               for _ in range(ROUNDS)]
     return {name: Spread.of(r[name] for r in rounds if r[name] is not None) for name in evaluators}
-
-
-def tuning_pass(problem, nbh) -> tuple[float, Launch]:
-    """The seconds tuning adds to a run (its evaluator made with --tune on an empty tuning cache, less one made
-    without: the pass hands the run its evaluator) and the launch chosen."""
-    spec = BackendSpec("gpu", tune=True)
-    with tempfile.TemporaryDirectory() as folder:
-        cache = TuningCache(Path(folder) / "tuning.json")
-        start = time.perf_counter()
-        gpu_evaluator(problem, nbh, spec, cache, tuned_iteration)
-        tuned = time.perf_counter() - start
-    start = time.perf_counter()
-    gpu_evaluator(problem, nbh, BackendSpec("gpu", tune=False), iteration=tuned_iteration)
-    return tuned - (time.perf_counter() - start), cache.launches[tuning_key(gpu_name(), problem, nbh, spec)]
 
 
 def _evaluator(make):
@@ -238,9 +201,10 @@ def memory_row(case: Case) -> dict:
 TABLES = {"generation": generation_row, "reduction": reduction_row, "memory": memory_row}
 
 
-def run(cases: list[str], repeats: int, blocks: tuple[int, ...] = BLOCKS, on_row: Callable[[], None] = lambda: None,
+def run(cases: list[str], repeats: int, quick: bool = False, on_row: Callable[[], None] = lambda: None,
         on_case: Callable[[dict], None] = lambda tables: None) -> dict[str, list[dict]]:
-    """The four tables' rows, case by case; on_case(tables) after each case (the report so far)."""
+    """The four tables' rows, case by case (Table 7: the case's TUNING_CASES, the first alone where `quick`);
+    on_case(tables) after each case (the report so far)."""
     if not gpu_available():
         raise BackendError("mols bench gpu-techniques measures the GPU: CuPy finds no CUDA device here")
     tables = {name: [] for name in (*TABLES, "tuning")}
@@ -249,7 +213,8 @@ def run(cases: list[str], repeats: int, blocks: tuple[int, ...] = BLOCKS, on_row
         for table, make in TABLES.items():
             tables[table].append(make(case))
             on_row()
-        tables["tuning"].append(tuning_row(case, blocks))
-        on_row()
+        for instance in TUNING_CASES[name][:1 if quick else None]:
+            tables["tuning"].append(tuning_row(Case(name, repeats, instance=instance)))
+            on_row()
         on_case(tables)
     return tables

@@ -78,8 +78,7 @@ class KernelSet(ABC):
     chunkable: bool = False  # kernels take an id offset (see the class docstring)
     lane_kernels: bool = False  # its CUDA kernels serve several searches in one launch (backends/lane.cuh)
     threads_per_move: int = 1  # CUDA threads that share a move (move_threads' default); grids hold that many a move
-    varies_move_threads: bool = False  # the tuning may try other threads per move (tuned_move_threads)
-    tuned_move_threads: int | None = None  # threads per move the tuning set (varies_move_threads); None: its own
+    tuned_move_threads: int | None = None  # threads per move a launch set (Launch.move_threads); None: its own
     population_kernel: str | None = None  # CUDA: whole solutions evaluated, one thread each (see the docstring)
     apply_kernels: Mapping[str, str] = NONE  # neighborhood -> its kernel applying a move (the class docstring)
     load_kernels: Mapping[str, str] = NONE  # neighborhood -> its kernel loading a solution's state

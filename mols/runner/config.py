@@ -72,8 +72,9 @@ class RunConfig:
                                  folder=lambda archive, config: archive_part(config))
     block: int | None = option(None, "GPU backend: threads per block of the kernels, a multiple of 32 (default: "
                                "the kernels' own; --tune: tuned once per device, see the README).", BACKEND)
-    tune: bool = option(False, "GPU backend without --block: tune the launch (threads per block and per move) the "
-                        "first time and remember it, instead of the kernels' default launch.", BACKEND)
+    tune: bool = option(False, "GPU backend without --block: tune the launch (threads per block, the selection's "
+                        "grid) in the search's first iterations the first time (Algorithm 3) and remember it, instead "
+                        "of the kernels' default launch.", BACKEND)
     generation: str = option("device", "GPU backend: where the moves are made: decoded from each thread's id "
                              "(device), or built on the host and copied each iteration (host; the papers' variant).",
                              BACKEND, choices=GENERATIONS, folder=lambda value, config: variant_part(value, "device",

@@ -1,6 +1,6 @@
 """The GPU study variants (README "GPU techniques") change the time only: every generation, selection, memory
 variant and launch gives the default's objective vectors, choices and search trajectories; an impossible
-launch is caught and replaced; the tuned launch is remembered and a cache file's bad launch survived. On the
+launch is caught and replaced, a cache file's bad launch survived (the in-search tuner: test_tuner_gpu.py). On the
 device only."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from contextlib import nullcontext
 import numpy as np
 import pytest
 
-from mols.algorithms.tabu.selection import selection_for, tuned_iteration
+from mols.algorithms.tabu.selection import selection_for
 from mols.algorithms.tabu.walks import host_walk, walks_on_device
 from mols.backends import BackendSpec, prepare
 from mols.backends.launch import DEFAULT_LAUNCH, Launch
-from mols.backends.tuning import MARGIN, Tuner, TuningCache, cache_path, tuning_key
+from mols.backends.tuning import TuningCache, tuning_key
 from mols.errors import MolsError
 from mols.problems import load_problem
 from mols.problems.qap.instance import QapInstance
@@ -28,7 +28,6 @@ CASES = [("ppp", "73-73", "hamming2"), ("tsp", "eil101", "swap"), ("qap", "nug12
          ("qap", "asymmetric", "swap"), ("mqap", "KC20-2fl-1uni", "swap"), ("flowshop", "020_10_01", "insertion")]
 VARIANTS = [{"generation": "host"}, {"selection": "copy"}, {"generation": "host", "selection": "copy"},
             {"memory": "plain"}, {"memory": "readonly"}, {"memory": "shared"}, {"block": 96}, {"block": 1024}]
-TUNED = [CASES[0], CASES[2]]  # a tuning pass compiles a dozen launches: PPP (a prepare kernel), QAP (threads per move)
 
 
 @pytest.fixture
@@ -59,8 +58,8 @@ def made(case: tuple[str, str, str], **options):
 
 
 def cases_and_variants():
-    """Every case under every variant, and the tuned launch on TUNED."""
-    return [(case, options) for case in CASES for options in VARIANTS] + [(case, {"tune": True}) for case in TUNED]
+    """Every case under every variant."""
+    return [(case, options) for case in CASES for options in VARIANTS]
 
 
 def ids(pair) -> str:
@@ -118,19 +117,6 @@ def test_an_impossible_block_is_caught_and_replaced(rng):
     np.testing.assert_array_equal(ev.evaluate(x), default.evaluate(x).copy())
 
 
-def test_the_tuner_skips_launches_that_fail():
-    """Hamming 1 keeps a histogram of n + 1 ints per warp in shared memory: 1024 threads of 32 warps pass 48 KB
-    on 401-417, a block of 2048 threads passes every device's limit; both are skipped."""
-    problem = load_problem("ppp", "401-417")
-    tuner = Tuner(problem, problem.neighborhood("hamming1"), BackendSpec("gpu"), blocks=(64, 1024, 2048),
-                  iteration=tuned_iteration)
-    best = tuner.best()
-    assert tuner.times[Launch(1024, 1024)] is None and tuner.times[Launch(2048, 2048)] is None
-    working = {launch: t for launch, t in tuner.times.items() if t is not None}
-    assert set(working) == {DEFAULT_LAUNCH, Launch(64, 64)}
-    assert (best == DEFAULT_LAUNCH) == (working[Launch(64, 64)] > (1 - MARGIN) * working[DEFAULT_LAUNCH])
-
-
 def test_a_failing_cached_launch_falls_back(tuning, rng):
     problem = load_problem("ppp", "401-417")
     nbh = problem.neighborhood("hamming1")
@@ -142,22 +128,3 @@ def test_a_failing_cached_launch_falls_back(tuning, rng):
     assert ev.launch == DEFAULT_LAUNCH
     x = problem.random_solution(rng)
     np.testing.assert_array_equal(ev.evaluate(x), default.evaluate(x).copy())
-
-
-def test_the_tuned_launch_is_remembered(tuning, monkeypatch):
-    problem, nbh, ev = made(CASES[2], tune=True)
-    launch = TuningCache.load().launches[tuning_key(ev.device, problem, nbh, BackendSpec("gpu"))]
-    assert ev.launch == launch
-
-    def no_tuning(self):
-        raise AssertionError("tuned again")
-
-    monkeypatch.setattr(Tuner, "best", no_tuning)
-    assert prepare(problem, nbh, BackendSpec("gpu", tune=True)).launch == launch
-
-
-def test_a_corrupt_cache_file_is_survived_and_rewritten(tuning):
-    cache_path().write_text("{broken")
-    with pytest.warns(UserWarning, match="ignoring the GPU tuning cache"):
-        problem, nbh, ev = made(CASES[4], tune=True)
-    assert TuningCache.load().launches[tuning_key(ev.device, problem, nbh, BackendSpec("gpu"))] == ev.launch

@@ -30,26 +30,25 @@ def tables() -> dict[str, list[dict]]:
         "reduction": [HEAD | timed(cpu_iteration_s=1e-3, gpu_device_iteration_s=2e-5, acceleration_device=50.0,
                                    gpu_copy_iteration_s=4e-5, acceleration_copy=25.0)],
         "memory": [HEAD | timed(**{f"{m}_s": np.nan if m == "shared" else 2e-5 for m in MEMORIES})],
-        "tuning": [HEAD | {"tuned_launch": "block 256, selection block 128", "tuning_first_s": 1.5,
-                           "tuning_pct_of_run": 2.1, "tuning_first_pct_of_run": 789.5}
-                   | timed(block_128_s=2.1e-5, block_256_s=2e-5, default_s=2.1e-5, fixed_256_s=2e-5, tuned_s=1.9e-5,
-                           best_fixed_s=2e-5, tuned_over_best_fixed=0.95, tuned_over_fixed_256=0.95, tuning_s=0.004,
-                           block_128_device_s=1.6e-5, block_256_device_s=1.5e-5, default_device_s=1.6e-5,
-                           tuned_device_s=1.5e-5, best_fixed_device_s=1.5e-5, tuned_over_best_fixed_device=1.0,
-                           tuned_over_default_device=0.9375)],
+        "tuning": [HEAD | {"launches": 96, "failed": "", "tuned_launch": "block 96, selection block 64, selection grid "
+                           "16 at most", "best_fixed_launch": "block 128, selection block 128, selection grid 8 at "
+                           "most", "tuning_iterations": 288, "tuning_pct_of_run": 2.88}
+                   | timed(tuned_device_s=1.5e-5, best_fixed_device_s=1.5e-5, tuned_over_best_fixed_device=1.0,
+                           default_device_s=1.6e-5)],
     }
 
 
 def test_report_has_the_tables_every_csv_and_each_range(tmp_path):
     md = write_report(tables(), tmp_path, {"iterations per measurement": 50})
     text = md.read_text()
-    for title in ("Table 8", "Table 9", "Table 7", "Memory variants", "device time per iteration"):
+    for title in ("Table 8", "Table 9", "Table 7", "Memory variants", "Device time per iteration"):
         assert title in text
-    assert "10 / 30 / 60 %" in text and ", 2.10 %" in text and "| – |" in text  # no shared-memory variant: a dash
+    assert "10 / 30 / 60 %" in text and "| – |" in text  # no shared-memory variant: a dash
+    assert "288 iterations (2.9 %)" in text and "| block 96, selection block 64, selection grid 16 at most |" in text
     cells = markdown_spreads(text)
-    assert (50.0, 45.0, 55.0) in cells and (0.95, 0.855, 1.045) in cells and (15.0, 13.5, 16.5) in cells
-    # generation 3, reduction 5, tuning by wall 2 blocks + 5, by device 2 + 4, memory: every variant but shared
-    assert len(cells) == 3 + 5 + 7 + 6 + len(MEMORIES) - 1
-    for name, key in (("generation", "device_kernel_s"), ("reduction", "acceleration_copy"), ("tuning", "tuning_s"),
-                      ("tuning", "tuned_over_default_device"), ("memory", "plain_s")):
+    assert (50.0, 45.0, 55.0) in cells and (1.0, 0.9, 1.1) in cells and (15.0, 13.5, 16.5) in cells
+    # generation 3, reduction 5, tuning 4 (tuned, best fixed, their ratio, default), memory: every variant but shared
+    assert len(cells) == 3 + 5 + 4 + len(MEMORIES) - 1
+    for name, key in (("generation", "device_kernel_s"), ("reduction", "acceleration_copy"),
+                      ("tuning", "tuned_over_best_fixed_device"), ("memory", "plain_s")):
         assert len(measured_spreads(pd.read_csv(tmp_path / f"{name}.csv"), key)) == 1

@@ -11,6 +11,7 @@ from mols.algorithms.descent.its import default_strength, one_weight_vector
 from mols.algorithms.tabu.search import AggregatedTabu
 from mols.algorithms.tabu.select import weighted_scores
 from mols.algorithms.tabu.selection import selection_for
+from mols.algorithms.tabu.tuned import tuning_selection, warm_tuning
 from mols.algorithms.tabu.walks import new_bests
 from mols.algorithms.tabu.weights import normalising_coefficients
 from mols.errors import OptionError
@@ -33,6 +34,7 @@ class HillClimbing(AggregatedTabu):
     def warm_up(self) -> None:
         Search.warm_up(self)
         selection_for(self.evaluator)(self.problem.encoding.initial(), self.weights[0], 0, -np.inf, self.draw_key())
+        warm_tuning(self.evaluator)
         new_bests(np.zeros(1), 0.0)
 
     def steps(self) -> Iterator[None]:
@@ -61,7 +63,8 @@ class HillClimbing(AggregatedTabu):
         """Best-improvement steps from self.point until a local optimum (at_optimum) or the end of the budget, a
         step each; where it ended is the generator's value (`found = yield from`)."""
         x, f, score = self.point
-        selection = selection_for(self.evaluator)  # every move admissible: no tabu memory is written
+        # every move admissible: no tabu memory is written; the first steps run the launch tuner while it tunes
+        selection = tuning_selection(self.evaluator) or selection_for(self.evaluator)
         while self.iterations < self.budget:
             key = self.draw_key()
             with self.profiler.section("evaluation"):

@@ -134,6 +134,12 @@ class EliteTabu(AggregatedTabu):
             rots.x[:] = [walker.position(b).x for b in range(len(runs))]
         rots.end_round(lengths)
 
+    def walk_tuning(self, run: TabuRun) -> Iterator[None]:
+        """AggregatedTabu.walk_tuning's, but for walks with Ro-TS's memory, which the tuner's host walk does not keep:
+        they leave the launch as it is."""
+        if self.rots is None:
+            yield from super().walk_tuning(run)
+
     def _walk(self, run: TabuRun) -> Iterator[Trail]:
         """A walk alone: with Ro-TS's memory, from the host (RotsWalk)."""
         if self.rots is None:

@@ -4,6 +4,7 @@ selection kernel, and per lane (docs/internals.md)."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import numpy as np
@@ -44,8 +45,27 @@ class DeviceSelection:
     split neighborhood, split_select.py), the last kernel is select_pairs and the result holds its two pairs."""
 
     def __init__(self, ev, pairs: bool = False):
-        cupy = import_cupy()
         k, dtype, n, lanes = ev.problem.n_obj, np.dtype(ev.problem.dtype), ev.ids.stop, ev.lanes  # ids below n
+        self.params = PackedBuffers([((lanes, k), np.float64), ((lanes,), np.float64), ((lanes,), np.int64),
+                                     ((PENDING,), np.int64), ((PENDING,), np.int64), ((1,), np.int64)])
+        entries = 2 if pairs else lanes
+        self.result = PackedBuffers([((entries,), np.int64), ((entries,), np.float64), ((entries, k), dtype)])
+        with ev.queued():  # zeroed in the queue of the forbids that may follow at once (forbid, _write_forbids)
+            self.forbidden_until = device_array(lanes * n, TABU_DTYPE, f"the tabu memory of {ev.what}", fill=0)
+        self._pairs = pairs
+        self._build(ev)
+
+    def variant(self, ev) -> DeviceSelection:
+        """This selection on `ev`, its evaluator under another launch (GpuEvaluator.with_launch): kernels, parts and
+        graph of its own, and this one's tabu memory, parameters and result, so that the launch may change from one
+        step of a walk to the next (the tuner's candidates, tuned.py)."""
+        other = copy.copy(self)
+        other._build(ev)
+        return other
+
+    def _build(self, ev) -> None:
+        """The kernels, parts and graph of ev's launch."""
+        cupy, k, lanes = import_cupy(), ev.problem.n_obj, ev.lanes
         fused = ev.problem.kernels.selection_kernels.get(ev.nbh.name) if ev.spec.fused else None
         defines = selection_defines(ev)
         self.block = ev.launch.sel_block
@@ -56,19 +76,13 @@ class DeviceSelection:
             module = compile_module(kernel_source(defines, SELECT_CU.read_text()))
         self._fused = module.get_function(fused) if fused else None
         self._forbids, self._partial, self._final = (module.get_function(name) for name in (
-            "apply_forbids", "select_partial", "select_pairs" if pairs else "select_final"))
+            "apply_forbids", "select_partial", "select_pairs" if self._pairs else "select_final"))
         self.ev = ev
-        self.params = PackedBuffers([((lanes, k), np.float64), ((lanes,), np.float64), ((lanes,), np.int64),
-                                     ((PENDING,), np.int64), ((PENDING,), np.int64), ((1,), np.int64)])
-        entries = 2 if pairs else lanes
-        self.result = PackedBuffers([((entries,), np.int64), ((entries,), np.float64), ((entries, k), dtype)])
-        with ev.queued():  # zeroed in the queue of the forbids that may follow at once (forbid, _write_forbids)
-            self.forbidden_until = device_array(lanes * n, TABU_DTYPE, f"the tabu memory of {ev.what}", fill=0)
         self.parts = [min(needed_parts(ev, first, self.block), ev.launch.grid) for first in ev.firsts]  # each strides
         self.n_parts = sum(self.parts)  # over all chunks, per lane
         self._part_s = cupy.empty(2 * lanes * self.n_parts, dtype=cupy.float64)
         self._part_i = cupy.empty(2 * lanes * self.n_parts, dtype=cupy.int64)
-        self._part_f = cupy.empty(2 * lanes * self.n_parts * k, dtype=dtype)  # each pair's row of F
+        self._part_f = cupy.empty(2 * lanes * self.n_parts * k, dtype=ev.problem.dtype)  # each pair's row of F
         self._graph = self._capture()
 
     def _capture(self):

@@ -15,6 +15,7 @@ from mols.algorithms.tabu.selection import selection_for
 from mols.algorithms.tabu.state import restored_round, rounds_state
 from mols.algorithms.tabu.steps import TabuRun, Trail, WalkLane
 from mols.algorithms.tabu.together import lane_new_bests, walk_together
+from mols.algorithms.tabu.tuned import tuning_walk, warm_tuning
 from mols.algorithms.tabu.walks import (
     HostWalk,
     device_walk,
@@ -90,6 +91,7 @@ class AggregatedTabu(Search):
         x = self.problem.encoding.initial()
         column_bounds(np.zeros((1, self.problem.n_obj), dtype=self.problem.dtype))  # the evaluators' F
         selection_for(self.evaluator)(x, self.weights[0], 0, -np.inf, self.draw_key())
+        warm_tuning(self.evaluator)
         new_bests(np.zeros(1), 0.0)
         keys = self.draw_keys(self.budget, advance=False)
         walk = device_walk(self.evaluator, x, self.weights[0], -np.inf, self.budget, self.tenure, keys)
@@ -159,12 +161,25 @@ class AggregatedTabu(Search):
         return walk_together([(self, run) for run in runs])
 
     def walk_alone(self, run: TabuRun) -> Iterator[None]:
-        """The run's walk on its own (on the device where it can, else from the host), its steps taken: a step
-        per batch."""
+        """The run's walk on its own (on the device where it can, else from the host; its first steps through the
+        launch tuner while one runs, walk_tuning), its steps taken: a step per batch."""
+        yield from self.walk_tuning(run)
         for trail in timed(self.profiler, self._walk(run)):
             self._take(run, trail)
             yield
         run.finished()
+
+    def walk_tuning(self, run: TabuRun) -> Iterator[None]:
+        """The run's first steps from the host through the evaluator's launch tuner, while it tunes (tuned.py), taken;
+        the run's lane is then the walk left (TabuRun.rest), which the tuned launch walks."""
+        walk = tuning_walk(self.evaluator, self.nbh, run.lane, self.tenure_of(run))
+        if walk is None:
+            return
+        self.walk, run.at = "host", walk.position
+        for trail in timed(self.profiler, iter(walk)):
+            self._take(run, trail)
+            yield
+        run.lane, run.at = run.rest(), None
 
     def _walk(self, run: TabuRun) -> Iterator[Trail]:
         """The run's walk, on the device where it can be, else from the host; run.at says where it stands."""

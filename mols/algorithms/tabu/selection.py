@@ -82,8 +82,9 @@ def new_selection(ev) -> HostSelection | DeviceSelection | SplitSelection:
 
 
 def tuned_iteration(ev, x: np.ndarray, key: np.ndarray | None) -> Callable[[], object]:
-    """The iteration that backends/tuning.py times for tabu search: one call of the GPU evaluator's selection on x
-    (equal weights, every move admissible), giving back the CUDA graph that it replays."""
+    """Tabu search's iteration for backends/tuning.py's Iteration (the probe of a remembered or --block launch, and
+    Table 7's device times): one call of the GPU evaluator's selection on x (equal weights, every move admissible),
+    giving back the CUDA graph that it replays."""
     selection, c = selection_for(ev), np.ones(ev.problem.n_obj)
 
     def iteration():

@@ -51,5 +51,5 @@ class SplitSelection:
 
     @property
     def graph(self):
-        """None: a split selection is several graphs, which the tuning pass does not time (--gpus takes no --tune)."""
+        """None: a split selection is several graphs, which no launch probe times (--gpus takes no --tune)."""
         return None

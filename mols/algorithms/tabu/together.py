@@ -46,6 +46,9 @@ def walk_together(runs: list[tuple[Search, TabuRun]], walker_for=None) -> Iterat
     checkpoint (AggregatedTabu.snapshot: each run's `at` is its lane's position). `walker_for(ev, lanes)`: the
     lane walker, where not lane_walker's."""
     set_coefficients(runs)
+    if walker_for is None:  # the launch tuner first (it changes the launch under the lanes' evaluator)
+        for search, run in runs:
+            yield from search.walk_tuning(run)
     lead = runs[0][0]
     walker = (walker_for or lane_walker)(lead.evaluator, len(runs))
     if walker is None:

@@ -37,11 +37,12 @@ class HostWalk:
     selection, selection.py) and makes the move's inverse tabu for `tenure` steps; the threshold (the aspiration
     level) falls to each step's score when it is lower. The device runs the same walk in batches of steps
     (gpu_walk.py). A sampled neighborhood draws the neighbors of step t with keys[t] (Search.draw_keys). It keeps
-    where it stands (position), for a checkpoint."""
+    where it stands (position), for a checkpoint. `selection`: the evaluator's (selection_for) unless given (the launch
+    tuner's, tuned.py)."""
 
-    def __init__(self, ev, nbh: Neighborhood, lane: WalkLane, tenure: int):
+    def __init__(self, ev, nbh: Neighborhood, lane: WalkLane, tenure: int, selection=None):
         self.nbh, self.lane, self.tenure = nbh, lane, tenure
-        self.selection = selection_for(ev)
+        self.selection = selection or selection_for(ev)
         self.x, self.walked = lane.x, 0
 
     def __iter__(self) -> Iterator[Trail]:

@@ -35,7 +35,6 @@ class QapKernels(KernelSet):
     cuda_kernel = "qap_neighborhood"
     population_kernel = "qap_population"
     lane_kernels = True
-    varies_move_threads = True
     selection_kernels = every(NEIGHBORHOODS, "qap_neighborhood_select")
     apply_kernels = every(NEIGHBORHOODS, "qap_apply")
     taillard_from = TAILLARD_FROM  # facilities from which whole steps keep the moves' deltas (walk_kernel)
@@ -96,7 +95,7 @@ class QapKernels(KernelSet):
     @property
     def threads_per_move(self) -> int:
         """Lanes per move (qap.cu's LANES): TARGET_THREADS over the n(n - 1) / 2 swaps, as a power of two
-        from 1 to min(32, n), unless the tuning set them."""
+        from 1 to min(32, n), unless a launch set them (Launch.move_threads)."""
         if self.tuned_move_threads:
             return self.tuned_move_threads
         n = self.problem.n

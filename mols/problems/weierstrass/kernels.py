@@ -71,7 +71,6 @@ class WeierstrassKernels(KernelSet):
     problem: Weierstrass
     cuda_file = Path(__file__).with_name("weierstrass.cu")
     cuda_kernel = "weierstrass_crowns"
-    varies_move_threads = True
     apply_kernels = every(("crowns", "adaptive"), "weierstrass_apply")
     # one block (1 thread asked: the launch's block), after each upload and applied move: x's values for the kernel
     prepare_kernels = MappingProxyType({name: ("weierstrass_prepare", 1) for name in INCREMENTAL})
@@ -99,7 +98,7 @@ class WeierstrassKernels(KernelSet):
 
     @property
     def threads_per_move(self) -> int:
-        """Lanes per neighbor (weierstrass.cu's LANES), unless the tuning set them: 16 up to dimension 16, a warp
+        """Lanes per neighbor (weierstrass.cu's LANES), unless a launch set them: 16 up to dimension 16, a warp
         beyond. A neighbor's lanes draw its n Gaussians at once, one each, and the rest of the warp waits: with
         16 lanes a warp draws two neighbors in that time (tabu steps slightly faster than with 32 in float32, the
         same in float64)."""
