@@ -37,7 +37,7 @@ def config(case, **options) -> RunConfig:
 
 
 def same_run(got, want) -> None:
-    assert got.iterations == want.iterations
+    assert (got.status, got.iterations) == (want.status, want.iterations), got.error
     np.testing.assert_array_equal(got.archive.X, want.archive.X)
     np.testing.assert_array_equal(got.archive.F, want.archive.F)
 
@@ -56,8 +56,9 @@ def test_a_tuned_search_is_the_untuned_one(tuning_on, case):
     got, ev, tuner = tuned_run(case)
     same_run(got, want)
     assert tuner.done and tuner.iterations == len(tuner.launches) * tuner.trials and tuner.failed is None
-    assert tuner.launches == [grid_launch(*point) for point in paper_grid(ev.problem.n, ev.n_neighbors)]
-    assert ev.tuner is None and ev.launch == tuner.best() != DEFAULT_LAUNCH
+    grid = [grid_launch(*point) for point in paper_grid(ev.problem.n, ev.n_neighbors)]
+    assert tuner.launches == [DEFAULT_LAUNCH, *grid]
+    assert ev.tuner is None and ev.launch == tuner.best()
     assert TuningCache.load().launches[tuner.key] == ev.launch
 
 
@@ -98,8 +99,8 @@ def test_a_launch_that_fails_to_launch_ends_the_grid_and_the_search_finishes(tun
     monkeypatch.setattr(DeviceSelection, "variant", variant)
     got, ev, tuner = tuned_run(case)
     same_run(got, want)
-    assert tuner.failed == grid[4] and tuner.launches == grid[:4] and ev.launch in grid[:4]
-    assert tuner.iterations == 4 * tuner.trials
+    assert tuner.failed == grid[4] and tuner.launches == [DEFAULT_LAUNCH, *grid[:4]] and ev.launch in tuner.launches
+    assert tuner.iterations == 5 * tuner.trials
 
 
 def test_a_block_too_large_for_the_device_is_caught(tuning_on, monkeypatch):
@@ -110,4 +111,5 @@ def test_a_block_too_large_for_the_device_is_caught(tuning_on, monkeypatch):
     got, ev, tuner = tuned_run(case)
     same_run(got, want)
     assert tuner.failed is not None and tuner.failed.block == 2048
-    assert [launch.block for launch in tuner.launches] == [64, 128] and ev.launch in tuner.launches
+    assert [launch.block for launch in tuner.launches] == [DEFAULT_LAUNCH.block, 64, 128]
+    assert ev.launch in tuner.launches
