@@ -194,7 +194,8 @@ class LaunchTuner:
     (GpuEvaluator.relaunch). The search's iterations run it (algorithms/tabu/tuned.py)."""
 
     def __init__(self, ev: GpuEvaluator, launches: list[Launch], cache: TuningCache, key: str, trials: int = TRIALS):
-        self.ev, self.launches, self.cache, self.key, self.trials = ev, list(launches), cache, key, trials
+        # Grid points can make one launch (a selection grid rounds to one block): each is timed once
+        self.ev, self.launches, self.cache, self.key, self.trials = ev, list(dict.fromkeys(launches)), cache, key, trials
         self.times: dict[Launch, list[float]] = {launch: [] for launch in self.launches}
         self.failed: Launch | None = None  # the launch that ended the grid
         self.iterations = 0  # timed so far

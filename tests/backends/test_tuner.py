@@ -180,3 +180,14 @@ def test_the_tuning_selection_steps_as_any_launch_and_survives_a_failing_one(tmp
     assert calls == [launches[0], launches[1], launches[0], launches[1]] + [launches[1]] * 5
     assert ev.tuner is None and ev.relaunched == [launches[1]]
     assert len(forbids) == 9  # one tabu memory, whatever the launch
+
+
+def test_grid_points_that_make_one_launch_are_timed_once(tmp_path):
+    """On 12 items, totals of 16 and 32 threads both give one selection block of 32 threads."""
+    launches = [grid_launch(*point) for point in paper_grid(12, 66)]
+    assert len(set(launches)) < len(launches)
+    _, t = tuner(tmp_path, launches)
+    assert t.launches == list(dict.fromkeys(launches)) and t.left == 3 * len(set(launches))
+    t.record(1.0)
+    t.fail()  # the second launch fails: the grid ends there, though the same launch comes again later
+    assert t.launches == launches[:1] and not t.done
