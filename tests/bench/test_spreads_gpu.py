@@ -33,7 +33,7 @@ def test_gpu_techniques_give_every_time_its_range(tmp_path, monkeypatch):
     assert all(iterations == launches * 3 for launches, iterations, _ in counts), counts
     for name, keys in TIMED.items():
         for key in keys:
-            assert len(measured_spreads(tables[name], key)) == 1, (name, key)
+            assert len(measured_spreads(tables[name], key)) == len(tables[name]), (name, key)
     assert len(measured_spreads(tables["memory"], "default_s")) == 1
     for memory in MEMORIES:
         measured_spreads(tables["memory"], f"{memory}_s")  # NaN where QAP has no such variant
