@@ -16,9 +16,9 @@ SHARED_CITIES = 2_000  # or3opt: tours of up to this many cities in shared memor
 # or3opt's Or-opt moves up to this many cities: above, its search alone in a block slowed fi-block's iterations
 # more than it helped (reports/peers/)
 OROPT_CITIES = SHARED_CITIES
-# or3opt's (population, island) from this many cities on: the merged rounds that reached rat783's and fl1577's
-# quality fastest (islands of 128 of 2,048), and pcb3038's (512 of 4,096): reports/ils3opt/
-OR3OPT_SHAPES = ((0, (2_048, 0)), (MIN_CITIES, (2_048, 128)), (SHARED_CITIES + 1, (4_096, 512)))
+# or3opt's (population, island) from this many cities on: islands of 256 of 2,048 reached rat783's and fl1577's
+# optimum soonest of 7 shapes (reports/peers/), pcb3038's 0.2 % 512 of 4,096 (reports/ils3opt/)
+OR3OPT_SHAPES = ((0, (2_048, 0)), (MIN_CITIES, (2_048, 256)), (SHARED_CITIES + 1, (4_096, 512)))
 CPU_SHAPE = (16, 16)  # cpu-or3opt's without a population: one island of a few solutions a core
 
 
