@@ -129,16 +129,17 @@ class ResultsFolder:
                 pass  # something is in it: leave it
         self.made = False
 
-    def write_files(self, files: dict[str, bytes]) -> None:
+    def write_files(self, files: dict[str, bytes], durable: bool = True) -> None:
         """A run's files by name (front.csv, trace.csv and run.json, perhaps made on another machine): all written
-        under temporary names first, then renamed over the old ones, run.json last, so an old run stays whole until
-        the new one is in place. Where they cannot be written, a rescue copy is made and the MolsError names both
+        under temporary names first (flushed to the disk unless not `durable`: a caller that writes many folders
+        syncs once, sync_disks), then renamed over the old ones, run.json last, so an old run stays whole until the
+        new one is in place. Where they cannot be written, a rescue copy is made and the MolsError names both
         places."""
         names = [*(name for name in files if name != MANIFEST), MANIFEST]
         staged: list[Path] = []
         try:
             for name in names:
-                staged.append(stage(self.path / name, files[name]))
+                staged.append(stage(self.path / name, files[name], durable))
             for name, temporary in zip(names, staged):
                 os.replace(temporary, self.path / name)
         except OSError as err:
@@ -153,18 +154,26 @@ class _Taken(MolsError):
     """The folder is another run's (in use, or holding a run): a numbered folder tries the next name."""
 
 
-def stage(path: Path, data: bytes) -> Path:
-    """data in a temporary file beside path, flushed to the disk; the caller renames it into place."""
+def stage(path: Path, data: bytes, durable: bool = True) -> Path:
+    """data in a temporary file beside path, flushed to the disk where `durable`; the caller renames it into place."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(temporary, "wb") as file:
             file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
+            if durable:
+                file.flush()
+                os.fsync(file.fileno())
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
     return temporary
+
+
+def sync_disks() -> None:
+    """What was written so far flushed to the disks (os.sync, where the system has it): one call for the folders of
+    many searches, each of whose files would otherwise wait for the disk in turn (reports/multistart/)."""
+    if hasattr(os, "sync"):
+        os.sync()
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -22,12 +22,11 @@ from mols.parallel.record import (
     as_json,
     pending_seeds,
     previous_tasks,
-    seed_folder,
     write_merged,
     write_seed,
 )
 from mols.parallel.task import Outcome, Shipped, TaskReport, check_task, run_task
-from mols.results_folder import KINDS, ResultsFolder
+from mols.results_folder import KINDS, ResultsFolder, sync_disks
 from mols.runner import SearchResult
 
 ATTEMPTS = 2  # a task is tried again once
@@ -124,6 +123,7 @@ class Driver:
                 self._run_tasks(stop, on_search)
                 for write in self.writes:
                     write.result()  # a folder that could not be written: its MolsError
+            sync_disks()  # the folders on the disk before the record that names them
             out.written = True
             return self.write_record()
 
@@ -163,7 +163,7 @@ class Driver:
 
     def _write(self, outcome: Outcome) -> None:
         if outcome.files is not None:
-            self.writes.append(self.writer.submit(write_seed, self.folder, outcome.seed, outcome.files))
+            self.writes.append(self.writer.submit(write_seed, self.folder, outcome.seed, outcome.files, durable=False))
             if outcome.result is not None:
                 self.written[outcome.seed] = Written.of(outcome.files, outcome.result.archive.F)
         if self.keep and outcome.result is not None:

@@ -20,7 +20,7 @@ from mols.search.checkpoint import CHECKPOINT
 
 MERGED, BATCH, MULTISTART = "merged_front.csv", KINDS["batch"], KINDS["multistart"]
 EXIT_CODES = {"completed": 0, "failed": 1}  # interrupted: 128 + the signal's number
-WRITERS = 32  # threads writing the searches' folders: each file is flushed to the disk, and the waits overlap
+WRITERS = 2  # threads writing the searches' folders (flushed to the disk once, sync_disks): more only contend for the GIL
 
 
 def seed_folder(folder: Path, seed: int) -> Path:
@@ -47,10 +47,11 @@ def seed_checkpoints(config, search, checkpoints: tuple[str, float | None] | Non
     return [checkpoints_monitor(config, search, where, interval)], state
 
 
-def write_seed(folder: Path, seed: int, files: dict[str, bytes], overwrite: bool = True) -> None:
-    """One search's files into OUT/seed-S; its checkpoint there removed once the run completed."""
+def write_seed(folder: Path, seed: int, files: dict[str, bytes], overwrite: bool = True, durable: bool = True) -> None:
+    """One search's files into OUT/seed-S (durable: ResultsFolder.write_files'); its checkpoint there removed once
+    the run completed."""
     with ResultsFolder(seed_folder(folder, seed), overwrite=overwrite) as out:
-        out.write_files(files)
+        out.write_files(files, durable)
         if json.loads(files[MANIFEST]).get("status") == "completed":
             finished(out.path)
 

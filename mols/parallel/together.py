@@ -10,6 +10,7 @@ from pathlib import Path
 from mols.errors import MolsError
 from mols.parallel.record import EXIT_CODES, WRITERS, Written, refuse_taken, write_merged, write_seed
 from mols.results import RunContext, results_files
+from mols.results_folder import sync_disks
 from mols.runner import RunConfig
 from mols.runner.batch import seed_configs, sharing_batch
 
@@ -45,7 +46,8 @@ def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, st
     files = {one.seed: results_files(one, result, RunContext.of(search))
              for one, search, result in zip(configs, batch.searches, results)}
     with ThreadPoolExecutor(WRITERS, thread_name_prefix="mols-write") as pool:
-        list(pool.map(lambda seed: write_seed(folder, seed, files[seed], overwrite), files))
+        list(pool.map(lambda seed: write_seed(folder, seed, files[seed], overwrite, durable=False), files))
+    sync_disks()  # the folders on the disk before the record that names them
     codes = {one.seed: EXIT_CODES.get(result.status, stop.exit_code or 130) for one, result in zip(configs, results)}
     written = {one.seed: Written.of(files[one.seed], result.archive.F) for one, result in zip(configs, results)}
     return write_merged(folder, [one.seed for one in configs], codes, "one launch", written=written)
