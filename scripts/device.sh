@@ -17,7 +17,8 @@
 #                after, into $OUT/multigpu
 #   cluster      mols bench cluster: L13 Tables 10-11, PPP Hamming 2 on 1 ... 2 x cores CPU workers against one GPU
 #   batch        mols bench batch: searches sharing each launch, and weight vectors side by side
-#   techniques   mols bench gpu-techniques (Tables 7-9, memory) and mols bench neighborhood
+#   techniques   mols bench gpu-techniques (Tables 7-9, memory) and mols bench neighborhood; CASES=qap (ppp, tsp,
+#                flowshop, comma-separated): gpu-techniques of those alone, as one call fits
 #   qap, tsp, ppp, weierstrass, q3ap   the papers' tables (mols bench NAME), into $OUT/NAME
 #   q3ap-fig2    the Q3AP paper's Fig. 2 alone, as the paper sets it (nug15, 11,025 advanced iterations), 10 seeds,
 #                then on a random general instance (random:15:1)
@@ -38,7 +39,7 @@
 # scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
 # call lasts at most 10 minutes: name one or two suites per call.
 set -uo pipefail
-[ $# -gt 0 ] || { sed -n '2,39p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,40p' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
@@ -113,7 +114,12 @@ suite() {
              --repeats 3 -o "$OUT/multistart-gpus/after" ;;
     cluster) mols bench cluster -k 32 -i 1000 --repeats 3 --cpu-moves 1e5 -o "$OUT/cluster" ;;
     batch) mols bench batch --instances 020_10_01,tai12a,kroA100 --sizes 1,8,64,1024 -i 10000 -o "$OUT/batch" ;;
-    techniques) mols bench gpu-techniques --repeats 30 -o "$OUT/gpu-techniques" && mols bench neighborhood -o "$OUT/neighborhood" ;;
+    techniques)
+      if [ -n "${CASES:-}" ]; then  # Tables 7-9 of these problems alone (Table 7's three instances each: minutes)
+        mols bench gpu-techniques --repeats 30 --cases "$CASES" -o "$OUT/gpu-techniques-${CASES//,/-}"
+      else
+        mols bench gpu-techniques --repeats 30 -o "$OUT/gpu-techniques" && mols bench neighborhood -o "$OUT/neighborhood"
+      fi ;;
     qap) mols bench qap --seeds 3 --plain-iterations 1000 --its-seeds 3 --its-backends gpu -o "$OUT/qap" ;;
     tsp) mols bench tsp -o "$OUT/tsp" ;;
     ppp) mols bench ppp --cpu-moves 2000000 -i 1000 --runs 30 --run-iterations 10000 -o "$OUT/ppp" ;;
