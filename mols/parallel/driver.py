@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import signal
+import socket
 import traceback
 import uuid
 from collections.abc import Callable
@@ -78,6 +79,7 @@ class Driver:
         self.task, self.shipped, self.keep = task or run_task, Shipped.of(fields["instance"]), keep
         self.log = log_file(self.folder, record)
         self.checkpoints = (str(self.folder.absolute()), checkpoint)
+        self.home = (str(self.folder.absolute()), socket.gethostname())  # workers on this host write their folders
         self.run_id = uuid.uuid4().hex[:8]  # the tasks' keys: the same cluster may serve other runs
         self.side = executor.new_side()
         self.tasks: list[Task] = []
@@ -142,7 +144,8 @@ class Driver:
 
     def _submit(self, task: Task):
         return self.executor.submit(self.task, self.fields, task.seeds, self.shipped, self.side, self.logs,
-                                    self.checkpoints, key=f"mols-task-{task.index}-{len(task.attempts)}-{self.run_id}")
+                                    self.checkpoints, self.home,
+                                    key=f"mols-task-{task.index}-{len(task.attempts)}-{self.run_id}")
 
     def _settle(self, task: Task, future) -> bool:
         """Write what the task's attempt found; whether to try it again."""
@@ -162,7 +165,9 @@ class Driver:
         return again
 
     def _write(self, outcome: Outcome) -> None:
-        if outcome.files is not None:
+        if outcome.written is not None:  # its worker, on this host, wrote its folder
+            self.written[outcome.seed] = outcome.written
+        elif outcome.files is not None:
             self.writes.append(self.writer.submit(write_seed, self.folder, outcome.seed, outcome.files, durable=False))
             if outcome.result is not None:
                 self.written[outcome.seed] = Written.of(outcome.files, outcome.result.archive.F)

@@ -1,5 +1,6 @@
 """What a worker runs for the driver: a few searches of one configuration on the worker's device, returned as their
-results and results files (the files `mols run` writes) so that no shared file system is needed."""
+results and results files (the files `mols run` writes) so that no shared file system is needed; on the client's own
+host the worker writes each search's folder itself."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mols.parallel.record import EXIT_CODES, seed_checkpoints, seed_folder
+from mols.errors import MolsError
+from mols.parallel.record import EXIT_CODES, Written, seed_checkpoints, seed_folder, write_seed
 from mols.results import RunContext, results_files
 from mols.runner import RunConfig, SearchResult, build_search
 from mols.runner.batch import seed_configs, sharing_batch
@@ -49,13 +51,14 @@ class Shipped:
 @dataclass
 class Outcome:
     """One search of a task: its status, exit code (as `mols run`'s), result and results files (None where it did
-    not run)."""
+    not run, or where the worker wrote them into the search's folder itself: then `written` says what it wrote)."""
 
     seed: int
     status: str
     code: int | None = None
     result: SearchResult | None = None
     files: dict[str, bytes] | None = None
+    written: Written | None = None
 
 
 @dataclass
@@ -92,13 +95,16 @@ def check_task(fields: dict, shipped: Shipped | None) -> dict:
 
 
 def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, side, logs: str | None = None,
-             checkpoints: tuple[str, float | None] | None = None) -> TaskReport:
+             checkpoints: tuple[str, float | None] | None = None, home: tuple[str, str] | None = None) -> TaskReport:
     """The searches of `fields` (RunConfig's keywords) with these seeds on this worker (module docstring); `side`:
     the executor's side of the worker (its name and the driver's stop, executors.py); `logs`: a folder of this
     machine where each search writes its progress, seed-S.log (None: nowhere); `checkpoints`: (the run's folder,
     seconds between checkpoints or None): each search resumes from FOLDER/seed-S's checkpoint where one is, and
-    writes one there at that interval (resume.py)."""
+    writes one there at that interval (resume.py); `home`: (the run's folder, the client's host name): a worker on
+    that host writes each search's folder there itself (home_folder), in parallel with the other workers, rather
+    than leave every folder to the client in turn (reports/multistart/)."""
     report = TaskReport(side.worker(), socket.gethostname(), os.environ.get("CUDA_VISIBLE_DEVICES"))
+    here = home_folder(home)
     with ONE_AT_A_TIME:
         stop = side.stop()
         report.started = time.time()
@@ -106,7 +112,7 @@ def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, side, logs
             if not stop.requested:
                 config = worker_config(fields, shipped)
                 report.bus = _bus(config)
-                report.outcomes = [_outcome(one, context, result, fields["instance"], report, stop)
+                report.outcomes = [_outcome(one, context, result, fields["instance"], report, stop, here)
                                    for one, context, result in _searches(config, seeds, stop, logs, checkpoints)]
         finally:
             stop.close()
@@ -163,12 +169,28 @@ def _searches(config: RunConfig, seeds: list[int], stop, logs: str | None, check
             yield one, RunContext.of(search), search.run(stop, monitors, state)
 
 
+def home_folder(home: tuple[str, str] | None) -> Path | None:
+    """The run's folder where this worker runs on the client's host and sees it, else None."""
+    if home is None or socket.gethostname() != home[1] or not Path(home[0]).is_dir():
+        return None
+    return Path(home[0])
+
+
 def _outcome(config: RunConfig, context: RunContext, result: SearchResult, instance: str, report: TaskReport,
-             stop) -> Outcome:
-    """The search's result and results files, its configuration naming the instance as the client gave it."""
+             stop, here: Path | None = None) -> Outcome:
+    """The search's result and results files, its configuration naming the instance as the client gave it; with
+    `here`, its folder written there (flushed to the disk by the client, sync_disks), the files sent back only where
+    that failed, for the client to write or report."""
     report.device = context.device
     files = results_files(dataclasses.replace(config, instance=instance), result, context)
-    return Outcome(config.seed, result.status, EXIT_CODES.get(result.status, stop.exit_code or 130), result, files)
+    outcome = Outcome(config.seed, result.status, EXIT_CODES.get(result.status, stop.exit_code or 130), result, files)
+    if here is not None:
+        try:
+            write_seed(here, config.seed, files, durable=False)
+        except MolsError:
+            return outcome
+        outcome.files, outcome.written = None, Written.of(files, result.archive.F)
+    return outcome
 
 
 def _bus(config: RunConfig) -> str | None:

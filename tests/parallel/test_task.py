@@ -1,0 +1,51 @@
+"""A task's worker on the client's host writes its searches' folders itself; elsewhere the files travel back."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+
+import numpy as np
+
+from mols.parallel.executors import WatchedStop
+from mols.parallel.record import seed_folder
+from mols.parallel.task import home_folder, run_task
+from mols.results import FRONT, MANIFEST
+
+FIELDS = {"instance": "tai12a", "problem": "qap", "algorithm": "hc", "iterations": 3, "backend": "cpu"}
+
+
+class Side:
+    """A task's executor side in this process: a stop never requested."""
+
+    def worker(self) -> str:
+        return "here"
+
+    def stop(self) -> WatchedStop:
+        return WatchedStop(never)
+
+
+def never(seconds: float) -> None:
+    """The driver's signal after `seconds`: none."""
+    threading.Event().wait(seconds)
+
+
+def test_the_home_folder_is_the_runs_where_the_worker_shares_the_clients_host_and_sees_it(tmp_path):
+    host = socket.gethostname()
+    assert home_folder((str(tmp_path), host)) == tmp_path
+    assert home_folder((str(tmp_path), f"not-{host}")) is None
+    assert home_folder((str(tmp_path / "missing"), host)) is None
+    assert home_folder(None) is None
+
+
+def test_a_worker_on_the_clients_host_writes_the_folders_and_one_elsewhere_sends_the_files(tmp_path):
+    here = run_task(FIELDS, [0, 1], None, Side(), home=(str(tmp_path), socket.gethostname()))
+    away = run_task(FIELDS, [0, 1], None, Side(), home=(str(tmp_path / "away"), f"not-{socket.gethostname()}"))
+    for written, sent in zip(here.outcomes, away.outcomes, strict=True):
+        assert written.files is None and sent.written is None and written.status == sent.status == "completed"
+        folder = seed_folder(tmp_path, written.seed)
+        assert (folder / FRONT).read_bytes() == written.written.front == sent.files[FRONT]
+        assert json.loads((folder / MANIFEST).read_text()) == written.written.manifest
+        np.testing.assert_array_equal(written.written.F, sent.result.archive.F)
+    assert not (tmp_path / "away").exists()
