@@ -75,11 +75,12 @@ class Driver:
                  keep: bool = False, task: Callable | None = None, checkpoint: float | None = None):
         self.executor, self.fields, self.seeds, self.folder = executor, fields, list(seeds), Path(folder)
         self.record, self.per_task, self.resume, self.overwrite = record, per_task, resume, overwrite
-        self.logs = str(self.folder.absolute()) if logs else None  # a worker's working folder may differ
+        where = str(self.folder.absolute())  # a worker's working folder may differ
+        self.logs = where if logs else None
         self.task, self.shipped, self.keep = task or run_task, Shipped.of(fields["instance"]), keep
         self.log = log_file(self.folder, record)
-        self.checkpoints = (str(self.folder.absolute()), checkpoint)
-        self.home = (str(self.folder.absolute()), socket.gethostname())  # workers on this host write their folders
+        self.checkpoints = (where, checkpoint)
+        self.home = (where, socket.gethostname())  # workers on this host write their folders
         self.run_id = uuid.uuid4().hex[:8]  # the tasks' keys: the same cluster may serve other runs
         self.side = executor.new_side()
         self.tasks: list[Task] = []

@@ -39,7 +39,8 @@ class TuningSelection:
             tuner.record(seconds)
             return chosen
         best = tuner.best()  # timed, or the default launch: made already
-        self._variants = {best: self._variants[best]}  # the others' kernels and graphs let go
+        if len(self._variants) > 1:
+            self._variants = {best: self._variants[best]}  # the others' kernels and graphs let go, once
         return self._variants[best](x, c, step, threshold, key)
 
     def warm(self) -> None:
