@@ -42,6 +42,8 @@ FILES = [
     ("qap", "one.dat", "1\n0\n0\n", "{path}", "at least 2", 1),
     ("qap", "float.dat", "2\n0 1\n1 0.5\n" + MATRIX_2, "{path}", "expected integers, found '0.5'", 3),
     ("qap", "huge-n.dat", "1000000000\n" + MATRIX_2 * 2, "{path}", "a matrix is short or missing", 5),
+    ("qap", "underscore.dat", "2\n0 1_0\n1 0\n" + MATRIX_2, "{path}", "expected integers, found '1_0'", 2),
+    ("qap", "arabic.dat", "2\n0 1\n\u0663 0\n" + MATRIX_2, "{path}", "expected integers, found '\u0663'", 3),
     ("qap", "digits.dat", f"2\n0 {HUGE}\n1 0\n" + MATRIX_2, "{path}", "expected values within", 2),
     ("qap", "bigvals.dat", "3\n" + BIG * 6, "{path}", "objective values could reach", None),
     ("mqap", "header.dat", "facilities = 2 max flows 9\n" + MATRIX_2 * 3, "{path}", "it has no 'objectives'", 1),

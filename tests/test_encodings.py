@@ -47,16 +47,16 @@ def test_checks_name_what_is_wrong(kind, bad):
         kind.check(bad, "--solution")
 
 
-def test_permutation_perturbation_draws_as_before():
-    """ITS's fronts stay seed for seed: the swaps come from the same calls on the generator."""
-    x = np.arange(10, dtype=np.int32)
-    rng_a, rng_b = np.random.default_rng(5), np.random.default_rng(5)
-    y = x.copy()
-    for _ in range(4):
-        i, j = rng_b.choice(10, size=2, replace=False)
-        y[i], y[j] = y[j], y[i]
-    np.testing.assert_array_equal(Permutation(10).perturb(x, rng_a, 4), y)
-    assert rng_a.random() == rng_b.random()
+def test_a_permutation_swap_is_uniform_over_the_pairs_of_positions():
+    """Each of the C(4, 2) = 6 swaps of a 4-permutation comes up about equally often, and never a position with
+    itself."""
+    rng, x = np.random.default_rng(5), np.arange(4, dtype=np.int32)
+    counts = {}
+    for _ in range(6000):
+        pair = tuple(np.flatnonzero(Permutation(4).perturb(x, rng, 1) != x))
+        counts[pair] = counts.get(pair, 0) + 1
+    assert sorted(counts) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert all(900 < count < 1100 for count in counts.values()), counts  # 1,000 each: 6.9 sd apart
 
 
 def test_a_pair_of_permutations_reads_with_a_bar():

@@ -15,6 +15,7 @@ from mols.problems.io import bundled_instances_dir, find_bundled, integer, read_
 
 _MAX_VALUE = 2**30 - 1  # entries and their differences fit int32, the kernels' matrix type
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+_PLAIN = re.compile(r"[0-9+\- \t\r\n\f\v]*")  # what _plain_integers reads (int() also takes '_' and '٣')
 _HEADER = {key: re.compile(rf"{key}\s*[:=]\s*([0-9]+)") for key in ("facilities", "objectives")}
 _BUNDLED = {"qap": ("qap", ".dat"), "mqap": ("mqap", ".dat")}
 
@@ -135,12 +136,30 @@ def read_pareto_set(path: str | os.PathLike[str], n: int, k: int) -> tuple[np.nd
 
 def _integers(path: Path, text: str, first_line: int = 1) -> tuple[list[int], list[int]]:
     """Every whitespace-separated integer of text and the line each is on."""
+    fast = _plain_integers(text, first_line)
+    if fast is not None:
+        return fast
     values, lines = [], []
     for number, tokens in token_lines(text, first_line):
         row = _line_integers(path, tokens, number)
         values += row
         lines += [number] * len(row)
     return values, lines
+
+
+def _plain_integers(text: str, first_line: int) -> tuple[list[int], list[int]] | None:
+    """_integers' result in one NumPy call where text holds only ASCII digits, signs and whitespace and every value
+    is in range (a search per task reads its instance again); None otherwise, for the token-by-token reading to name what is wrong."""
+    if _PLAIN.fullmatch(text) is None:
+        return None
+    try:
+        values = np.array(text.split(), dtype=np.int64)
+    except (ValueError, OverflowError):
+        return None
+    if values.size and np.abs(values).max() > _MAX_VALUE:
+        return None
+    counts = [len(line.split()) for line in text.split("\n")]
+    return values.tolist(), np.repeat(np.arange(first_line, first_line + len(counts)), counts).tolist()
 
 
 def _line_integers(path: Path, tokens: list[str], number: int) -> list[int]:
