@@ -149,7 +149,8 @@ def _integers(path: Path, text: str, first_line: int = 1) -> tuple[list[int], li
 
 def _plain_integers(text: str, first_line: int) -> tuple[list[int], list[int]] | None:
     """_integers' result in one NumPy call where text holds only ASCII digits, signs and whitespace and every value
-    is in range (a search per task reads its instance again); None otherwise, for the token-by-token reading to name what is wrong."""
+    is in range (each search of a task reads its instance); None otherwise, for the token-by-token reading to name
+    what is wrong."""
     if _PLAIN.fullmatch(text) is None:
         return None
     try:
