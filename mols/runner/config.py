@@ -4,6 +4,7 @@ its options object (mols/algorithms/registry.py); validated once where it is mad
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 from mols.algorithms.ils3opt.options import DEFAULT_STRATEGY, ILS3optOptions
@@ -180,7 +181,14 @@ class RunConfig:
 
 def option_defaults() -> dict:
     """Every registered algorithm's options and their defaults, in the registry's order."""
-    return {f.name: f.default for entry in REGISTRY.values() for f in dataclasses.fields(entry.options)}
+    return dict(_defaults(tuple(entry.options for entry in REGISTRY.values())))
+
+
+@functools.lru_cache(maxsize=4)
+def _defaults(options: tuple[type, ...]) -> tuple[tuple[str, object], ...]:
+    """option_defaults for these option classes: asked ~20 times per search's run.json, and REGISTRY may grow at run
+    time (an extension adds an entry), so the classes are the key."""
+    return tuple((f.name, f.default) for kind in options for f in dataclasses.fields(kind))
 
 
 def refuse_foreign(given: dict, algorithm: str) -> None:
