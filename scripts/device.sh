@@ -35,11 +35,13 @@
 #   anytime      mols bench anytime: what the trace and checkpoints cost (issue 39's three runs), into $OUT/anytime
 #   split        mols bench multi-gpu: one tabu search over 1, 2 and 4 GPUs (TSP 2-opt 100,000 cities, PPP H3 1301-1317)
 #
+# PACK=1 packs $OUT into $OUT/results.tgz at the end (a device call returns only so many files).
+#
 # First, as every device call needs: the wheels carried in .whl/ installed into /tmp/site (.whl/extra/ too where
 # scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
 # call lasts at most 10 minutes: name one or two suites per call.
 set -uo pipefail
-[ $# -gt 0 ] || { sed -n '2,40p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,42p' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
@@ -149,9 +151,15 @@ suite() {
   esac
 }
 
+pack() {  # PACK=1: $OUT as one results.tgz (scratch folders left out), since a call returns a limited count of files
+  tar czf /tmp/results.tgz --exclude=scratch -C "$OUT" . && find "$OUT" -mindepth 1 -delete \
+    && mv /tmp/results.tgz "$OUT/"
+}
+
 failed=()
 for name in "$@"; do
   echo "== $name"
   suite "$name" || failed+=("$name")
 done
+[ -z "${PACK:-}" ] || pack
 [ ${#failed[@]} -eq 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
