@@ -48,8 +48,8 @@ def test_checks_name_what_is_wrong(kind, bad):
 
 
 def test_a_permutation_swap_is_uniform_over_the_pairs_of_positions():
-    """Each of the C(4, 2) = 6 swaps of a 4-permutation comes up about equally often, and never a position with
-    itself."""
+    """Each of the C(4, 2) = 6 swaps of a 4-permutation comes up about equally often, and never a position
+    with itself."""
     rng, x = np.random.default_rng(5), np.arange(4, dtype=np.int32)
     counts = {}
     for _ in range(6000):

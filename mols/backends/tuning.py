@@ -189,9 +189,10 @@ def grid_launch(total: int, block: int) -> Launch:
 class LaunchTuner:
     """Algorithm 3 in the search's first iterations (docs/internals.md): the launches (the kernels' own, then the
     paper's grid) in turn, one an iteration, TRIALS rounds (each launch once a round, so that the GPU's drift falls on
-    all alike), the best by its lowest device time (best); a launch that fails ends the grid there (the launches before it go on to their trials). Once
-    done it remembers the best (the default launch where none ran) in the cache and moves its evaluator to it
-    (GpuEvaluator.relaunch). The search's iterations run it (algorithms/tabu/tuned.py)."""
+    all alike), the best by its lowest device time (best); a launch that fails ends the grid there (the launches
+    before it go on to their trials). Once done it remembers the best (the default launch where none ran) in the
+    cache and moves its evaluator to it (GpuEvaluator.relaunch). The search's iterations run it
+    (algorithms/tabu/tuned.py)."""
 
     def __init__(self, ev: GpuEvaluator, launches: list[Launch], cache: TuningCache, key: str, trials: int = TRIALS):
         # Grid points can make one launch (a selection grid rounds to one block): each is timed once
