@@ -10,8 +10,9 @@
 #   fronts       scripts/same_fronts.py --backend gpu against $BASE
 #   ils          mols bench ils3opt: the three runs of reports/ils3opt (kroA100 and lin318, rat783 and fl1577,
 #                pcb3038), into $OUT/ils3opt
-#   d12          mols bench ils3opt --paper, one part a call (PART=seq, fi-small, fi-large, fi-low, rkbi, rkbi-low;
-#                default seq), cut by SIGINT at 570 s with the cells done, into $OUT/ils3opt_paper/PART
+#   d12          mols bench ils3opt --paper in parts (PART=seq, fi-small, fi-mid, fi-pcb, rkbi, fi-low, fi-low-fl,
+#                rkbi-low-a, rkbi-low-b; default seq), each cut by SIGINT with the cells done at D12_SECONDS (default
+#                570), into $OUT/ils3opt_paper/; PART=a,b,c,d runs the parts side by side, one GPU each
 #   multistart   mols bench multistart on every GPU: tai100a on one GPU and all, then Table 5
 #   multistart-gpus  1,000 ITS searches of 10,000 iterations on tai100a, batched, on one GPU and on all, before ($BASE) and
 #                after, into $OUT/multigpu
@@ -70,8 +71,49 @@ ils() {  # NAME INSTANCES SOLVERS POPULATION ISLAND CPU_TIME [OPTIONS]: one benc
     --cpu-populations 1 --runs 3 --iterations 2000000000 --time 60 --twin 8 -o "$OUT/ils3opt/$1"
 }
 
-d12() {  # PART [OPTIONS]: a part of Delévacq et al. 2012's Tables 1-3 (issue 41 item 4), under 10 minutes
-  timeout -s INT 570 mols bench ils3opt --paper --twin 8 -o "$OUT/ils3opt_paper/$1" "${@:2}"
+d12() {  # NAME SECONDS [OPTIONS]: one bench of a part of Delévacq et al. 2012's Tables 1-3 (issue 41 item 4)
+  [ "$2" -gt 20 ] || { echo "d12 $1: no time left"; return 1; }
+  timeout -s INT "$2" mols bench ils3opt --paper --twin 8 -o "$OUT/ils3opt_paper/$1" "${@:3}"
+}
+d12_part() {  # PART: its benches in turn (the next one also after a cut one), cut at D12_SECONDS from the part's start
+  local end=$((SECONDS + ${D12_SECONDS:-570})) fi=fi-thread,fi-block,fi-block-shared blocks=fi-block,fi-block-shared
+  case $1 in
+    seq) d12 seq $((end - SECONDS)) --solvers none --sequential cpu --time 100 ;;
+    fi-small) d12 fi-small $((end - SECONDS)) --instances kroA100,lin318 --solvers $fi --populations 64,512,2048 \
+                --trials 10 --time 2.5 ;;
+    fi-mid) d12 fi-mid $((end - SECONDS)) --instances rat783,fl1577 --solvers $fi --populations 512,2048 --trials 10 \
+              --time 4 ;;
+    # one thread descending 3,038 cities outlasts a time cap (checked between launches): fi-thread from nbsol 64
+    fi-pcb) d12 fi-pcb $((end - SECONDS)) --instances pcb3038 --solvers fi-thread,fi-block --populations 64,512,2048 \
+              --trials 10 --time 4 \
+            ; d12 fi-pcb-low $((end - SECONDS)) --instances pcb3038 --solvers fi-block --populations 1,8 --trials 10 \
+              --time 4 ;;
+    fi-low) d12 fi-low $((end - SECONDS)) --instances kroA100,lin318 --solvers $blocks --populations 1,8 --trials 10 \
+              --time 2.5 \
+            ; d12 fi-low-rat $((end - SECONDS)) --instances rat783 --solvers $blocks --populations 1,8,64 \
+              --trials 10 --time 2.5 ;;
+    fi-low-fl) d12 fi-low-fl $((end - SECONDS)) --instances fl1577 --solvers $blocks --populations 1,8,64 --trials 10 \
+                 --time 4 ;;
+    rkbi) d12 rkbi $((end - SECONDS)) --solvers rkbi --populations 64,512,2048 --trials 3 --time 3 --twin 1 ;;
+    rkbi-low-a) d12 rkbi-low-a $((end - SECONDS)) --instances kroA100,lin318,rat783 --solvers rkbi --populations 1,8 \
+                  --trials 3 --time 1.5 --twin 1 ;;
+    rkbi-low-b) d12 rkbi-low-b $((end - SECONDS)) --instances fl1577,pcb3038 --solvers rkbi --populations 1,8 \
+                  --trials 3 --time 1.5 --twin 1 ;;
+    *) echo "PART=$1: seq, fi-small, fi-mid, fi-pcb, fi-low, fi-low-fl, rkbi, rkbi-low-a or rkbi-low-b"; return 1 ;;
+  esac
+}
+d12_parts() {  # PART=a,b,...: one part a GPU, side by side, each logged into $OUT/ils3opt_paper/PART.log
+  local parts gpu=0 pids=() failed=0
+  IFS=, read -ra parts <<< "${PART:-seq}"
+  [ ${#parts[@]} -gt 1 ] || { d12_part "${parts[0]}"; return; }
+  mkdir -p "$OUT/ils3opt_paper"
+  for part in "${parts[@]}"; do
+    CUDA_VISIBLE_DEVICES=$gpu d12_part "$part" > "$OUT/ils3opt_paper/$part.log" 2>&1 &
+    pids+=($!); gpu=$((gpu + 1))
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  tail -n 3 "$OUT"/ils3opt_paper/*.log
+  return $failed
 }
 
 base_tree() {  # BASE (default .base) is an earlier source tree
@@ -93,18 +135,7 @@ suite() {
       ils kroA100_lin318 kroA100,lin318 cpu1,fi-block-shared 2048 128 10 \
         && ils rat783_fl1577 rat783,fl1577 cpu1,fi-block-shared,fi-block-shared-merged 2048 128 10 \
         && ils pcb3038 pcb3038 cpu1,fi-block-merged 4096 512 30 --cpu-runs 1 ;;
-    d12)
-      case ${PART:-seq} in
-        seq) d12 seq --solvers none --sequential cpu --time 100 ;;
-        fi-small) d12 fi-small --instances kroA100,lin318 --solvers fi-thread,fi-block,fi-block-shared \
-                    --populations 64,512,2048 --trials 5 --time 3 ;;
-        fi-large) d12 fi-large --instances rat783,fl1577,pcb3038 --solvers fi-thread,fi-block,fi-block-shared \
-                    --populations 512,2048 --trials 3 --time 5 ;;
-        fi-low) d12 fi-low --solvers fi-block,fi-block-shared --populations 1,8,64 --trials 2 --time 4 ;;
-        rkbi) d12 rkbi --solvers rkbi --populations 64,512,2048 --trials 3 --time 3 --twin 1 ;;
-        rkbi-low) d12 rkbi-low --solvers rkbi --populations 1,8 --trials 2 --time 2 --twin 1 ;;
-        *) echo "PART=$PART: seq, fi-small, fi-large, fi-low, rkbi or rkbi-low"; return 1 ;;
-      esac ;;
+    d12) d12_parts ;;
     multistart)
       mols bench multistart --instances tai100a -k 20 -i 100000 --columns gpu1,gpu --no-flowshop --repeats 3 \
         -o "$OUT/multistart/tai100a" \
