@@ -73,7 +73,7 @@ ils() {  # NAME INSTANCES SOLVERS POPULATION ISLAND CPU_TIME [OPTIONS]: one benc
 
 d12() {  # NAME SECONDS [OPTIONS]: one bench of a part of Delévacq et al. 2012's Tables 1-3 (issue 41 item 4)
   [ "$2" -gt 20 ] || { echo "d12 $1: no time left"; return 1; }
-  timeout -s INT "$2" mols bench ils3opt --paper --twin 8 -o "$OUT/ils3opt_paper/$1" "${@:3}"
+  timeout -s INT "$2" python3 -m mols bench ils3opt --paper --twin 8 -o "$OUT/ils3opt_paper/$1" "${@:3}"
 }
 d12_part() {  # PART: its benches in turn (the next one also after a cut one), cut at D12_SECONDS from the part's start
   local end=$((SECONDS + ${D12_SECONDS:-570})) fi=fi-thread,fi-block,fi-block-shared blocks=fi-block,fi-block-shared
