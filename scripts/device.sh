@@ -10,9 +10,9 @@
 #   fronts       scripts/same_fronts.py --backend gpu against $BASE
 #   ils          mols bench ils3opt: the three runs of reports/ils3opt (kroA100 and lin318, rat783 and fl1577,
 #                pcb3038), into $OUT/ils3opt
-#   d12          mols bench ils3opt --paper in parts (PART=seq, fi-small, fi-mid, fi-pcb, rkbi, fi-low, fi-low-fl,
-#                rkbi-low-a, rkbi-low-b; default seq), each cut by SIGINT with the cells done at D12_SECONDS (default
-#                570), into $OUT/ils3opt_paper/; PART=a,b,c,d runs the parts side by side, one GPU each
+#   d12          mols bench ils3opt --paper in parts (PART=seq, fi-small, fi-mid, fi-pcb, fi-low, rkbi-a, rkbi-b;
+#                default seq), each cut at D12_SECONDS (default 570) with the cells done, into $OUT/ils3opt_paper/;
+#                PART=a,b,c,d runs the parts side by side, one GPU each
 #   multistart   mols bench multistart on every GPU: tai100a on one GPU and all, then Table 5
 #   multistart-gpus  1,000 ITS searches of 10,000 iterations on tai100a, batched, on one GPU and on all, before ($BASE) and
 #                after, into $OUT/multigpu
@@ -80,7 +80,7 @@ d12_part() {  # PART: its benches in turn (the next one also after a cut one), c
   case $1 in
     seq) d12 seq $((end - SECONDS)) --solvers none --sequential cpu --time 100 ;;
     fi-small) d12 fi-small $((end - SECONDS)) --instances kroA100,lin318 --solvers $fi --populations 64,512,2048 \
-                --trials 10 --time 2.5 ;;
+                --trials 10 --time 2.5 --twin-runs 5 ;;
     fi-mid) d12 fi-mid $((end - SECONDS)) --instances rat783,fl1577 --solvers $fi --populations 512,2048 --trials 10 \
               --time 4 ;;
     # one thread descending 3,038 cities outlasts a time cap (checked between launches): fi-thread from nbsol 64
@@ -89,17 +89,19 @@ d12_part() {  # PART: its benches in turn (the next one also after a cut one), c
             ; d12 fi-pcb-low $((end - SECONDS)) --instances pcb3038 --solvers fi-block --populations 1,8 --trials 10 \
               --time 4 ;;
     fi-low) d12 fi-low $((end - SECONDS)) --instances kroA100,lin318 --solvers $blocks --populations 1,8 --trials 10 \
-              --time 2.5 \
+              --time 2.5 --twin-runs 5 \
             ; d12 fi-low-rat $((end - SECONDS)) --instances rat783 --solvers $blocks --populations 1,8,64 \
-              --trials 10 --time 2.5 ;;
-    fi-low-fl) d12 fi-low-fl $((end - SECONDS)) --instances fl1577 --solvers $blocks --populations 1,8,64 --trials 10 \
-                 --time 4 ;;
-    rkbi) d12 rkbi $((end - SECONDS)) --solvers rkbi --populations 64,512,2048 --trials 3 --time 3 --twin 1 ;;
-    rkbi-low-a) d12 rkbi-low-a $((end - SECONDS)) --instances kroA100,lin318,rat783 --solvers rkbi --populations 1,8 \
-                  --trials 3 --time 1.5 --twin 1 ;;
-    rkbi-low-b) d12 rkbi-low-b $((end - SECONDS)) --instances fl1577,pcb3038 --solvers rkbi --populations 1,8 \
-                  --trials 3 --time 1.5 --twin 1 ;;
-    *) echo "PART=$1: seq, fi-small, fi-mid, fi-pcb, fi-low, fi-low-fl, rkbi, rkbi-low-a or rkbi-low-b"; return 1 ;;
+              --trials 10 --time 2.5 --twin-runs 5 \
+            ; d12 fi-low-fl $((end - SECONDS)) --instances fl1577 --solvers $blocks --populations 1,8,64 --trials 10 \
+              --time 3 --twin-runs 5 ;;
+    # one core repeats an rkbi trial's k samples a step one by one: a twin of minutes (nbsol 1 and 8: hours, none)
+    rkbi-a|rkbi-b)
+      local instances=kroA100,lin318,rat783; [ "$1" = rkbi-a ] || instances=fl1577,pcb3038
+      d12 "$1" $((end - SECONDS)) --instances $instances --solvers rkbi --populations 64,512,2048 --trials 3 --time 3 \
+        --twin 1 --twin-runs 1 \
+      ; d12 "$1-low" $((end - SECONDS)) --instances $instances --solvers rkbi --populations 1,8 --trials 3 --time 1.5 \
+        --twin 0 ;;
+    *) echo "PART=$1: seq, fi-small, fi-mid, fi-pcb, fi-low, rkbi-a or rkbi-b"; return 1 ;;
   esac
 }
 d12_parts() {  # PART=a,b,...: one part a GPU, side by side, each logged into $OUT/ils3opt_paper/PART.log

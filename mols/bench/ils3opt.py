@@ -74,9 +74,11 @@ def default_solvers() -> list[str]:
 
 
 def row(instance: str, solver: str, population: int, runs: int, iterations: int, time_cap: float,
-        gap: float | None, twin: int = 0, island: int = ISLAND, blocks: int | None = None) -> dict:
+        gap: float | None, twin: int = 0, island: int = ISLAND, blocks: int | None = None,
+        twin_runs: int | None = None) -> dict:
     """R runs of one configuration, summed up (module docstring); gap None: TARGET_GAPS's (0 elsewhere), inf: no
-    target (the whole budget, as the paper's runs); blocks: rkbi's per solution (None: by its samples)."""
+    target (the whole budget, as the paper's runs); blocks: rkbi's per solution (None: by its samples); twin_runs:
+    the twin of the first runs only (None: every run's)."""
     problem = load_tsp(instance)
     optimum = optimal_lengths()[problem.instance_name]
     gap = TARGET_GAPS.get(instance, 0.0) if gap is None else gap
@@ -99,7 +101,7 @@ def row(instance: str, solver: str, population: int, runs: int, iterations: int,
             "per_solution": statistics.mean(r.iterations for r in results)}
     strategy = TWINS.get(solver, "cpu")
     if twin and strategy and threads != 1:
-        done |= twin_times(problem, strategy, results, merge or min(twin, population), merge)
+        done |= twin_times(problem, strategy, results[:twin_runs], merge or min(twin, population), merge)
     print(done, flush=True)  # as it comes: a long benchmark shows its progress
     return done
 
@@ -115,13 +117,13 @@ def twin_times(problem, strategy: str, results: list, sample: int, merge: int = 
         again = run_ils3opt(problem, strategy, sample, r.iterations * sample, None, None, seed, 1, merge=merge)
         equal &= bool(np.array_equal(again.lengths, r.lengths[:sample]))
         estimates.append(lists + (again.seconds - lists) * r.population / sample)
-    return {"twin_sample": sample, **Spread.of(estimates).columns("twin_s"), "twin_equal": equal,
+    return {"twin_sample": sample, "twin_runs": len(results), **Spread.of(estimates).columns("twin_s"), "twin_equal": equal,
             **Spread.of(t / r.seconds for t, r in zip(estimates, results)).columns("twin_speedup")}
 
 
 def run(instances, solvers, populations, cpu_populations, runs: int, iterations: int, time_cap: float,
         cpu_time: float, gap: float | None, on_row=lambda: None, twin: int = 0, island: int = ISLAND,
-        cpu_runs: int | None = None) -> pd.DataFrame:
+        cpu_runs: int | None = None, twin_runs: int | None = None) -> pd.DataFrame:
     """Every row (cpu1 and cpu: cpu_runs runs, default runs); an interruption (Ctrl-C, SIGINT from a time limit)
     ends it with the rows done so far."""
     rows = []
@@ -131,7 +133,7 @@ def run(instances, solvers, populations, cpu_populations, runs: int, iterations:
         for instance, solver, population in cells:
             cpu = solver in CPU_SOLVERS
             rows.append(row(instance, solver, population, (cpu_runs or runs) if cpu else runs, iterations,
-                            cpu_time if cpu else time_cap, gap, twin, island))
+                            cpu_time if cpu else time_cap, gap, twin, island, twin_runs=twin_runs))
             on_row()
     except KeyboardInterrupt:
         if not rows:

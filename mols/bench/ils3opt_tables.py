@@ -27,7 +27,8 @@ target, unless --time cuts a trial (capped: the trials cut; their Δavg is then 
 launches Table 2's blocks per solution (--rkbi-blocks paper) of 128 threads (the paper's: 64), or as many as its
 samples take (auto); the tours do not depend on them. speed-up: the twin's (the trial's first --twin solutions again
 on one core, same seed and iterations, scaled to nbsol) over the trial's seconds, the median over trials; the
-paper's is its CPU's time over its C2050's. f_req: the share of trials whose best tour is optimal; Δavg: their mean
+paper's is its CPU's time over its C2050's (--twin-runs N: over the first N trials, where one core would take
+hours to repeat every trial). f_req: the share of trials whose best tour is optimal; Δavg: their mean
 % above the optimum."""
 
 SEQUENTIAL_NOTE = """Sequential: the paper validated its sequential ILS against Stützle and Hoos and Lourenço et
@@ -43,26 +44,27 @@ def cells(instances, solvers, populations) -> list[tuple[str, str, int]]:
 
 
 def table_cell(instance: str, solver: str, nbsol: int, trials: int | None, time_cap: float | None, twin: int,
-               rkbi_blocks: str) -> dict:
+               rkbi_blocks: str, twin_runs: int | None = None) -> dict:
     """One cell of Table 1 (FI) or Table 3 (rkbi): the bench's row at the paper's budget, the paper's figures beside."""
     n = load_tsp(instance).n
     spend = paper.budget(solver, instance, nbsol)
     blocks = spend["blocks"] if rkbi_blocks == "paper" else None
     done = row(instance, solver, nbsol, trials or paper.trials(n), spend["it_total"], time_cap, math.inf,
-               twin, blocks=blocks)
+               twin, blocks=blocks, twin_runs=twin_runs)
     return done | {"table": 3 if solver in paper.RKBI else 1, "label": paper.LABELS[solver],
                    "it_total": spend["it_total"], "k": spend["k"], "paper_blocks": spend["blocks"],
                    "it_lim": math.ceil(spend["it_total"] / nbsol)} | paper.paper(solver, instance, nbsol)
 
 
 def run_tables(instances, solvers, populations, trials: int | None, time_cap: float | None, twin: int,
-               rkbi_blocks: str = "paper", on_row=lambda: None) -> pd.DataFrame:
-    """Every cell; an interruption ends it with the cells done so far."""
+               rkbi_blocks: str = "paper", on_row=lambda rows: None, twin_runs: int | None = None) -> pd.DataFrame:
+    """Every cell, on_row(the rows so far) after each (a report of them survives a run killed later); an
+    interruption (KeyboardInterrupt) ends it with the cells done so far."""
     rows, planned = [], cells(instances, solvers, populations)
     try:
         for instance, solver, nbsol in planned:
-            rows.append(table_cell(instance, solver, nbsol, trials, time_cap, twin, rkbi_blocks))
-            on_row()
+            rows.append(table_cell(instance, solver, nbsol, trials, time_cap, twin, rkbi_blocks, twin_runs))
+            on_row(rows)
     except KeyboardInterrupt:
         if not rows:
             raise

@@ -10,8 +10,11 @@ from mols.errors import MolsError
 
 
 def paper_tables(instances: str, solvers: str | None, populations: str, trials: int | None, time_cap: float | None,
-                 twin: int, sequential: str, rkbi_blocks: str, output: Path) -> None:
-    """The paper's Tables 1-3 cells asked for, and the sequential validation where asked (ils3opt_tables.py)."""
+                 twin: int, sequential: str, rkbi_blocks: str, output: Path, twin_runs: int | None = None) -> None:
+    """The paper's Tables 1-3 cells asked for, and the sequential validation where asked (ils3opt_tables.py);
+    the report is written again after each cell, so a run killed by a time limit keeps the cells done."""
+    import pandas as pd
+
     from mols.backends import gpu_available
     from mols.bench import ils3opt_tables as tables
     from mols.bench.ils3opt import INSTANCES
@@ -30,15 +33,23 @@ def paper_tables(instances: str, solvers: str | None, populations: str, trials: 
     if not chosen_solvers and not checks:
         raise MolsError("--solvers none with --sequential none: nothing to measure")
     planned = len(tables.cells(chosen, chosen_solvers, sizes))
-    with advancing(planned) as advance:
-        done = tables.run_tables(chosen, chosen_solvers, sizes, trials, time_cap, twin, rkbi_blocks, advance)
-    checked = tables.run_sequential(chosen, checks, trials, time_cap)
-    cut = tables.cut_note(planned, done, trials, time_cap)
-    print(cut, flush=True)
     settings = {"trials": trials or "the paper's (20 below 1,000 cities, 10 above)",
-                "time cap": f"{time_cap:g} s a trial" if time_cap else "none", "twin": f"{twin} solutions",
-                "rkbi blocks": rkbi_blocks}
-    show_report(tables.write_report(done, checked, output, settings, cut))
+                "time cap": f"{time_cap:g} s a trial" if time_cap else "none", "twin": f"{twin} solutions"
+                + (f" of the first {twin_runs} trials" if twin_runs else ""), "rkbi blocks": rkbi_blocks}
+
+    def write(done: pd.DataFrame, checked: pd.DataFrame) -> Path:
+        return tables.write_report(done, checked, output, settings, tables.cut_note(planned, done, trials, time_cap))
+
+    with advancing(planned) as advance:
+        def on_row(rows: list[dict]) -> None:
+            write(pd.DataFrame(rows), pd.DataFrame())
+            advance()
+
+        done = tables.run_tables(chosen, chosen_solvers, sizes, trials, time_cap, twin, rkbi_blocks, on_row,
+                                 twin_runs)
+    checked = tables.run_sequential(chosen, checks, trials, time_cap)
+    print(tables.cut_note(planned, done, trials, time_cap), flush=True)
+    show_report(write(done, checked))
 
 
 def only_with_paper(trials: int | None, sequential: str, rkbi_blocks: str) -> None:

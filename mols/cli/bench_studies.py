@@ -40,6 +40,8 @@ def bench_ils3opt(
     twin: Annotated[int, typer.Option(min=0, help="Run the first S solutions of each run again on 1 core (the "
                                       "same search: the paper's speed-up at equal quality; -merged rows: the first "
                                       "island); 0: no twin.")] = 8,
+    twin_runs: Annotated[int | None, typer.Option(min=1, help="The twin of each row's first N runs only (default: "
+                                                  "every run's).")] = None,
     island: Annotated[int, typer.Option(min=1, help="The -merged solvers' solutions per island (mols run --merge; "
                                         "the population where it is smaller).")] = 512,
     paper: Annotated[bool, typer.Option("--paper", help="Tables 1-3 at the paper's budgets, beside its figures "
@@ -55,7 +57,8 @@ def bench_ils3opt(
     from mols.cli.bench_ils3opt import only_with_paper, paper_tables
 
     if paper:
-        return paper_tables(instances, solvers, populations, trials, time_cap, twin, sequential, rkbi_blocks, output)
+        return paper_tables(instances, solvers, populations, trials, time_cap, twin, sequential, rkbi_blocks, output,
+                            twin_runs)
     only_with_paper(trials, sequential, rkbi_blocks)
     time_cap = 60.0 if time_cap is None else time_cap
     chosen = choose(instances, bench.INSTANCES, "--instances")
@@ -66,7 +69,7 @@ def bench_ils3opt(
     cells = sum(len(cpu_sizes if s in bench.CPU_SOLVERS else sizes) for s in chosen_solvers) * len(chosen)
     with advancing(cells) as advance:
         df = bench.run(chosen, chosen_solvers, sizes, cpu_sizes, runs, iterations, time_cap, cpu_time, gap,
-                       on_row=advance, twin=twin, island=island, cpu_runs=cpu_runs)
+                       on_row=advance, twin=twin, island=island, cpu_runs=cpu_runs, twin_runs=twin_runs)
     shown_runs = runs if cpu_runs in (None, runs) else f"{runs} (cpu1 and cpu: {cpu_runs})"
     settings = {"runs": shown_runs, "it_total": f"{iterations:,}", "time cap": f"{time_cap:g} s",
                 "cpu time cap": f"{cpu_time:g} s",
