@@ -10,9 +10,10 @@
 #   fronts       scripts/same_fronts.py --backend gpu against $BASE
 #   ils          mols bench ils3opt: the three runs of reports/ils3opt (kroA100 and lin318, rat783 and fl1577,
 #                pcb3038), into $OUT/ils3opt
-#   d12          mols bench ils3opt --paper in parts (PART=seq, fi-small, fi-mid, fi-pcb, fi-low, rkbi-a, rkbi-b;
-#                default seq), each cut at D12_SECONDS (default 570) with the cells done, into $OUT/ils3opt_paper/;
-#                PART=a,b,c,d runs the parts side by side, one GPU each
+#   d12          mols bench ils3opt --paper in parts (PART=seq, fi-small, fi-mid, fi-pcb, fi-low, fi-low-fl, rkbi-a,
+#                rkbi-b; default seq), each cut at D12_SECONDS (default 570) with the cells done, into
+#                $OUT/ils3opt_paper/; PART=a,b,c,d runs the parts side by side, one GPU each; then
+#                `mols bench ils3opt --paper --combine $OUT/ils3opt_paper` makes one report of them
 #   multistart   mols bench multistart on every GPU: tai100a on one GPU and all, then Table 5
 #   multistart-gpus  1,000 ITS searches of 10,000 iterations on tai100a, batched, on one GPU and on all, before ($BASE) and
 #                after, into $OUT/multigpu
@@ -91,17 +92,19 @@ d12_part() {  # PART: its benches in turn (the next one also after a cut one), c
     fi-low) d12 fi-low $((end - SECONDS)) --instances kroA100,lin318 --solvers $blocks --populations 1,8 --trials 10 \
               --time 2.5 --twin-runs 5 \
             ; d12 fi-low-rat $((end - SECONDS)) --instances rat783 --solvers $blocks --populations 1,8,64 \
-              --trials 10 --time 2.5 --twin-runs 5 \
-            ; d12 fi-low-fl $((end - SECONDS)) --instances fl1577 --solvers $blocks --populations 1,8,64 --trials 10 \
-              --time 3 --twin-runs 5 ;;
+              --trials 10 --time 2.5 --twin-runs 5 ;;
+    fi-low-fl) d12 fi-low-fl $((end - SECONDS)) --instances fl1577 --solvers $blocks --populations 1,8,64 --trials 10 \
+                 --time 3 --twin-runs 5 \
+               ; d12 fi-thread-64 $((end - SECONDS)) --instances rat783,fl1577 --solvers fi-thread --populations 64 \
+                 --trials 10 --time 4 --twin-runs 5 ;;
     # one core repeats an rkbi trial's k samples a step one by one: a twin of minutes (nbsol 1 and 8: hours, none)
     rkbi-a|rkbi-b)
-      local instances=kroA100,lin318,rat783; [ "$1" = rkbi-a ] || instances=fl1577,pcb3038
-      d12 "$1" $((end - SECONDS)) --instances $instances --solvers rkbi --populations 64,512,2048 --trials 3 --time 3 \
-        --twin 1 --twin-runs 1 \
-      ; d12 "$1-low" $((end - SECONDS)) --instances $instances --solvers rkbi --populations 1,8 --trials 3 --time 1.5 \
-        --twin 0 ;;
-    *) echo "PART=$1: seq, fi-small, fi-mid, fi-pcb, fi-low, rkbi-a or rkbi-b"; return 1 ;;
+      local instances=kroA100,lin318,rat783 rkbi="--solvers rkbi --trials 3"
+      [ "$1" = rkbi-a ] || instances=fl1577,pcb3038
+      d12 "$1" $((end - SECONDS)) --instances $instances $rkbi --populations 64,512 --time 3 --twin 1 --twin-runs 1 \
+      ; d12 "$1-2048" $((end - SECONDS)) --instances $instances $rkbi --populations 2048 --time 3 --twin 1 \
+      ; d12 "$1-low" $((end - SECONDS)) --instances $instances $rkbi --populations 1,8 --time 1.5 --twin 0 ;;
+    *) echo "PART=$1: seq, fi-small, fi-mid, fi-pcb, fi-low, fi-low-fl, rkbi-a or rkbi-b"; return 1 ;;
   esac
 }
 d12_parts() {  # PART=a,b,...: one part a GPU, side by side, each logged into $OUT/ils3opt_paper/PART.log

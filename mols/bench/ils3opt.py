@@ -13,6 +13,7 @@ import pandas as pd
 
 from mols.algorithms.ils3opt.search import numba_threads, run_ils3opt
 from mols.bench.common import Spread, write_report_files
+from mols.bench.ils3opt_paper import INSTANCES
 from mols.markdown import markdown_list, markdown_table
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
@@ -52,7 +53,6 @@ rates and twin speed-ups: the median over the runs and in brackets their range; 
 medians' ratio, in brackets the ratios of the ranges' ends.
 """
 
-INSTANCES = ("kroA100", "lin318", "rat783", "fl1577", "pcb3038")
 TARGET_GAPS = {"kroA100": 0.0, "lin318": 0.0, "rat783": 0.02, "fl1577": 0.01, "pcb3038": 0.2}  # % above the optimum
 SOLVERS = {"cpu1": ("cpu", 1), "cpu": ("cpu", None), "fi-thread": ("fi-thread", None),
            "fi-block": ("fi-block", None), "fi-block-shared": ("fi-block-shared", None), "rkbi": ("rkbi", None),

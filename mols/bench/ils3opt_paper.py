@@ -7,6 +7,7 @@ from mols.algorithms.ils3opt.search import PAPER_SAMPLES
 
 SOURCE = ("Delévacq, Delisle, Krajecki, \"Parallelization Strategies for Local Search Algorithms on Graphics "
           "Processing Units\" (2012), §5, Tables 1-3")
+INSTANCES = ("kroA100", "lin318", "rat783", "fl1577", "pcb3038")
 POPULATIONS = (1, 8, 64, 512, 2048)  # nbsol = 2^x, x in {0, 3, 6, 9, 11}
 # The paper's strategies by mols' names: ILS-FI_thread (T), ILS-FI_block with the tour in global (BG) or shared (BS)
 # memory (Table 1), ILS-RKBI_blocks (Tables 2 and 3); cpu and cpu-rkbi are their Numba twins (the paper's CPU code).
@@ -50,6 +51,9 @@ QUALITY = {
              "fl1577": ((0.00,) * 5, (1.034, 1.703, 1.831, 1.776, 1.741)),
              "pcb3038": ((0.00,) * 5, (4.636, 4.940, 5.162, 5.104, 4.970))},
 }
+
+
+CELLS = len(INSTANCES) * len(POPULATIONS) * 4 - len(POPULATIONS)  # 4 strategies, BS on pcb3038 absent
 
 
 def trials(n: int) -> int:

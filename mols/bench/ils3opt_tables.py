@@ -72,6 +72,21 @@ def run_tables(instances, solvers, populations, trials: int | None, time_cap: fl
     return pd.DataFrame(rows)
 
 
+def read_parts(folder: Path) -> pd.DataFrame:
+    """The cells of every ils3opt_paper.csv under folder (parts of the tables run apart, one a GPU), in the tables'
+    order; a cell found twice keeps the later file's (by path)."""
+    from mols.errors import MolsError
+
+    files = sorted(folder.rglob("ils3opt_paper.csv"))
+    if not files:
+        raise MolsError(f"--combine: no ils3opt_paper.csv under {folder}")
+    cell = ["table", "instance", "population", "solver"]
+    df = pd.concat([pd.read_csv(f) for f in files], ignore_index=True).drop_duplicates(cell, keep="last")
+    order = {"instance": paper.INSTANCES, "solver": tuple(paper.LABELS)}
+    return df.sort_values(cell, key=lambda c: c.map(order[c.name].index) if c.name in order else c,
+                          ignore_index=True)
+
+
 def sequential_row(instance: str, solver: str, trials: int | None, time_cap: float | None) -> dict:
     """The sequential validation's row of one instance (SEQUENTIAL_NOTE)."""
     problem = load_tsp(instance)
@@ -135,12 +150,20 @@ def cut_note(planned: int, done: pd.DataFrame, trials: int | None, time_cap: flo
     return "Cut: " + "; ".join(cuts) + "."
 
 
-def write_report(tables: pd.DataFrame, sequential: pd.DataFrame, folder: Path, settings: dict, cut: str) -> Path:
-    """folder/ils3opt_paper.md, and the CSVs of both tables (every column)."""
+def measured_on(folder: Path) -> str:
+    """The machine's lines of the first report under folder (what its parts ran on)."""
+    first = sorted(folder.rglob("ils3opt_paper.md"))[0].read_text().split("\n\n")
+    return next(block for block in first if block.startswith("- "))
+
+
+def write_report(tables: pd.DataFrame, sequential: pd.DataFrame, folder: Path, settings: dict, cut: str,
+                 machine: str | None = None) -> Path:
+    """folder/ils3opt_paper.md, and the CSVs of both tables (every column); machine: the environment's lines
+    (default: this machine's)."""
     from mols.environment import environment
 
     parts = ["# ILS-3opt against Delévacq et al. 2012, Tables 1-3 (`mols bench ils3opt --paper`)\n",
-             f"Paper's figures: {paper.SOURCE}.\n", markdown_list(environment()) + "\n",
+             f"Paper's figures: {paper.SOURCE}.\n", (machine or markdown_list(environment())) + "\n",
              "Settings: " + ", ".join(f"{k} {v}" for k, v in settings.items()) + ".\n", cut + "\n"]
     if len(tables):
         parts += ["## Tables 1 and 3 (Table 2: the blocks column)\n", MEASURED + "\n", render_tables(tables) + "\n"]

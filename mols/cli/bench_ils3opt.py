@@ -52,9 +52,22 @@ def paper_tables(instances: str, solvers: str | None, populations: str, trials: 
     show_report(write(done, checked))
 
 
-def only_with_paper(trials: int | None, sequential: str, rkbi_blocks: str) -> None:
+def combine_tables(folder: Path, output: Path) -> None:
+    """One report of the parts' cells under folder (`mols bench ils3opt --paper` runs of parts of the tables)."""
+    import pandas as pd
+
+    from mols.bench import ils3opt_paper as paper
+    from mols.bench import ils3opt_tables as tables
+
+    done = tables.read_parts(folder)
+    cut = tables.cut_note(paper.CELLS, done, None, None).replace(" asked", "")
+    settings = {"parts": f"every ils3opt_paper.csv under {folder.name}/ (trials and caps: each cell's columns)"}
+    show_report(tables.write_report(done, pd.DataFrame(), output, settings, cut, tables.measured_on(folder)))
+
+
+def only_with_paper(trials: int | None, sequential: str, rkbi_blocks: str, combine: Path | None = None) -> None:
     """MolsError naming the first --paper option given without --paper."""
     for name, given in (("--trials", trials is not None), ("--sequential", sequential != "none"),
-                        ("--rkbi-blocks", rkbi_blocks != "paper")):
+                        ("--rkbi-blocks", rkbi_blocks != "paper"), ("--combine", combine is not None)):
         if given:
             raise MolsError(f"{name}: runs with --paper only")

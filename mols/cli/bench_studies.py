@@ -49,17 +49,21 @@ def bench_ils3opt(
     trials: Annotated[int | None, typer.Option(min=1, help="--paper: trials a cell (default 20, 10 from 1,000 cities).")] = None,
     sequential: Annotated[str, typer.Option(help="--paper: validate the sequential ILS: cpu, cpu-rkbi or none.")] = "none",
     rkbi_blocks: Annotated[str, typer.Option(help="--paper: rkbi's blocks a solution, paper (Table 2) or auto.")] = "paper",
+    combine: Annotated[Path | None, typer.Option(help="--paper: one report of the cells of the runs (parts of the "
+                                                 "tables) under this folder, nothing run.")] = None,
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "ils3opt",
 ):
     """ILS-3opt (Delévacq et al. 2012, Tables 1-3): speed-up over one core, frequency of the optimum,
     average deviation and time to quality, on the CPU and the GPU strategies."""
     from mols.bench import ils3opt as bench
-    from mols.cli.bench_ils3opt import only_with_paper, paper_tables
+    from mols.cli.bench_ils3opt import combine_tables, only_with_paper, paper_tables
 
+    if paper and combine:
+        return combine_tables(combine, output)
     if paper:
         return paper_tables(instances, solvers, populations, trials, time_cap, twin, sequential, rkbi_blocks, output,
                             twin_runs)
-    only_with_paper(trials, sequential, rkbi_blocks)
+    only_with_paper(trials, sequential, rkbi_blocks, combine)
     time_cap = 60.0 if time_cap is None else time_cap
     chosen = choose(instances, bench.INSTANCES, "--instances")
     chosen_solvers = choose(solvers, bench.SOLVERS, "--solvers") if solvers else bench.default_solvers()

@@ -56,6 +56,48 @@ def test_command_writes_the_report_and_names_bad_flags(tmp_path):
     assert (tmp_path / "ils3opt_paper.csv").exists() and (tmp_path / "ils3opt_sequential.csv").exists()
     for args, flag in ((["--paper", "--solvers", "fi-thread,cpu1"], "--solvers"),
                        (["--paper", "--sequential", "rkbi"], "--sequential"),
-                       (["--paper", "--rkbi-blocks", "many"], "--rkbi-blocks"), (["--trials", "3"], "--trials")):
+                       (["--paper", "--rkbi-blocks", "many"], "--rkbi-blocks"), (["--trials", "3"], "--trials"),
+                       (["--combine", str(tmp_path)], "--combine"),
+                       (["--paper", "--combine", str(tmp_path / "empty")], "--combine")):
         bad = CliRunner().invoke(app, ["bench", "ils3opt", *args, "-o", str(tmp_path)])
         assert bad.exit_code == 1 and flag in bad.output, (args, bad.output)
+
+
+
+def test_twin_runs_repeats_only_the_first_trials_on_one_core():
+    df = tables.run_tables(["kroA100"], ["cpu"], [4], trials=3, time_cap=0.3, twin=1, twin_runs=1)
+    row = df.iloc[0]
+    assert row["runs"] == 3 and row["twin_runs"] == 1 and row["twin_equal"]
+    assert row["twin_speedup_min"] == row["twin_speedup"] == row["twin_speedup_max"]  # one twin: no spread
+
+
+def test_each_cell_reaches_the_report_before_the_next_runs(tmp_path, monkeypatch):
+    """A run killed by a time limit (the process leaves at once) keeps the cells done: the report is rewritten
+    after each cell, so it holds the first when the second fails."""
+    real = tables.table_cell
+
+    def second_fails(instance, solver, nbsol, *args):
+        if nbsol == 2:
+            raise RuntimeError("killed")
+        return real(instance, solver, nbsol, *args)
+
+    monkeypatch.setattr(tables, "table_cell", second_fails)
+    result = CliRunner().invoke(app, ["bench", "ils3opt", "--paper", "--instances", "kroA100", "--solvers", "cpu",
+                                      "--populations", "1,2", "--trials", "1", "--time", "0.2", "--twin", "0",
+                                      "-o", str(tmp_path)])
+    assert result.exit_code != 0
+    assert "Cut: 1 cells of 2 asked" in (tmp_path / "ils3opt_paper.md").read_text()
+
+
+def test_combine_puts_the_parts_cells_into_the_tables_order(tmp_path):
+    parts = tmp_path / "parts"
+    for name, solver, populations in (("b", "cpu", [2, 1]), ("a", "cpu-rkbi", [1])):
+        df = tables.run_tables(["kroA100"], [solver], populations, trials=1, time_cap=0.2, twin=0)
+        tables.write_report(df, df.iloc[0:0], parts / name, {}, "Cut: none.")
+    result = CliRunner().invoke(app, ["bench", "ils3opt", "--paper", "--combine", str(parts),
+                                      "-o", str(tmp_path / "all")])
+    assert result.exit_code == 0, result.output
+    combined = tables.read_parts(parts)
+    assert list(zip(combined["solver"], combined["population"])) == [("cpu", 1), ("cpu", 2), ("cpu-rkbi", 1)]
+    text = (tmp_path / "all" / "ils3opt_paper.md").read_text()
+    assert f"Cut: 3 cells of {paper.CELLS} (" in text and text.count("| kroA100 |") == 3
