@@ -13,7 +13,6 @@ import pandas as pd
 
 from mols.algorithms.ils3opt.search import numba_threads, run_ils3opt
 from mols.bench.common import Spread, write_report_files
-from mols.bench.ils3opt_paper import INSTANCES
 from mols.markdown import markdown_list, markdown_table
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists

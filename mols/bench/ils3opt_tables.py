@@ -152,7 +152,7 @@ def cut_note(planned: int, done: pd.DataFrame, trials: int | None, time_cap: flo
 
 def measured_on(folder: Path) -> str:
     """The machine's lines of the first report under folder (what its parts ran on)."""
-    first = sorted(folder.rglob("ils3opt_paper.md"))[0].read_text().split("\n\n")
+    first = min(folder.rglob("ils3opt_paper.md")).read_text().split("\n\n")
     return next(block for block in first if block.startswith("- "))
 
 

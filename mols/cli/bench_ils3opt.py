@@ -17,7 +17,7 @@ def paper_tables(instances: str, solvers: str | None, populations: str, trials: 
 
     from mols.backends import gpu_available
     from mols.bench import ils3opt_tables as tables
-    from mols.bench.ils3opt import INSTANCES
+    from mols.bench.ils3opt_paper import INSTANCES
 
     chosen = choose(instances, INSTANCES, "--instances")
     if solvers == "none":

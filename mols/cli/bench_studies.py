@@ -56,6 +56,7 @@ def bench_ils3opt(
     """ILS-3opt (Delévacq et al. 2012, Tables 1-3): speed-up over one core, frequency of the optimum,
     average deviation and time to quality, on the CPU and the GPU strategies."""
     from mols.bench import ils3opt as bench
+    from mols.bench.ils3opt_paper import INSTANCES as paper_instances
     from mols.cli.bench_ils3opt import combine_tables, only_with_paper, paper_tables
 
     if paper and combine:
@@ -65,7 +66,7 @@ def bench_ils3opt(
                             twin_runs)
     only_with_paper(trials, sequential, rkbi_blocks, combine)
     time_cap = 60.0 if time_cap is None else time_cap
-    chosen = choose(instances, bench.INSTANCES, "--instances")
+    chosen = choose(instances, paper_instances, "--instances")
     chosen_solvers = choose(solvers, bench.SOLVERS, "--solvers") if solvers else bench.default_solvers()
     sizes = parse_counts(populations, "--populations")
     cpu_sizes = parse_counts(cpu_populations, "--cpu-populations") if cpu_populations else sizes
