@@ -116,7 +116,8 @@ def twin_times(problem, strategy: str, results: list, sample: int, merge: int = 
         again = run_ils3opt(problem, strategy, sample, r.iterations * sample, None, None, seed, 1, merge=merge)
         equal &= bool(np.array_equal(again.lengths, r.lengths[:sample]))
         estimates.append(lists + (again.seconds - lists) * r.population / sample)
-    return {"twin_sample": sample, "twin_runs": len(results), **Spread.of(estimates).columns("twin_s"), "twin_equal": equal,
+    return {"twin_sample": sample, "twin_runs": len(results), **Spread.of(estimates).columns("twin_s"),
+            "twin_equal": equal,
             **Spread.of(t / r.seconds for t, r in zip(estimates, results)).columns("twin_speedup")}
 
 

@@ -79,7 +79,7 @@ def read_parts(folder: Path) -> pd.DataFrame:
 
     files = sorted(folder.rglob("ils3opt_paper.csv"))
     if not files:
-        raise MolsError(f"--combine: no ils3opt_paper.csv under {folder}")
+        raise MolsError(f"folder: no ils3opt_paper.csv under {folder}")
     cell = ["table", "instance", "population", "solver"]
     df = pd.concat([pd.read_csv(f) for f in files], ignore_index=True).drop_duplicates(cell, keep="last")
     order = {"instance": paper.INSTANCES, "solver": tuple(paper.LABELS)}

@@ -59,6 +59,8 @@ def combine_tables(folder: Path, output: Path) -> None:
     from mols.bench import ils3opt_paper as paper
     from mols.bench import ils3opt_tables as tables
 
+    if not any(folder.rglob("ils3opt_paper.csv")):
+        raise MolsError(f"--combine: no ils3opt_paper.csv under {folder} (the folder of `--paper` runs' reports)")
     done = tables.read_parts(folder)
     cut = tables.cut_note(paper.CELLS, done, None, None).replace(" asked", "")
     settings = {"parts": f"every ils3opt_paper.csv under {folder.name}/ (trials and caps: each cell's columns)"}
