@@ -57,3 +57,21 @@ def test_merged_rows_twin_whole_and_quality_against_the_fastest_core():
     assert merged["island"] == 4 and df.iloc[4]["island"] == 1  # islands of min(--island, population)
     fastest = df[df["solver"].isin(["cpu1", "cpu1-merged"])]["t_target"].min()
     assert math.isclose(merged["q_speedup"], fastest / merged["t_target"]) and merged["q_bound"] == ""
+
+
+def test_each_row_reaches_the_report_before_the_next_runs(tmp_path, monkeypatch):
+    """Ctrl-C ends `mols` at once: the report, rewritten after each row, holds the rows done (here: the first, the
+    second failing)."""
+    real = bench.row
+
+    def second_fails(instance, solver, population, *args, **kwargs):
+        if population == 2:
+            raise RuntimeError("killed")
+        return real(instance, solver, population, *args, **kwargs)
+
+    monkeypatch.setattr(bench, "row", second_fails)
+    result = CliRunner().invoke(app, ["bench", "ils3opt", "--instances", "kroA100", "--solvers", "cpu1",
+                                      "--populations", "1,2", "--runs", "1", "--time", "5", "-o", str(tmp_path)])
+    assert result.exit_code != 0
+    text = (tmp_path / "ils3opt.md").read_text()
+    assert "| kroA100 |" in text and text.count("| cpu1 |") == 1
