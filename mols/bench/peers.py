@@ -28,21 +28,32 @@ def installed(domain: Domain) -> tuple[list[str], list[str]]:
 
 
 def run(plan: dict[str, list[str]], settings: Settings,
-        on_job: Callable[[Job, dict], None] = lambda job, result: None) -> tuple[list[dict], list[str]]:
+        on_record: Callable[[list[dict], list[str]], None] = lambda records, skipped: None
+        ) -> tuple[list[dict], list[str]]:
     """Every run of the plan (domain -> its instances) under the settings: a record per job (its Job's fields, its
-    points, final solution and note), and a line per peer skipped."""
-    jobs, skipped = [], []
+    points, final solution and note), and a line per peer skipped; on_record(the records so far, the lines) after
+    each run ends, so that a report of them outlives a bench stopped later."""
+    jobs, skipped, done = [], [], []
     for name, instances in plan.items():
         domain = DOMAINS[name]
         peers, lines = installed(domain)
         skipped += [f"{name}: {line}" for line in lines]
         for instance in instances:
             jobs += domain.jobs(instance, settings, peers)
+
+    def on_job(job: Job, result: dict) -> None:
+        done.append(record(job, result))
+        on_record(done, skipped)
+
     results = run_jobs(jobs, settings.gpus, settings.cores, on_job)
-    records = [{"domain": job.domain, "instance": job.instance, "contestant": job.contestant, "seed": job.seed,
-                "budget": job.budget, "points": result.get("points", []), "final": result.get("final"),
-                "note": result.get("note")} for job, result in zip(jobs, results)]
-    return records, skipped
+    return [record(job, result) for job, result in zip(jobs, results)], skipped
+
+
+def record(job: Job, result: dict) -> dict:
+    """A run's record: its Job's fields, its points, final solution and note."""
+    return {"domain": job.domain, "instance": job.instance, "contestant": job.contestant, "seed": job.seed,
+            "budget": job.budget, "points": result.get("points", []), "final": result.get("final"),
+            "note": result.get("note")}
 
 
 def point_at(record: dict, budget: float) -> list | None:

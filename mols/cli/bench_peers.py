@@ -53,7 +53,11 @@ def bench_peers(
     settings = Settings(parse_budgets(budgets), seeds, device, gpus, lkh_timeout, cores, fast_tsp_threads)
     env = environment()
     with advancing(None, "runs") as advance:
-        records, skipped = bench.run(plan, settings, on_job=lambda job, result: advance())
+        def on_record(records: list[dict], skipped: list[str]) -> None:  # Ctrl-C ends mols at once: keep these
+            write_report(records, plan, settings, skipped, env, output)
+            advance()
+
+        records, skipped = bench.run(plan, settings, on_record)
     for line in skipped:
         err_console.print(line, highlight=False, markup=False)
     show_report(write_report(records, plan, settings, skipped, env, output))

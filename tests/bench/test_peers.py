@@ -107,6 +107,16 @@ def test_the_qap_domain_scores_the_elite_and_its_against_the_best_known():
     check_targets(records)
 
 
+def test_each_run_reaches_the_caller_as_it_ends():
+    """The bench's report is rewritten from these after each run: a bench stopped later keeps them."""
+    seen = []
+    settings = Settings((0.2,), 1, "cpu", 1, lkh_timeout=60.0, cores=2)
+    records, _ = peers.run({"qap": ["tai12a"]}, settings, lambda done, skipped: seen.append(list(done)))
+    assert [len(done) for done in seen] == list(range(1, len(records) + 1))
+    key = lambda r: (r["contestant"], r["seed"])
+    assert sorted(seen[-1], key=key) == sorted(records, key=key)
+
+
 def test_fast_tsp_on_several_threads_runs_alone_and_says_so(tmp_path):
     from mols.cli import app
 
