@@ -14,6 +14,7 @@ from mols.cli.console import (
     advancing,
     console,
     err_console,
+    kept,
     progress_bar,
     show_report,
 )
@@ -95,9 +96,11 @@ def bench_tsp(
     table_instances = [] if instances == "none" else choose(instances, tsp.TABLE_INSTANCES, "--instances")
     rate_list = [] if rate_instances == "none" else (
         list(tsp.RATE_INSTANCES) if rate_instances == "all" else [s.strip() for s in rate_instances.split(",")])
+    runs: list[dict] = []
     with advancing(len(table_instances) * len(chosen_backends) * seeds, "tabu runs") as advance:
+        write = lambda rows: tsp.write_report(pd.DataFrame(rows), pd.DataFrame(), iterations, output)
         table = tsp.table_runs(table_instances, chosen_backends, iterations, seeds, int(cpu_moves),
-                               on_row=advance)
+                               on_row=kept(runs, write, advance))
         rates = [row for instance in rate_list for nbh in ("swap", "2opt")
                  for row in tsp.rate_rows(instance, nbh, chosen_backends, rate_iterations, int(cpu_moves), 20, seeds)]
     md = tsp.write_report(table, pd.DataFrame(rates), iterations, output)
@@ -130,10 +133,13 @@ def bench_qap(
     its_budget = parse_its(its)
     chosen_its = choose(its_backends, bench.BACKENDS, "--its-backends") if its_backends else [
         b for b in bench.default_backends() if b in ("gpu", "cpu")]
+    env, tabu, its_rows = environment(), [], []
     with advancing(len(chosen) * len(chosen_backends) + len(its_budget) * len(chosen_its)) as advance:
-        tabu = bench.tabu_rows(chosen, chosen_backends, iterations, plain_iterations or iterations, seeds, advance)
-        its_rows = bench.its_rows(its_budget, chosen_its, its_seeds, advance)
-    md = bench.write_report(tabu, its_rows, environment(), output)
+        write = lambda rows: bench.write_report(tabu, its_rows, env, output)
+        bench.tabu_rows(chosen, chosen_backends, iterations, plain_iterations or iterations, seeds,
+                        kept(tabu, write, advance))
+        bench.its_rows(its_budget, chosen_its, its_seeds, kept(its_rows, write, advance))
+    md = bench.write_report(tabu, its_rows, env, output)
     show_report(md)
 
 
@@ -175,12 +181,10 @@ def bench_q3ap(
     compared = compare.strip() != "none"
     env, table, rows = environment(), [], []
     with advancing(len(chosen) + 2 * compared) as advance:
-        def keep(into: list):  # the report is rewritten after each row: a run cut short keeps what it measured
-            return lambda row: (into.append(row), bench.write_report(table, rows, env, output), advance())
-
-        bench.table_rows(chosen, runs, ils, ts, cpu_iterations, keep(table))
+        write = lambda done: bench.write_report(table, rows, env, output)
+        bench.table_rows(chosen, runs, ils, ts, cpu_iterations, kept(table, write, advance))
         if compared:
-            compare_rows(compare.strip(), compare_iterations, compare_runs, keep(rows), compare_points)
+            compare_rows(compare.strip(), compare_iterations, compare_runs, kept(rows, write, advance), compare_points)
     show_report(bench.write_report(table, rows, env, output))
 
 
@@ -203,6 +207,8 @@ def bench_ppp(
 ):
     """The PPP tables of Luong et al.: tabu search with Hamming 1, 2 and 3 on 1 core, all cores and the GPU,
     and how many of `runs` seeded runs find a solution."""
+    import pandas as pd
+
     from mols.bench import ppp as bench
 
     nbhs = choose(neighborhoods, tuple(bench.SIZES), "--neighborhoods")
@@ -211,8 +217,9 @@ def bench_ppp(
     success = {nbh: tuple(choose(success_sizes, bench.PAPER_SIZES, "--success-sizes")) if success_sizes
                else bench.SUCCESS_SIZES[nbh] for nbh in nbhs}
     with advancing(len(bench.cells(timed, success if runs else {})), "PPP cells") as advance:
+        write = lambda rows: bench.write_report(pd.DataFrame(rows), output)
         df = bench.run(timed, chosen_backends, iterations, int(cpu_moves), repeats, success_sizes=success, runs=runs,
-                       run_iterations=run_iterations, on_row=advance)
+                       run_iterations=run_iterations, on_row=kept([], write, advance))
     show_report(*bench.write_report(df, output))
 
 
@@ -229,6 +236,8 @@ def bench_weierstrass(
 ):
     """Table 5 of Luong et al.: tabu search on the Weierstrass function with 10,000 crowns neighbors, dimensions
     1 ... 10, float32 and float64, on 1 core, all cores and the GPU, with the best value reached."""
+    import pandas as pd
+
     from mols.bench import weierstrass as bench
     from mols.problems.weierstrass.instance import PRECISIONS, TABLE_DIMENSIONS
 
@@ -236,7 +245,9 @@ def bench_weierstrass(
     chosen_precisions = choose(precisions, PRECISIONS, "--precisions")
     chosen_backends = choose(backends, bench.BACKENDS, "--backends") if backends else bench.default_backends()
     with advancing(len(dims) * len(chosen_precisions) * len(chosen_backends), "Weierstrass cells") as advance:
-        df = bench.run(dims, chosen_precisions, chosen_backends, iterations, cpu_iterations, repeats, on_row=advance)
+        write = lambda rows: bench.write_report(pd.DataFrame(rows), output)
+        df = bench.run(dims, chosen_precisions, chosen_backends, iterations, cpu_iterations, repeats,
+                       on_row=kept([], write, advance))
     show_report(*bench.write_report(df, output))
 
 

@@ -123,6 +123,17 @@ def advancing(total: int | None, label: str = "benchmarking"):
         yield lambda *done: progress.advance(task)
 
 
+def kept(rows: list, write, advance):
+    """A bench's on_row: keep the row in `rows`, write the report of them all again (write(rows)) and advance the
+    progress. `mols` ends at once on Ctrl-C or a time limit's signal, so the report then holds what was measured."""
+    def on_row(row) -> None:
+        rows.append(row)
+        write(rows)
+        advance()
+
+    return on_row
+
+
 def show_table(title: str, columns: list[str], rows: list[list[str]]) -> None:
     table = Table(title=title)
     for col in columns:

@@ -33,3 +33,26 @@ def test_rows_are_complete_and_the_report_is_written(tmp_path):
     text = md.read_text()
     assert "Table 5" in text and "| 2 | float32 | 64 |" in text and " est." in text and "1876 / 11" in text
     assert len(markdown_spreads(text)) == 2 * 8  # ms/it. and s / 10,000 it. of every row and backend
+
+
+def test_the_command_keeps_the_rows_measured_when_a_later_one_fails(tmp_path, monkeypatch):
+    """Ctrl-C ends `mols` at once, so the report is rewritten after each row (mols.cli.console.kept): here the
+    second row fails and the first is in the report."""
+    from typer.testing import CliRunner
+
+    from mols.cli import app
+
+    real, calls = weierstrass.tabu_row, []
+
+    def second_fails(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("killed")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(weierstrass, "tabu_row", second_fails)
+    result = CliRunner().invoke(app, ["bench", "weierstrass", "--dimensions", "1,2", "--precisions", "float32",
+                                      "--backends", "cpu1", "--iterations", "3", "--repeats", "1",
+                                      "-o", str(tmp_path)])
+    assert result.exit_code != 0
+    assert len(pd.read_csv(tmp_path / "weierstrass.csv")) == 1
