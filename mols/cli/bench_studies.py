@@ -1,4 +1,4 @@
-"""`mols bench` for the other studies: ILS-3opt, multistart, natural end, pymoo, batches and CPU threads."""
+"""`mols bench` for the other studies: ILS-3opt, multistart, natural end, pymoo, batches and anytime results."""
 
 from __future__ import annotations
 
@@ -252,23 +252,6 @@ def bench_batch(
     show_report(bench.write_report(df, vectors, output))
 
 
-def bench_threads(
-    cases: Annotated[str, typer.Option(help="Comma-separated cases, or all.")] = "all",
-    busy: Annotated[str, typer.Option(help="Comma-separated numbers of busy processes beside the runs.")] = "0,1",
-    repeats: Annotated[int, typer.Option(min=1, help="Runs per cell: median and range reported.")] = 3,
-    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
-):
-    """The CPU backend's default against --threads 1, on an idle machine and beside busy processes."""
-    from mols.bench import threads as bench
-
-    chosen = choose(cases, bench.CASES, "--cases")
-    loads = parse_counts(busy, "--busy", least=0)
-    with advancing(len(chosen) * len(loads)) as advance:
-        df = bench.run(chosen, loads, repeats, on_row=advance)
-    md = bench.write_report(df, output, repeats)
-    show_report(md)
-
-
 def bench_anytime(
     cases: Annotated[str, typer.Option(help="Comma-separated cases (200_20_01 PLS-≠, 020_10_01 tabu, pcb3038 "
                                        "ILS-3opt to 0.2 %), by number 1-3, or all.")] = "all",
@@ -292,4 +275,4 @@ def _unknown_case(text: str, names: list[str]) -> None:
     raise MolsError(f"--cases: {text!r} is none of 1-{len(names)} ({', '.join(names)}) or all")
 
 
-COMMANDS = {"anytime": bench_anytime, "cluster": bench_cluster, "ils3opt": bench_ils3opt, "multistart": bench_multistart, "natural-end": bench_natural_end, "pymoo": bench_pymoo, "batch": bench_batch, "threads": bench_threads}
+COMMANDS = {"anytime": bench_anytime, "cluster": bench_cluster, "ils3opt": bench_ils3opt, "multistart": bench_multistart, "natural-end": bench_natural_end, "pymoo": bench_pymoo, "batch": bench_batch}

@@ -1,5 +1,5 @@
 """`mols bench` for mols' own pieces: neighborhoods, the archive filter, the GPU techniques, start-up, several
-GPUs."""
+GPUs, and the CPU backend's threads."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from mols.bench.common import BENCH_OUT, FSP_SIZES, choose, parse_counts
-from mols.cli.console import BENCH_OUTPUT, advancing, show_report
+from mols.cli.console import BENCH_OUTPUT, advancing, kept, show_report
 
 
 def bench_neighborhood(
@@ -22,6 +22,8 @@ def bench_neighborhood(
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
 ):
     """Neighbors evaluated per second: CPU on 1 core and on all cores, GPU kernel alone and with transfers."""
+    import pandas as pd
+
     from mols.bench import neighborhood as bench
     from mols.neighborhoods import get_neighborhood
     from mols.problems.flowshop.model import Flowshop
@@ -30,7 +32,8 @@ def bench_neighborhood(
     names = choose(neighborhood or "insertion,swap", Flowshop.neighborhoods, "--neighborhood")
     nbhs = [get_neighborhood(name) for name in names]
     with advancing(len(chosen) * len(nbhs)) as advance:
-        df = bench.run(chosen, nbhs, repeats, gpu_repeats, on_row=advance)
+        write = lambda rows: bench.write_report(pd.DataFrame(rows), output)
+        df = bench.run(chosen, nbhs, repeats, gpu_repeats, on_row=kept([], write, advance))
     md, csv = bench.write_report(df, output)
     show_report(md, csv)
 
@@ -44,11 +47,14 @@ def bench_archive(
     """The non-dominance filter alone: our GPU filter against moocore, pymoo, BoTorch and the host archive.
 
     For whole runs with CPU and GPU archiving, see `mols bench fsp --backends gpu,gpu-hostarchive`."""
+    import pandas as pd
+
     from mols.bench import archive as bench
 
     n_counts, size_counts = parse_counts(ns, "--ns"), parse_counts(sizes, "--sizes")
     with advancing(None) as advance:
-        df = bench.run(ns=n_counts, sizes=size_counts, repeats=repeats, on_row=advance)
+        write = lambda rows: bench.write_report(pd.DataFrame(rows), output)
+        df = bench.run(ns=n_counts, sizes=size_counts, repeats=repeats, on_row=kept([], write, advance))
     md, csv = bench.write_report(df, output)
     show_report(md, csv)
 
@@ -116,5 +122,25 @@ def bench_multi_gpu(
     show_report(*bench.write_report(df, output))
 
 
-COMMANDS = {"neighborhood": bench_neighborhood, "archive": bench_archive, "gpu-techniques": bench_gpu_techniques,
+def bench_threads(
+    cases: Annotated[str, typer.Option(help="Comma-separated cases, or all.")] = "all",
+    busy: Annotated[str, typer.Option(help="Comma-separated numbers of busy processes beside the runs.")] = "0,1",
+    repeats: Annotated[int, typer.Option(min=1, help="Runs per cell: median and range reported.")] = 3,
+    output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT,
+):
+    """The CPU backend's default against --threads 1, on an idle machine and beside busy processes."""
+    import pandas as pd
+
+    from mols.bench import threads as bench
+
+    chosen = choose(cases, bench.CASES, "--cases")
+    loads = parse_counts(busy, "--busy", least=0)
+    with advancing(len(chosen) * len(loads)) as advance:
+        write = lambda rows: bench.write_report(pd.DataFrame(rows), output, repeats)
+        df = bench.run(chosen, loads, repeats, on_row=kept([], write, advance))
+    md = bench.write_report(df, output, repeats)
+    show_report(md)
+
+
+COMMANDS = {"threads": bench_threads, "neighborhood": bench_neighborhood, "archive": bench_archive, "gpu-techniques": bench_gpu_techniques,
             "startup": bench_startup, "multi-gpu": bench_multi_gpu}
