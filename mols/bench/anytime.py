@@ -81,8 +81,9 @@ def one_run(fields: dict, backend: str, variant: str, folder: Path) -> dict:
             "checkpoints": written, "trace_rows": len(run.trace.rows) if variant != "none" else 0}
 
 
-def run(cases: list[str], backend: str, repeats: int, small: bool = False, on_row=lambda: None) -> pd.DataFrame:
-    """Each case's variants, `repeats` times in turn (the order rotating, so that drift hits them all alike)."""
+def run(cases: list[str], backend: str, repeats: int, small: bool = False, on_row=lambda row: None) -> pd.DataFrame:
+    """Each case's variants, `repeats` times in turn (the order rotating, so that drift hits them all alike); on_row
+    of each variant's row as its case ends."""
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for case in cases:
@@ -94,8 +95,9 @@ def run(cases: list[str], backend: str, repeats: int, small: bool = False, on_ro
             for r in range(repeats):
                 for name in names[r % len(names):] + names[:r % len(names)]:
                     runs[name].append(one_run(fields, backend, name, Path(folder)))
-            rows += [{"instance": fields["instance"]} | summary(case, name, runs[name], runs["none"]) for name in names]
-            on_row()
+            for name in names:
+                rows.append({"instance": fields["instance"]} | summary(case, name, runs[name], runs["none"]))
+                on_row(rows[-1])
     return pd.DataFrame(rows)
 
 

@@ -55,8 +55,8 @@ def row(name: str, case: tuple, gpus: int, repeats: int, iterations: int | None,
 
 
 def run(names: list[str], counts: list[int], repeats: int, iterations: int | None, small: bool = False,
-        on_row=lambda: None) -> pd.DataFrame:
-    """Each case on each GPU count, one GPU first (the baseline of the speed-ups and solutions)."""
+        on_row=lambda row: None) -> pd.DataFrame:
+    """Each case on each GPU count, one GPU first (the baseline of the speed-ups and solutions); on_row(each row)."""
     from mols.backends.split import visible_gpus
 
     visible, rows = visible_gpus(), []
@@ -68,7 +68,12 @@ def run(names: list[str], counts: list[int], repeats: int, iterations: int | Non
         for gpus in counts:
             rows.append(row(name, (SMALL if small else CASES)[name], gpus, repeats, iterations, baseline))
             baseline = baseline or rows[-1]
-            on_row()
+            on_row(rows[-1])
+    return table(rows)
+
+
+def table(rows: list[dict]) -> pd.DataFrame:
+    """The rows as the report's table (each row's solution, compared with one GPU's, left out)."""
     return pd.DataFrame(rows).drop(columns="solution")
 
 

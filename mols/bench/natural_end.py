@@ -45,13 +45,14 @@ def row(size: str, variant: str, backend: str, seeds: int, repeats: int, cap: in
 
 
 def run(sizes: list[str], variants: list[str], backends: list[str], seeds: int, repeats: int, cap: int,
-        on_row=lambda: None) -> pd.DataFrame:
+        on_row=lambda row: None) -> pd.DataFrame:
+    """One row per size, variant and backend; on_row(it) as each ends."""
     rows = []
     for size in sizes:
         for variant in variants:
             for backend in backends:
                 rows.append(row(size, variant, backend, seeds, repeats, cap))
-                on_row()
+                on_row(rows[-1])
     return pd.DataFrame(rows)
 
 

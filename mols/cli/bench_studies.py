@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from mols.bench.common import BENCH_OUT, FSP_SIZES, choose, parse_counts
-from mols.cli.console import BENCH_OUTPUT, SeedsOpt, advancing, err_console, show_report
+from mols.cli.console import BENCH_OUTPUT, SeedsOpt, advancing, err_console, kept, show_report
 from mols.cli.options import EXIT_INTERRUPTED
 from mols.errors import MolsError
 
@@ -158,6 +158,8 @@ def bench_natural_end(
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "natural-end",
 ):
     """PLS-1 to its natural end (--restarts 0): iterations, front size and seconds, PLS-≠ and PLS-√."""
+    import pandas as pd
+
     from mols.backends import gpu_available
     from mols.bench import natural_end as bench
 
@@ -165,7 +167,9 @@ def bench_natural_end(
     chosen_variants = choose(variants, bench.VARIANTS, "--variants")
     chosen_backends = choose(backends or ("cpu,gpu" if gpu_available() else "cpu"), ("cpu", "gpu"), "--backends")
     with advancing(len(chosen) * len(chosen_variants) * len(chosen_backends)) as advance:
-        df = bench.run(chosen, chosen_variants, chosen_backends, seeds, repeats, iterations, on_row=advance)
+        write = lambda rows: bench.write_report(pd.DataFrame(rows), output, iterations)
+        df = bench.run(chosen, chosen_variants, chosen_backends, seeds, repeats, iterations,
+                       on_row=kept([], write, advance))
     show_report(*bench.write_report(df, output, iterations))
 
 
@@ -261,13 +265,16 @@ def bench_anytime(
     output: Annotated[Path, typer.Option("--output", "-o", help=BENCH_OUTPUT)] = BENCH_OUT / "anytime",
 ):
     """What the trace and checkpoints cost: each case without them, with the trace, with checkpoints every 10 s."""
+    import pandas as pd
+
     from mols.bench import anytime as bench
 
     names = list(bench.CASES)
     chosen = names if cases == "all" else [names[int(c) - 1] if c.strip().isdigit() and 0 < int(c) <= len(names)
                                            else _unknown_case(c, names) for c in cases.split(",")]
-    with advancing(len(chosen)) as advance:
-        df = bench.run(chosen, backend, repeats, small, on_row=advance)
+    with advancing(len(chosen) * len(bench.VARIANTS)) as advance:
+        write = lambda rows: bench.write_report(pd.DataFrame(rows), output)
+        df = bench.run(chosen, backend, repeats, small, on_row=kept([], write, advance))
     show_report(*bench.write_report(df, output))
 
 

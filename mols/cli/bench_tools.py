@@ -118,7 +118,8 @@ def bench_multi_gpu(
 
     chosen, counts = choose(cases, bench.CASES, "--cases"), parse_counts(gpus, "--gpus")
     with advancing(len(chosen) * len({1, *counts})) as advance:
-        df = bench.run(chosen, counts, repeats, iterations, small, on_row=advance)
+        write = lambda rows: bench.write_report(bench.table(rows), output)
+        df = bench.run(chosen, counts, repeats, iterations, small, on_row=kept([], write, advance))
     show_report(*bench.write_report(df, output))
 
 
