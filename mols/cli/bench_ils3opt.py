@@ -52,6 +52,38 @@ def paper_tables(instances: str, solvers: str | None, populations: str, trials: 
     show_report(write(done, checked))
 
 
+def plain_tables(instances: str, solvers: str | None, populations: str, cpu_populations: str | None, runs: int,
+                 cpu_runs: int | None, iterations: int, time_cap: float | None, cpu_time: float | None,
+                 gap: float | None, twin: int, twin_runs: int | None, island: int, output: Path) -> None:
+    """`mols bench ils3opt` without --paper: the rows asked for, the report written again after each (Ctrl-C ends
+    `mols` at once: the report then holds the rows done)."""
+    import pandas as pd
+
+    from mols.bench import ils3opt as bench
+    from mols.bench.ils3opt_paper import INSTANCES
+
+    time_cap = 60.0 if time_cap is None else time_cap
+    chosen = choose(instances, INSTANCES, "--instances")
+    chosen_solvers = choose(solvers, bench.SOLVERS, "--solvers") if solvers else bench.default_solvers()
+    sizes = parse_counts(populations, "--populations")
+    cpu_sizes = parse_counts(cpu_populations, "--cpu-populations") if cpu_populations else sizes
+    cpu_time = time_cap if cpu_time is None else cpu_time
+    cells = sum(len(cpu_sizes if s in bench.CPU_SOLVERS else sizes) for s in chosen_solvers) * len(chosen)
+    shown_runs = runs if cpu_runs in (None, runs) else f"{runs} (cpu1 and cpu: {cpu_runs})"
+    settings = {"runs": shown_runs, "it_total": f"{iterations:,}", "time cap": f"{time_cap:g} s",
+                "cpu time cap": f"{cpu_time:g} s",
+                "target": "the issue's gap per instance" if gap is None else f"{gap:g} % above the optimum",
+                "twin": f"{twin} solutions" if twin else "none", "merged islands": f"{island} solutions"}
+    with advancing(cells) as advance:
+        def on_row(rows: list[dict]) -> None:  # a run stopped later (Ctrl-C leaves at once) keeps these rows
+            bench.write_report(bench.with_speedups(pd.DataFrame(rows)), output, settings)
+            advance()
+
+        df = bench.run(chosen, chosen_solvers, sizes, cpu_sizes, runs, iterations, time_cap, cpu_time, gap,
+                       on_row=on_row, twin=twin, island=island, cpu_runs=cpu_runs, twin_runs=twin_runs)
+    show_report(*bench.write_report(df, output, settings))
+
+
 def combine_tables(folder: Path, output: Path) -> None:
     """One report of the parts' cells under folder (`mols bench ils3opt --paper` runs of parts of the tables)."""
     import pandas as pd

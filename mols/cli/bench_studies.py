@@ -55,11 +55,7 @@ def bench_ils3opt(
 ):
     """ILS-3opt (Delévacq et al. 2012, Tables 1-3): speed-up over one core, frequency of the optimum,
     average deviation and time to quality, on the CPU and the GPU strategies."""
-    import pandas as pd
-
-    from mols.bench import ils3opt as bench
-    from mols.bench.ils3opt_paper import INSTANCES as paper_instances
-    from mols.cli.bench_ils3opt import combine_tables, only_with_paper, paper_tables
+    from mols.cli.bench_ils3opt import combine_tables, only_with_paper, paper_tables, plain_tables
 
     if paper and combine:
         return combine_tables(combine, output)
@@ -67,26 +63,8 @@ def bench_ils3opt(
         return paper_tables(instances, solvers, populations, trials, time_cap, twin, sequential, rkbi_blocks, output,
                             twin_runs)
     only_with_paper(trials, sequential, rkbi_blocks, combine)
-    time_cap = 60.0 if time_cap is None else time_cap
-    chosen = choose(instances, paper_instances, "--instances")
-    chosen_solvers = choose(solvers, bench.SOLVERS, "--solvers") if solvers else bench.default_solvers()
-    sizes = parse_counts(populations, "--populations")
-    cpu_sizes = parse_counts(cpu_populations, "--cpu-populations") if cpu_populations else sizes
-    cpu_time = time_cap if cpu_time is None else cpu_time
-    cells = sum(len(cpu_sizes if s in bench.CPU_SOLVERS else sizes) for s in chosen_solvers) * len(chosen)
-    shown_runs = runs if cpu_runs in (None, runs) else f"{runs} (cpu1 and cpu: {cpu_runs})"
-    settings = {"runs": shown_runs, "it_total": f"{iterations:,}", "time cap": f"{time_cap:g} s",
-                "cpu time cap": f"{cpu_time:g} s",
-                "target": "the issue's gap per instance" if gap is None else f"{gap:g} % above the optimum",
-                "twin": f"{twin} solutions" if twin else "none", "merged islands": f"{island} solutions"}
-    with advancing(cells) as advance:
-        def on_row(rows: list[dict]) -> None:  # a run stopped later (Ctrl-C leaves at once) keeps these rows
-            bench.write_report(bench.with_speedups(pd.DataFrame(rows)), output, settings)
-            advance()
-
-        df = bench.run(chosen, chosen_solvers, sizes, cpu_sizes, runs, iterations, time_cap, cpu_time, gap,
-                       on_row=on_row, twin=twin, island=island, cpu_runs=cpu_runs, twin_runs=twin_runs)
-    show_report(*bench.write_report(df, output, settings))
+    plain_tables(instances, solvers, populations, cpu_populations, runs, cpu_runs, iterations, time_cap, cpu_time, gap,
+                 twin, twin_runs, island, output)
 
 
 def bench_multistart(
