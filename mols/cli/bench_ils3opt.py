@@ -1,4 +1,5 @@
-"""`mols bench ils3opt --paper`: its options checked, the cells run, and the report written."""
+"""`mols bench ils3opt`: its options checked, the rows or the paper's cells run, and the report written again
+after each."""
 
 from __future__ import annotations
 
