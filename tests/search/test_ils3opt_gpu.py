@@ -76,6 +76,15 @@ def test_run_on_gpu_equals_run_on_cpu(strategy):
     np.testing.assert_array_equal(gpu.tour, cpu.tour)
 
 
+@pytest.mark.parametrize("strategy", ["fi-block", "fi-block-shared", "or3opt"])
+def test_run_with_quadrant_lists_on_gpu_equals_run_on_cpu(strategy):
+    problem = load_tsp("fl1577")
+    gpu = run_ils3opt(problem, strategy, 8, iterations=8 * 100, seed=2, lists="quadrant")
+    cpu = run_ils3opt(problem, cpu_twin(strategy), 8, iterations=8 * 100, seed=2, lists="quadrant")
+    np.testing.assert_array_equal(gpu.lengths, cpu.lengths)
+    np.testing.assert_array_equal(gpu.tour, cpu.tour)
+
+
 @pytest.mark.parametrize("strategy", ["fi-thread", "fi-block", "fi-block-shared", "or3opt"])
 @pytest.mark.parametrize("instance, P", [("att532", 24), ("pcb3038", 16), ("att532", 600)])
 def test_merged_run_on_gpu_equals_run_on_cpu(strategy, instance, P):

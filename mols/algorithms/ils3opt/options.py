@@ -14,6 +14,7 @@ DEFAULT_POPULATION = 64  # solutions improved side by side (the paper's nbsol)
 OR3OPT = ("or3opt", "cpu-or3opt")
 STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared", "rkbi", "cpu-rkbi", *OR3OPT)
 DEFAULT_STRATEGY = "or3opt"  # -p tsp -a ils on the GPU without --strategy (nor a generic ILS option)
+LISTS = ("nearest", "quadrant")  # candidate lists: a city's 40 nearest, or the 10 nearest in each quadrant first
 
 
 @dataclass(frozen=True)
@@ -35,11 +36,17 @@ class ILS3optOptions(AlgorithmOptions):
                         "improvements are merged into it. 0: independent solutions, the paper's (or3opt: islands by "
                         "the instance's size). At least 200 cities.", ILS3OPT, minimum=0, search=False, late=True,
                         folder=lambda merge, config: f"M{merge}" if merge else None)
+    lists: str = option("nearest", "ILS-3opt's candidate lists: nearest (a city's 40 nearest, the paper's) or quadrant "
+                        "(the 10 nearest in each quadrant around a city, then the nearest: clustered instances such "
+                        "as fl1577).", ILS3OPT, choices=LISTS, search=False, late=True,
+                        folder=lambda lists, config: "quadrant" if lists == "quadrant" else None)
 
     def __post_init__(self):
         super().__post_init__()
-        if self.strategy is None and (self.population is not None or self.merge):
-            raise OptionError("population" if self.population is not None else "merge",
-                              "is ILS-3opt's: give {strategy} too (with problem tsp, algorithm ils)", "strategy")
+        ils3opt_only = [name for name, given in (("population", self.population is not None), ("merge", self.merge),
+                                                 ("lists", self.lists != "nearest")) if given]
+        if self.strategy is None and ils3opt_only:
+            raise OptionError(ils3opt_only[0], "is ILS-3opt's: give {strategy} too (with problem tsp, algorithm ils)",
+                              "strategy")
         if self.population is not None and self.population < 1:
             raise OptionError("population", f"must be at least 1, got {self.population}")

@@ -103,13 +103,13 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, 
 def make_run(problem: Tsp, strategy: str = "cpu", population: int | None = None, iterations: int | None = None,
              time_budget: float | None = None, target: int | None = None, seed: int = 0, threads: int | None = None,
              candidates: int = DEFAULT_K, samples: int | None = None, merge: int | None = None,
-             blocks: int | None = None) -> IlsRun:
+             blocks: int | None = None, lists: str = "nearest") -> IlsRun:
     """One ILS-3opt run (nothing runs yet: IlsRun.run). Without iterations or time: the paper's it_total. merge 0:
     the solutions are independent (the paper's; making every solution the best one every E iterations was tried,
     and was worse on pcb3038); merge S: merged rounds (ils_merge) in islands of S solutions, the budget of
     iterations rounded up to whole rounds. population, merge None: the strategy's (strategies.population_shape).
     `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES); `blocks`: rkbi's
-    per solution on the GPU (its launch only; None: by the samples)."""
+    per solution on the GPU (its launch only; None: by the samples); `lists`: nearest or quadrant candidate lists."""
     population, merge = population_shape(strategy, problem.n, population, merge)
     check_options(problem, strategy, population, merge)
     if iterations is None and time_budget is None:
@@ -117,17 +117,18 @@ def make_run(problem: Tsp, strategy: str = "cpu", population: int | None = None,
     per_solution = math.ceil(iterations / population) if iterations is not None else None
     samples = (samples or default_samples(problem)) if strategy in RKBI_STRATEGIES else 0
     return IlsRun(problem, strategy, population, per_solution, time_budget, target, seed, threads, candidates, samples,
-                  merge, blocks)
+                  merge, blocks, lists)
 
 
 def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int | None = None,
                 iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
                 seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
-                samples: int | None = None, merge: int | None = None, blocks: int | None = None) -> IlsResult:
+                samples: int | None = None, merge: int | None = None, blocks: int | None = None,
+                lists: str = "nearest") -> IlsResult:
     """make_run's run to its end (compiled first, outside the time); `stop` (mols.signals.StopSignals) ends it after
     the current chunk."""
     return make_run(problem, strategy, population, iterations, time_budget, target, seed, threads, candidates,
-                    samples, merge, blocks).run(stop)
+                    samples, merge, blocks, lists).run(stop)
 
 
 class IlsRun:
@@ -140,10 +141,10 @@ class IlsRun:
 
     def __init__(self, problem: Tsp, strategy: str, population: int, per_solution: int | None,
                  time_budget: float | None, target: int | None, seed: int, threads: int | None, candidates: int,
-                 samples: int, merge: int, blocks: int | None = None):
+                 samples: int, merge: int, blocks: int | None = None, lists: str = "nearest"):
         self.problem, self.strategy, self.population, self.target = problem, strategy, population, target
         self.seed, self.threads, self.candidates, self.samples, self.merge = seed, threads, candidates, samples, merge
-        self.blocks = blocks
+        self.blocks, self.quadrant = blocks, lists == "quadrant"
         self.budgets = Budgets(budget for budget in (None if target is None else Target(target),
                                                      None if per_solution is None else Iterations(per_solution, True),
                                                      None if time_budget is None else Time(time_budget)) if budget)
@@ -204,7 +205,7 @@ class IlsRun:
                             f"{self.population} of {self.problem.n}")
         self.profiler.resume(state["profile"]["elapsed"], state["profile"]["seconds"])
         with numba_threads(self.threads):
-            cand = candidate_lists(self.problem.xy[0], self.candidates)
+            cand = candidate_lists(self.problem.xy[0], self.candidates, self.quadrant)
             pop = self._population(cand, np.array(population["tours"], np.int32),
                                    np.array(population["lengths"], np.int64))
             pop.load(population)
@@ -226,7 +227,7 @@ class IlsRun:
     def _start(self) -> None:
         """The candidate lists, the start tours and their first descents (iteration 0)."""
         xy = self.problem.xy[0]
-        cand = candidate_lists(xy, self.candidates)
+        cand = candidate_lists(xy, self.candidates, self.quadrant)
         tours = np.empty((self.population, self.problem.n), np.int32)
         start_tours(xy, cand, np.uint64(self.seed), tours)
         pop = self._population(cand, tours, start_lengths(xy, tours, self.problem.att))
@@ -253,7 +254,7 @@ def config_run(config) -> IlsRun:
 
     target = None if config.target is None else int(np.atleast_1d(config.target)[0])
     return make_run(load_tsp(config.instance), config.strategy, config.population, config.iterations, config.time,
-                    target, config.seed, config.threads, merge=config.merge or None)
+                    target, config.seed, config.threads, merge=config.merge or None, lists=config.lists)
 
 
 def config_result(config, stop=None, monitors=(), resume: dict | None = None, run: IlsRun | None = None):
@@ -275,8 +276,8 @@ def config_result(config, stop=None, monitors=(), resume: dict | None = None, ru
     optimum = optimal_lengths().get(problem.instance_name)
     details = {"strategy": result.strategy, "population": population, "merge_island": run.merge or None,
                "iterations_requested": config.iterations, "iterations_per_solution": result.iterations,
-               "candidates": DEFAULT_K, "rkbi_samples": default_samples(problem) if config.strategy in RKBI_STRATEGIES
-               else None, "max_segment": max_segment(problem.n), "best_length": result.best,
+               "candidates": DEFAULT_K, "candidate_lists": "quadrant" if run.quadrant else "nearest",
+               "rkbi_samples": default_samples(problem) if config.strategy in RKBI_STRATEGIES else None, "max_segment": max_segment(problem.n), "best_length": result.best,
                "optimum": optimum, "gap_percent": None if optimum is None else 100.0 * (result.best / optimum - 1),
                "solutions_optimal": None if optimum is None else int((result.lengths == optimum).sum()),
                "lengths": result.lengths.tolist()}

@@ -90,8 +90,63 @@ def _nearest(xy, k, first, order, x0, y0, cell, cols, rows):
     return out
 
 
-def candidate_lists(xy: np.ndarray, k: int = DEFAULT_K) -> np.ndarray:
-    """(n, k) int32: row i lists city i's k nearest other cities, nearest first (k is capped at n - 1)."""
+@cached_njit
+def _full(count, best_d, k, bound):
+    """Whether a buffer of the k best holds k cities, all nearer than `bound` (squared): none beyond can enter."""
+    return count == k and bound > best_d[k - 1]
+
+
+@cached_njit(parallel=True)
+def _quadrant(xy, k, per, first, order, x0, y0, cell, cols, rows):
+    """Row i: the `per` nearest other cities in each quadrant around city i (fewer where a quadrant has fewer),
+    filled up with the nearest others to k, all ordered as _nearest's."""
+    n = xy.shape[0]
+    out = np.empty((n, k), np.int32)
+    for i in prange(n):
+        best_d, best_j = np.empty(k, np.float64), np.empty(k, np.int64)
+        quad_d, quad_j = np.empty((4, per), np.float64), np.empty((4, per), np.int64)
+        count, quad_count = 0, np.zeros(4, np.int64)
+        cx = min(int((xy[i, 0] - x0) / cell), cols - 1)
+        cy = min(int((xy[i, 1] - y0) / cell), rows - 1)
+        r = 0
+        while True:
+            for gy in range(max(cy - r, 0), min(cy + r, rows - 1) + 1):
+                for gx in range(max(cx - r, 0), min(cx + r, cols - 1) + 1):
+                    if max(abs(gx - cx), abs(gy - cy)) != r:  # only the ring r
+                        continue
+                    c = gy * cols + gx
+                    for q in range(first[c], first[c + 1]):
+                        j = order[q]
+                        if j != i:
+                            dx, dy = xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1]
+                            d = dx * dx + dy * dy
+                            count = _offer(best_d, best_j, count, k, d, j)
+                            a = 2 * (dx >= 0) + (dy >= 0)
+                            quad_count[a] = _offer(quad_d[a], quad_j[a], quad_count[a], per, d, j)
+            bound = (r * cell) ** 2
+            done = _full(count, best_d, k, bound)
+            for a in range(4):
+                done = done and _full(quad_count[a], quad_d[a], per, bound)
+            if done or r > cols + rows:
+                break
+            r += 1
+        sel_d, sel_j, m = np.empty(k, np.float64), np.empty(k, np.int64), 0
+        for a in range(4):
+            for b in range(quad_count[a]):
+                m = _offer(sel_d, sel_j, m, k, quad_d[a, b], quad_j[a, b])
+        for b in range(count):
+            if m == k:
+                break
+            if best_j[b] not in sel_j[:m]:
+                m = _offer(sel_d, sel_j, m, k, best_d[b], best_j[b])
+        for q in range(k):
+            out[i, q] = sel_j[q]
+    return out
+
+
+def candidate_lists(xy: np.ndarray, k: int = DEFAULT_K, quadrant: bool = False) -> np.ndarray:
+    """(n, k) int32: row i lists city i's k nearest other cities, nearest first (k is capped at n - 1); quadrant:
+    the k // 4 nearest in each quadrant around city i first, then the nearest (clustered instances)."""
     n = xy.shape[0]
     if n < 2:
         raise MolsError("candidate lists need at least 2 cities")
@@ -99,4 +154,7 @@ def candidate_lists(xy: np.ndarray, k: int = DEFAULT_K) -> np.ndarray:
         raise MolsError(f"candidate lists need k >= 1, got {k}")
     k = min(k, n - 1)
     side = max(1, int(math.sqrt(n / PER_CELL)))
-    return _nearest(np.ascontiguousarray(xy, dtype=np.float64), k, *_grid(np.ascontiguousarray(xy), side))
+    xy = np.ascontiguousarray(xy, dtype=np.float64)
+    if quadrant and k >= 4:
+        return _quadrant(xy, k, k // 4, *_grid(xy, side))
+    return _nearest(xy, k, *_grid(xy, side))
