@@ -22,6 +22,7 @@ CPU_RUNS = [  # (options, seed): steps of 1, 2, 4, ... iterations of each soluti
     ({"strategy": "cpu-rkbi", "population": 3, "iterations": 3 * 12}, 1),
     ({"strategy": "cpu", "population": 8, "iterations": 8 * 200, "merge": 4}, 2),  # two islands
     ({"strategy": "cpu", "population": 4, "iterations": 4 * 100, "merge": 4, "threads": 1}, 0),
+    ({"strategy": "cpu", "population": 4, "iterations": 4 * 40, "lists": "quadrant"}, 1),  # the lists made again
 ]
 GPU_RUNS = [
     *[({"strategy": strategy, "population": 6, "iterations": 6 * 40}, 1)
