@@ -1,5 +1,6 @@
-"""Candidate lists: each city's k nearest cities from a uniform grid (Numba), in O(n k) memory, never O(n^2), ordered
-by squared distance then city index, the TSPLIB distance's order too, so a fixed-radius scan may stop early."""
+"""Candidate lists: each city's k nearest cities (or each quadrant's nearest first) from a uniform grid (Numba), in
+O(n k) memory, never O(n^2), ordered by squared distance then city index, the TSPLIB distance's order too, so a
+fixed-radius scan may stop early."""
 
 from __future__ import annotations
 
