@@ -57,55 +57,36 @@ def _offer(best_d, best_j, count, k, d, j):
     return min(count + 1, k)
 
 
-@cached_njit(parallel=True)
-def _nearest(xy, k, first, order, x0, y0, cell, cols, rows):
-    n = xy.shape[0]
-    out = np.empty((n, k), np.int32)
-    for i in prange(n):
-        best_d = np.empty(k, np.float64)
-        best_j = np.empty(k, np.int64)
-        count = 0
-        cx = min(int((xy[i, 0] - x0) / cell), cols - 1)
-        cy = min(int((xy[i, 1] - y0) / cell), rows - 1)
-        r = 0
-        while True:
-            for gy in range(cy - r, cy + r + 1):
-                for gx in range(cx - r, cx + r + 1):
-                    if gx < 0 or gy < 0 or gx >= cols or gy >= rows:
-                        continue
-                    if max(abs(gx - cx), abs(gy - cy)) != r:  # only the ring r
-                        continue
-                    c = gy * cols + gx
-                    for q in range(first[c], first[c + 1]):
-                        j = order[q]
-                        if j != i:
-                            dx = xy[i, 0] - xy[j, 0]
-                            dy = xy[i, 1] - xy[j, 1]
-                            count = _offer(best_d, best_j, count, k, dx * dx + dy * dy, j)
-            # cities beyond ring r are at least r cells away from city i's cell's border
-            if (count == k and (r * cell) ** 2 > best_d[k - 1]) or r > cols + rows:
-                break
-            r += 1
-        for q in range(k):
-            out[i, q] = best_j[q]
-    return out
-
-
 @cached_njit
 def _full(count, best_d, k, bound):
     """Whether a buffer of the k best holds k cities, all nearer than `bound` (squared): none beyond can enter."""
     return count == k and bound > best_d[k - 1]
 
 
+@cached_njit
+def _merged(out, best_d, best_j, count, quad_d, quad_j, quad_count, k):
+    """out (k,): the quadrants' picks, filled up with the nearest others, all in the lists' order."""
+    sel_d, sel_j, m = np.empty(k, np.float64), np.empty(k, np.int64), 0
+    for a in range(4):
+        for b in range(quad_count[a]):
+            m = _offer(sel_d, sel_j, m, k, quad_d[a, b], quad_j[a, b])
+    for b in range(count):
+        if m == k:
+            break
+        if best_j[b] not in sel_j[:m]:
+            m = _offer(sel_d, sel_j, m, k, best_d[b], best_j[b])
+    out[:] = sel_j
+
+
 @cached_njit(parallel=True)
-def _quadrant(xy, k, per, first, order, x0, y0, cell, cols, rows):
-    """Row i: the `per` nearest other cities in each quadrant around city i (fewer where a quadrant has fewer),
-    filled up with the nearest others to k, all ordered as _nearest's."""
+def _lists(xy, k, per, first, order, x0, y0, cell, cols, rows):
+    """Row i: city i's k nearest other cities; where per > 0, the `per` nearest in each quadrant around it first
+    (fewer where a quadrant has fewer), filled up with the nearest; both ordered by squared distance, then index."""
     n = xy.shape[0]
     out = np.empty((n, k), np.int32)
     for i in prange(n):
         best_d, best_j = np.empty(k, np.float64), np.empty(k, np.int64)
-        quad_d, quad_j = np.empty((4, per), np.float64), np.empty((4, per), np.int64)
+        quad_d, quad_j = np.empty((4, max(per, 1)), np.float64), np.empty((4, max(per, 1)), np.int64)
         count, quad_count = 0, np.zeros(4, np.int64)
         cx = min(int((xy[i, 0] - x0) / cell), cols - 1)
         cy = min(int((xy[i, 1] - y0) / cell), rows - 1)
@@ -122,26 +103,22 @@ def _quadrant(xy, k, per, first, order, x0, y0, cell, cols, rows):
                             dx, dy = xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1]
                             d = dx * dx + dy * dy
                             count = _offer(best_d, best_j, count, k, d, j)
-                            a = 2 * (dx >= 0) + (dy >= 0)
-                            quad_count[a] = _offer(quad_d[a], quad_j[a], quad_count[a], per, d, j)
+                            if per > 0:
+                                a = 2 * (dx >= 0) + (dy >= 0)
+                                quad_count[a] = _offer(quad_d[a], quad_j[a], quad_count[a], per, d, j)
+            # cities beyond ring r are at least r cells away from city i's cell's border
             bound = (r * cell) ** 2
             done = _full(count, best_d, k, bound)
-            for a in range(4):
+            for a in range(4 if per > 0 else 0):
                 done = done and _full(quad_count[a], quad_d[a], per, bound)
             if done or r > cols + rows:
                 break
             r += 1
-        sel_d, sel_j, m = np.empty(k, np.float64), np.empty(k, np.int64), 0
-        for a in range(4):
-            for b in range(quad_count[a]):
-                m = _offer(sel_d, sel_j, m, k, quad_d[a, b], quad_j[a, b])
-        for b in range(count):
-            if m == k:
-                break
-            if best_j[b] not in sel_j[:m]:
-                m = _offer(sel_d, sel_j, m, k, best_d[b], best_j[b])
-        for q in range(k):
-            out[i, q] = sel_j[q]
+        if per > 0:
+            _merged(out[i], best_d, best_j, count, quad_d, quad_j, quad_count, k)
+        else:
+            for q in range(k):
+                out[i, q] = best_j[q]
     return out
 
 
@@ -156,6 +133,4 @@ def candidate_lists(xy: np.ndarray, k: int = DEFAULT_K, quadrant: bool = False) 
     k = min(k, n - 1)
     side = max(1, int(math.sqrt(n / PER_CELL)))
     xy = np.ascontiguousarray(xy, dtype=np.float64)
-    if quadrant and k >= 4:
-        return _quadrant(xy, k, k // 4, *_grid(xy, side))
-    return _nearest(xy, k, *_grid(xy, side))
+    return _lists(xy, k, k // 4 if quadrant else 0, *_grid(xy, side))
