@@ -122,9 +122,9 @@ def twin_times(problem, strategy: str, results: list, sample: int, merge: int = 
 
 
 def run(instances, solvers, populations, cpu_populations, runs: int, iterations: int, time_cap: float,
-        cpu_time: float, gap: float | None, on_row=lambda rows: None, twin: int = 0, island: int = ISLAND,
+        cpu_time: float, gap: float | None, on_row=lambda row: None, twin: int = 0, island: int = ISLAND,
         cpu_runs: int | None = None, twin_runs: int | None = None) -> pd.DataFrame:
-    """Every row (cpu1 and cpu: cpu_runs runs, default runs), on_row(the rows so far) after each; an interruption
+    """Every row (cpu1 and cpu: cpu_runs runs, default runs), on_row(each row) as it ends; an interruption
     (KeyboardInterrupt) ends it with the rows done so far."""
     rows = []
     cells = [(instance, solver, population) for instance in instances for solver in solvers
@@ -134,7 +134,7 @@ def run(instances, solvers, populations, cpu_populations, runs: int, iterations:
             cpu = solver in CPU_SOLVERS
             rows.append(row(instance, solver, population, (cpu_runs or runs) if cpu else runs, iterations,
                             cpu_time if cpu else time_cap, gap, twin, island, twin_runs=twin_runs))
-            on_row(rows)
+            on_row(rows[-1])
     except KeyboardInterrupt:
         if not rows:
             raise

@@ -57,14 +57,14 @@ def table_cell(instance: str, solver: str, nbsol: int, trials: int | None, time_
 
 
 def run_tables(instances, solvers, populations, trials: int | None, time_cap: float | None, twin: int,
-               rkbi_blocks: str = "paper", on_row=lambda rows: None, twin_runs: int | None = None) -> pd.DataFrame:
-    """Every cell, on_row(the rows so far) after each (a report of them survives a run killed later); an
+               rkbi_blocks: str = "paper", on_row=lambda row: None, twin_runs: int | None = None) -> pd.DataFrame:
+    """Every cell, on_row(each cell's row) as it ends (a report of them survives a run killed later); an
     interruption (KeyboardInterrupt) ends it with the cells done so far."""
     rows, planned = [], cells(instances, solvers, populations)
     try:
         for instance, solver, nbsol in planned:
             rows.append(table_cell(instance, solver, nbsol, trials, time_cap, twin, rkbi_blocks, twin_runs))
-            on_row(rows)
+            on_row(rows[-1])
     except KeyboardInterrupt:
         if not rows:
             raise

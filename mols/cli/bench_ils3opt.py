@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mols.bench.common import choose, parse_counts
-from mols.cli.console import advancing, show_report
+from mols.cli.console import advancing, kept, show_report
 from mols.errors import MolsError
 
 
@@ -42,10 +42,7 @@ def paper_tables(instances: str, solvers: str | None, populations: str, trials: 
         return tables.write_report(done, checked, output, settings, tables.cut_note(planned, done, trials, time_cap))
 
     with advancing(planned) as advance:
-        def on_row(rows: list[dict]) -> None:
-            write(pd.DataFrame(rows), pd.DataFrame())
-            advance()
-
+        on_row = kept([], lambda rows: write(pd.DataFrame(rows), pd.DataFrame()), advance)
         done = tables.run_tables(chosen, chosen_solvers, sizes, trials, time_cap, twin, rkbi_blocks, on_row,
                                  twin_runs)
     checked = tables.run_sequential(chosen, checks, trials, time_cap)
@@ -76,10 +73,8 @@ def plain_tables(instances: str, solvers: str | None, populations: str, cpu_popu
                 "target": "the issue's gap per instance" if gap is None else f"{gap:g} % above the optimum",
                 "twin": f"{twin} solutions" if twin else "none", "merged islands": f"{island} solutions"}
     with advancing(cells) as advance:
-        def on_row(rows: list[dict]) -> None:  # a run stopped later (Ctrl-C leaves at once) keeps these rows
-            bench.write_report(bench.with_speedups(pd.DataFrame(rows)), output, settings)
-            advance()
-
+        on_row = kept([], lambda rows: bench.write_report(bench.with_speedups(pd.DataFrame(rows)), output, settings),
+                      advance)
         df = bench.run(chosen, chosen_solvers, sizes, cpu_sizes, runs, iterations, time_cap, cpu_time, gap,
                        on_row=on_row, twin=twin, island=island, cpu_runs=cpu_runs, twin_runs=twin_runs)
     show_report(*bench.write_report(df, output, settings))
