@@ -154,3 +154,18 @@ def test_quadrant_lists_reach_fl1577s_optimum_where_the_nearest_stall(tmp_path):
                                  "-i", "200", "--lists", "quadrant", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert json.loads((out / "run.json").read_text())["details"]["candidate_lists"] == "quadrant"
+
+
+@pytest.mark.parametrize("given, lists", [([], "quadrant"), (["--lists", "nearest"], "nearest")])
+def test_or3opt_runs_on_quadrant_lists_unless_told(tmp_path, given, lists):
+    """or3opt's (here its twin's) candidate lists are the quadrant ones by default, the paper's nearest when asked;
+    the same seed with the other lists walks other tours."""
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["run", "lin318", "-p", "tsp", "-a", "ils", "--strategy", "cpu-or3opt", "--population",
+                                 "4", "-i", "400", "-o", str(out), *given])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "run.json").read_text())["details"]["candidate_lists"] == lists
+    problem = load_tsp("lin318")
+    default = run_ils3opt(problem, "cpu-or3opt", 4, iterations=400, seed=0)
+    chosen = run_ils3opt(problem, "cpu-or3opt", 4, iterations=400, seed=0, lists=lists)
+    assert (default.lengths == chosen.lengths).all() == (lists == "quadrant")

@@ -12,7 +12,7 @@ import pytest
 from mols.algorithms.ils3opt.gpu import BLOCK_THREADS, WIDE_THREADS
 from mols.algorithms.ils3opt.population import max_segment, start_tours
 from mols.algorithms.ils3opt.search import GPU_STRATEGIES, make_population, run_ils3opt
-from mols.algorithms.ils3opt.strategies import cpu_twin
+from mols.algorithms.ils3opt.strategies import cpu_twin, population_shape
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
 from mols.problems.tsp.model import tour_lengths
@@ -108,7 +108,8 @@ def test_or3opt_is_the_default_on_the_gpu_and_runs_by_time():
     config = RunConfig(instance="rat783", problem="tsp", algorithm="ils", time=1.0, seed=2)
     assert config.strategy == "or3opt" and config.backend == "gpu"
     result = solve(config)
-    assert result.details["merge_island"] == 128 and result.details["population"] == 2048
+    population, island = population_shape("or3opt", 783, None, None)
+    assert result.details["merge_island"] == island and result.details["population"] == population
     gpu = run_ils3opt(load_tsp("rat783"), "or3opt", 256, iterations=256 * 65, seed=2)
     cpu = run_ils3opt(load_tsp("rat783"), "cpu-or3opt", 256, iterations=256 * 65, seed=2)
     np.testing.assert_array_equal(gpu.lengths, cpu.lengths)

@@ -36,15 +36,16 @@ class ILS3optOptions(AlgorithmOptions):
                         "improvements are merged into it. 0: independent solutions, the paper's (or3opt: islands by "
                         "the instance's size). At least 200 cities.", ILS3OPT, minimum=0, search=False, late=True,
                         folder=lambda merge, config: f"M{merge}" if merge else None)
-    lists: str = option("nearest", "ILS-3opt's candidate lists: nearest (a city's 40 nearest, the paper's) or quadrant "
-                        "(the 10 nearest in each quadrant around a city, then the nearest: clustered instances such "
-                        "as fl1577).", ILS3OPT, choices=LISTS, search=False, late=True,
-                        folder=lambda lists, config: "quadrant" if lists == "quadrant" else None)
+    lists: str | None = option(None, "ILS-3opt's candidate lists: nearest (a city's 40 nearest, the paper's; its "
+                               "strategies' default) or quadrant (the 10 nearest in each quadrant around a city, then "
+                               "the nearest: they reach across clusters, as fl1577's; or3opt's default).", ILS3OPT,
+                               choices=LISTS, cli=str, search=False, late=True,
+                               folder=lambda lists, config: lists)
 
     def __post_init__(self):
         super().__post_init__()
         ils3opt_only = [name for name, given in (("population", self.population is not None), ("merge", self.merge),
-                                                 ("lists", self.lists != "nearest")) if given]
+                                                 ("lists", self.lists is not None)) if given]
         if self.strategy is None and ils3opt_only:
             raise OptionError(ils3opt_only[0], "is ILS-3opt's: give {strategy} too (with problem tsp, algorithm ils)",
                               "strategy")

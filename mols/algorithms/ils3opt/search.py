@@ -17,6 +17,7 @@ from mols.algorithms.ils3opt.population import max_segment, start_lengths, start
 from mols.algorithms.ils3opt.strategies import (
     GPU_STRATEGIES,
     RKBI_STRATEGIES,
+    default_lists,
     make_population,
     population_shape,
 )
@@ -103,13 +104,14 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, 
 def make_run(problem: Tsp, strategy: str = "cpu", population: int | None = None, iterations: int | None = None,
              time_budget: float | None = None, target: int | None = None, seed: int = 0, threads: int | None = None,
              candidates: int = DEFAULT_K, samples: int | None = None, merge: int | None = None,
-             blocks: int | None = None, lists: str = "nearest") -> IlsRun:
+             blocks: int | None = None, lists: str | None = None) -> IlsRun:
     """One ILS-3opt run (nothing runs yet: IlsRun.run). Without iterations or time: the paper's it_total. merge 0:
     the solutions are independent (the paper's; making every solution the best one every E iterations was tried,
     and was worse on pcb3038); merge S: merged rounds (ils_merge) in islands of S solutions, the budget of
     iterations rounded up to whole rounds. population, merge None: the strategy's (strategies.population_shape).
     `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES); `blocks`: rkbi's
-    per solution on the GPU (its launch only; None: by the samples); `lists`: nearest or quadrant candidate lists."""
+    per solution on the GPU (its launch only; None: by the samples); `lists`: nearest or quadrant candidate lists (None:
+    the strategy's)."""
     population, merge = population_shape(strategy, problem.n, population, merge)
     check_options(problem, strategy, population, merge)
     if iterations is None and time_budget is None:
@@ -117,14 +119,14 @@ def make_run(problem: Tsp, strategy: str = "cpu", population: int | None = None,
     per_solution = math.ceil(iterations / population) if iterations is not None else None
     samples = (samples or default_samples(problem)) if strategy in RKBI_STRATEGIES else 0
     return IlsRun(problem, strategy, population, per_solution, time_budget, target, seed, threads, candidates, samples,
-                  merge, blocks, lists)
+                  merge, blocks, lists or default_lists(strategy))
 
 
 def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int | None = None,
                 iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
                 seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
                 samples: int | None = None, merge: int | None = None, blocks: int | None = None,
-                lists: str = "nearest") -> IlsResult:
+                lists: str | None = None) -> IlsResult:
     """make_run's run to its end (compiled first, outside the time); `stop` (mols.signals.StopSignals) ends it after
     the current chunk."""
     return make_run(problem, strategy, population, iterations, time_budget, target, seed, threads, candidates,

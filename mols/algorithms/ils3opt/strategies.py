@@ -7,18 +7,18 @@ import math
 
 from mols.algorithms.ils3opt.cpu import CpuPopulation
 from mols.algorithms.ils3opt.merge import MIN_CITIES
-from mols.algorithms.ils3opt.options import DEFAULT_POPULATION
+from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, OR3OPT
 
 GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi", "or3opt")
 RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
 TWINS = {"rkbi": "cpu-rkbi", "or3opt": "cpu-or3opt"}  # the Numba twin of a GPU strategy (else cpu)
 SHARED_CITIES = 2_000  # or3opt: tours of up to this many cities in shared memory (fi-block-shared), else fi-block
-# or3opt's Or-opt moves up to this many cities: above, its search alone in a block slowed fi-block's iterations
-# more than it helped (reports/peers/)
-OROPT_CITIES = SHARED_CITIES
 # or3opt's (population, island) from this many cities on: islands of 256 of 2,048 reached rat783's and fl1577's
 # optimum soonest of 7 shapes (reports/peers/), pcb3038's 0.2 % 512 of 4,096 (reports/ils3opt/)
 OR3OPT_SHAPES = ((0, (2_048, 0)), (MIN_CITIES, (2_048, 256)), (SHARED_CITIES + 1, (4_096, 512)))
+# or3opt's candidate lists: with quadrant lists it reached fl1577's optimum soonest and the lowest gaps on pcb3038 and
+# fnl4461 from 5 s on (reports/peers/)
+OR3OPT_LISTS = "quadrant"
 CPU_SHAPE = (16, 16)  # cpu-or3opt's without a population: one island of a few solutions a core
 
 
@@ -27,10 +27,15 @@ def cpu_twin(strategy: str) -> str:
     return strategy if strategy.startswith("cpu") else TWINS.get(strategy, "cpu")
 
 
+def default_lists(strategy: str) -> str:
+    """The candidate lists a strategy runs on where none are given."""
+    return OR3OPT_LISTS if strategy in OR3OPT else "nearest"
+
+
 def population_shape(strategy: str, n: int, population: int | None, merge: int | None) -> tuple[int, int]:
     """The (population, island) of a run on n cities, given ones kept (None: the strategy's default; or3opt's island
     divides a given population)."""
-    if strategy not in ("or3opt", "cpu-or3opt"):
+    if strategy not in OR3OPT:
         return population or DEFAULT_POPULATION, merge or 0
     size, island = next(shape for cities, shape in reversed(OR3OPT_SHAPES) if n >= cities)
     if population is not None:  # the twins' islands from one rule, so that both make the same tours
@@ -44,9 +49,9 @@ def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int
                     launch_for: int | None = None, merged: bool = False, blocks: int | None = None):
     """samples: rkbi's per step (the rkbi strategies only); blocks: rkbi's per solution (None: by its samples);
     launch_for: the GPU kernel of a population of this many solutions (default: the tours'; warm_up compiles a
-    run's); merged: the kernel of merged rounds. or3opt: fi-block-shared's kernel with Or-opt moves up to
-    SHARED_CITIES, fi-block's without them above."""
-    oropt = strategy in ("or3opt", "cpu-or3opt") and tours.shape[1] <= OROPT_CITIES
+    run's); merged: the kernel of merged rounds. or3opt: with Or-opt moves, fi-block-shared's kernel up to
+    SHARED_CITIES, fi-block's above."""
+    oropt = strategy in OR3OPT
     if strategy.startswith("cpu"):
         return CpuPopulation(xy, cand, seed, tours, lengths, seg, att, samples if strategy == "cpu-rkbi" else 0,
                              oropt)
