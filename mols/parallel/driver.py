@@ -145,7 +145,7 @@ class Driver:
 
     def _submit(self, task: Task):
         return self.executor.submit(self.task, self.fields, task.seeds, self.shipped, self.side, self.logs,
-                                    self.checkpoints, self.home,
+                                    self.checkpoints, self.home, self.keep,
                                     key=f"mols-task-{task.index}-{len(task.attempts)}-{self.run_id}")
 
     def _settle(self, task: Task, future) -> bool:

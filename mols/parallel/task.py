@@ -95,14 +95,16 @@ def check_task(fields: dict, shipped: Shipped | None) -> dict:
 
 
 def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, side, logs: str | None = None,
-             checkpoints: tuple[str, float | None] | None = None, home: tuple[str, str] | None = None) -> TaskReport:
+             checkpoints: tuple[str, float | None] | None = None, home: tuple[str, str] | None = None,
+             keep: bool = True) -> TaskReport:
     """The searches of `fields` (RunConfig's keywords) with these seeds on this worker (module docstring); `side`:
     the executor's side of the worker (its name and the driver's stop, executors.py); `logs`: a folder of this
     machine where each search writes its progress, seed-S.log (None: nowhere); `checkpoints`: (the run's folder,
     seconds between checkpoints or None): each search resumes from FOLDER/seed-S's checkpoint where one is, and
     writes one there at that interval (resume.py); `home`: (the run's folder, the client's host name): a worker on
     that host writes each search's folder there itself (home_folder), in parallel with the other workers, rather
-    than leave every folder to the client in turn (reports/multistart/)."""
+    than leave every folder to the client in turn (reports/multistart/); `keep`: each search's SearchResult sent back
+    even where its folder was written here (else only what the record needs: the client's settling is serial)."""
     report = TaskReport(side.worker(), socket.gethostname(), os.environ.get("CUDA_VISIBLE_DEVICES"))
     here = home_folder(home)
     with ONE_AT_A_TIME:
@@ -112,7 +114,7 @@ def run_task(fields: dict, seeds: list[int], shipped: Shipped | None, side, logs
             if not stop.requested:
                 config = worker_config(fields, shipped)
                 report.bus = _bus(config)
-                report.outcomes = [_outcome(one, context, result, fields["instance"], report, stop, here)
+                report.outcomes = [_outcome(one, context, result, fields["instance"], report, stop, here, keep)
                                    for one, context, result in _searches(config, seeds, stop, logs, checkpoints)]
         finally:
             stop.close()
@@ -177,10 +179,10 @@ def home_folder(home: tuple[str, str] | None) -> Path | None:
 
 
 def _outcome(config: RunConfig, context: RunContext, result: SearchResult, instance: str, report: TaskReport,
-             stop, here: Path | None = None) -> Outcome:
+             stop, here: Path | None = None, keep: bool = True) -> Outcome:
     """The search's result and results files, its configuration naming the instance as the client gave it; with
     `here`, its folder written there (flushed to the disk by the client, sync_disks), the files sent back only where
-    that failed, for the client to write or report."""
+    that failed, for the client to write or report, and the result only where `keep`."""
     report.device = context.device
     files = results_files(dataclasses.replace(config, instance=instance), result, context)
     outcome = Outcome(config.seed, result.status, EXIT_CODES.get(result.status, stop.exit_code or 130), result, files)
@@ -190,6 +192,7 @@ def _outcome(config: RunConfig, context: RunContext, result: SearchResult, insta
         except MolsError:
             return outcome
         outcome.files, outcome.written = None, Written.of(files, result.archive.F)
+        outcome.result = result if keep else None
     return outcome
 
 

@@ -49,3 +49,15 @@ def test_a_worker_on_the_clients_host_writes_the_folders_and_one_elsewhere_sends
         assert json.loads((folder / MANIFEST).read_text()) == written.written.manifest
         np.testing.assert_array_equal(written.written.F, sent.result.archive.F)
     assert not (tmp_path / "away").exists()
+
+
+def test_a_written_search_sends_its_result_back_only_where_the_client_keeps_results(tmp_path):
+    """The client settles tasks one at a time: a search its worker wrote sends back what the record needs (Written),
+    and its whole SearchResult only for a caller that keeps the results (solve_many); files that travel keep it."""
+    home = (str(tmp_path), socket.gethostname())
+    light = run_task(FIELDS, [0, 1], None, Side(), home=home, keep=False)
+    whole = run_task(FIELDS, [2], None, Side(), home=home, keep=True)
+    away = run_task(FIELDS, [3], None, Side(), home=(str(tmp_path / "away"), "not-here"), keep=False)
+    assert all(o.result is None and o.written is not None and o.code == 0 for o in light.outcomes)
+    assert whole.outcomes[0].result.archive.F.shape == whole.outcomes[0].written.F.shape
+    assert away.outcomes[0].result is not None and away.outcomes[0].files is not None
