@@ -130,24 +130,30 @@ class ResultsFolder:
         self.made = False
 
     def write_files(self, files: dict[str, bytes], durable: bool = True) -> None:
-        """A run's files by name (front.csv, trace.csv and run.json, perhaps made on another machine): all written
-        under temporary names first (flushed to the disk unless not `durable`: a caller that writes many folders
-        syncs once, sync_disks), then renamed over the old ones, run.json last, so an old run stays whole until the
-        new one is in place. Where they cannot be written, a rescue copy is made and the MolsError names both
-        places."""
-        names = [*(name for name in files if name != MANIFEST), MANIFEST]
-        staged: list[Path] = []
-        try:
-            for name in names:
-                staged.append(stage(self.path / name, files[name], durable))
-            for name, temporary in zip(names, staged):
-                os.replace(temporary, self.path / name)
-        except OSError as err:
-            for temporary in staged:
-                temporary.unlink(missing_ok=True)
-            raise MolsError(f"results folder {self.path}: cannot be written ({reason(err)}); "
-                            f"{rescue(files, self.path.name)}") from None
+        """A run's files by name into the folder (write_files')."""
+        write_files(self.path, files, durable)
         self.written = True
+
+
+def write_files(path: Path, files: dict[str, bytes], durable: bool = True) -> None:
+    """A run's files by name (front.csv, trace.csv and run.json, perhaps made on another machine) into the folder
+    `path`, made where missing: all written under temporary names first (flushed to the disk unless not `durable`: a
+    caller that writes many folders syncs once, sync_disks), then renamed over the old ones, run.json last, so an old
+    run stays whole until the new one is in place. Where they cannot be written, a rescue copy is made and the
+    MolsError names both places. The caller has claimed the folder or the run's folder above it (ResultsFolder)."""
+    names = [*(name for name in files if name != MANIFEST), MANIFEST]
+    staged: list[Path] = []
+    try:
+        path.mkdir(exist_ok=True)
+        for name in names:
+            staged.append(stage(path / name, files[name], durable))
+        for name, temporary in zip(names, staged):
+            os.replace(temporary, path / name)
+    except OSError as err:
+        for temporary in staged:
+            temporary.unlink(missing_ok=True)
+        raise MolsError(f"results folder {path}: cannot be written ({reason(err)}); "
+                        f"{rescue(files, path.name)}") from None
 
 
 class _Taken(MolsError):

@@ -70,6 +70,7 @@ def test_a_gpu_batch_shares_each_launch_and_finds_what_each_search_finds_alone(t
     assert code == 0, output
     record = json.loads((tmp_path / BATCH).read_text())
     assert record["mode"] == "one launch" and [s["status"] for s in record["searches"]] == ["completed"] * 4
+    assert not list(tmp_path.glob(".*.lock"))  # the run holds its folder: no search's folder has a lock of its own
     fronts_as_alone(tmp_path, RunConfig(instance="020_10_01", algorithm="tabu", backend="gpu", iterations=400, seed=2), 4)
 
 
@@ -132,3 +133,32 @@ def test_without_dask_a_batch_runs_on_a_pool_of_processes(tmp_path, monkeypatch)
     assert "iterations, archive" in (tmp_path / "seed-1.log").read_text()
     config = RunConfig(instance="020_05_01", algorithm="tabu", backend="cpu", iterations=150, seed=1)
     assert len(fronts_as_alone(tmp_path, config, 2)) == 2 and record["merged"]["rows"] > 0
+
+
+class Unstopped:
+    requested, signum, exit_code, phase = False, None, None, "setup"
+
+
+def test_a_batch_in_one_process_holds_its_folder_and_writes_each_search_as_alone(monkeypatch, tmp_path):
+    """run_together (a batch sharing each launch on the GPU; here its searches on the CPU, one after another): each
+    folder holds the front of its seed's run alone, no other run can take the folder while the searches run, and no
+    search's folder has a lock of its own."""
+    from mols.errors import MolsError
+    from mols.parallel import together
+    from mols.results_folder import ResultsFolder
+    from mols.runner.batch import build_batch
+
+    monkeypatch.setattr(together, "sharing_batch", build_batch)
+    refused = []
+
+    def meanwhile(done: int) -> None:
+        if not refused:
+            with pytest.raises(MolsError, match="in use by another mols run"), ResultsFolder(tmp_path, kind="batch"):
+                pass
+            refused.append(done)
+
+    config = RunConfig(instance="020_05_01", algorithm="tabu", backend="cpu", iterations=150, seed=4)
+    record = together.run_together(config, 3, tmp_path, False, Unstopped(), meanwhile)
+    assert [s["status"] for s in record["searches"]] == ["completed"] * 3 and refused
+    assert sorted(path.name for path in tmp_path.iterdir()) == [BATCH, MERGED, "seed-4", "seed-5", "seed-6"]
+    fronts_as_alone(tmp_path, config, 3)

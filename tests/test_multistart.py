@@ -102,6 +102,9 @@ def test_merged_front_is_the_nondominated_union_of_the_searches_run_one_by_one(c
     tasks = record["tasks"]
     assert sorted(seed for t in tasks for seed in t["seeds"]) == [0, 1, 2, 3]  # PLS: one search per task
     assert {t["attempts"][0]["worker"] for t in tasks} <= set(record["workers"])
+    # the searches' folders and the record, with no lock file of a search's own (the run holds the folder)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "merged_front.csv", "multistart.json", *(f"seed-{seed}" for seed in range(4))]
 
 
 def test_tabu_searches_are_spread_evenly_over_the_workers_in_tasks(client, tmp_path):

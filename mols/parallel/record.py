@@ -13,7 +13,7 @@ import pandas as pd
 
 from mols.archive import nondominated
 from mols.errors import MolsError
-from mols.results_folder import FRONT, KINDS, MANIFEST, ResultsFolder, write_atomic
+from mols.results_folder import FRONT, KINDS, MANIFEST, write_atomic, write_files
 from mols.resume import check_instance, finished, read_checkpoint
 from mols.resume import checkpoints as checkpoints_monitor
 from mols.search.checkpoint import CHECKPOINT
@@ -47,13 +47,14 @@ def seed_checkpoints(config, search, checkpoints: tuple[str, float | None] | Non
     return [checkpoints_monitor(config, search, where, interval)], state
 
 
-def write_seed(folder: Path, seed: int, files: dict[str, bytes], overwrite: bool = True, durable: bool = True) -> None:
-    """One search's files into OUT/seed-S (durable: ResultsFolder.write_files'); its checkpoint there removed once
-    the run completed."""
-    with ResultsFolder(seed_folder(folder, seed), overwrite=overwrite) as out:
-        out.write_files(files, durable)
-        if json.loads(files[MANIFEST]).get("status") == "completed":
-            finished(out.path)
+def write_seed(folder: Path, seed: int, files: dict[str, bytes], durable: bool = True) -> None:
+    """One search's files into OUT/seed-S (results_folder.write_files'), OUT being claimed by the caller's run, so
+    that the seed's folder needs no lock of its own (a thousand searches left a thousand lock files); its checkpoint
+    there removed once the run completed."""
+    path = seed_folder(folder, seed)
+    write_files(path, files, durable)
+    if json.loads(files[MANIFEST]).get("status") == "completed":
+        finished(path)
 
 
 def refuse_taken(folder: Path, seeds: list[int]) -> None:

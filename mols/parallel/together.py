@@ -10,7 +10,7 @@ from pathlib import Path
 from mols.errors import MolsError
 from mols.parallel.record import EXIT_CODES, WRITERS, Written, refuse_taken, write_merged, write_seed
 from mols.results import RunContext, results_files
-from mols.results_folder import sync_disks
+from mols.results_folder import ResultsFolder, sync_disks
 from mols.runner import RunConfig
 from mols.runner.batch import seed_configs, sharing_batch
 
@@ -38,16 +38,19 @@ def run_together(config: RunConfig, size: int, folder: Path, overwrite: bool, st
                         "resumed from the command line yet; use mols multistart --checkpoint, whose searches "
                         "checkpoint one by one")
     configs = seed_configs(config, size)
-    if not overwrite:
-        refuse_taken(folder, [one.seed for one in configs])
-    stop.phase = "search"
-    results = batch.run(stop)
-    stop.phase = "write"  # a signal now is only noted: the folders are written
-    files = {one.seed: results_files(one, result, RunContext.of(search))
-             for one, search, result in zip(configs, batch.searches, results)}
-    with ThreadPoolExecutor(WRITERS, thread_name_prefix="mols-write") as pool:
-        list(pool.map(lambda seed: write_seed(folder, seed, files[seed], overwrite, durable=False), files))
-    sync_disks()  # the folders on the disk before the record that names them
-    codes = {one.seed: EXIT_CODES.get(result.status, stop.exit_code or 130) for one, result in zip(configs, results)}
-    written = {one.seed: Written.of(files[one.seed], result.archive.F) for one, result in zip(configs, results)}
-    return write_merged(folder, [one.seed for one in configs], codes, "one launch", written=written)
+    with ResultsFolder(folder, overwrite=True, kind="batch") as out:  # the seeds' folders are this run's
+        if not overwrite:
+            refuse_taken(folder, [one.seed for one in configs])
+        stop.phase = "search"
+        results = batch.run(stop)
+        stop.phase = "write"  # a signal now is only noted: the folders are written
+        files = {one.seed: results_files(one, result, RunContext.of(search))
+                 for one, search, result in zip(configs, batch.searches, results)}
+        with ThreadPoolExecutor(WRITERS, thread_name_prefix="mols-write") as pool:
+            list(pool.map(lambda seed: write_seed(folder, seed, files[seed], durable=False), files))
+        sync_disks()  # the folders on the disk before the record that names them
+        out.written = True
+        codes = {one.seed: EXIT_CODES.get(result.status, stop.exit_code or 130)
+                 for one, result in zip(configs, results)}
+        written = {one.seed: Written.of(files[one.seed], result.archive.F) for one, result in zip(configs, results)}
+        return write_merged(folder, [one.seed for one in configs], codes, "one launch", written=written)
