@@ -135,16 +135,17 @@ class ResultsFolder:
         self.written = True
 
 
-def write_files(path: Path, files: dict[str, bytes], durable: bool = True) -> None:
+def write_files(path: Path, files: dict[str, bytes], durable: bool = True, make: bool = False) -> None:
     """A run's files by name (front.csv, trace.csv and run.json, perhaps made on another machine) into the folder
-    `path`, made where missing: all written under temporary names first (flushed to the disk unless not `durable`: a
-    caller that writes many folders syncs once, sync_disks), then renamed over the old ones, run.json last, so an old
-    run stays whole until the new one is in place. Where they cannot be written, a rescue copy is made and the
-    MolsError names both places. The caller has claimed the folder or the run's folder above it (ResultsFolder)."""
+    `path` (with `make`, made where missing): all written under temporary names first (flushed to the disk unless not
+    `durable`: a caller that writes many folders syncs once, sync_disks), then renamed over the old ones, run.json
+    last, so an old run stays whole until the new one is in place. Where they cannot be written, a rescue copy is
+    made and the MolsError names both places. The caller has claimed the folder or the run's folder above it."""
     names = [*(name for name in files if name != MANIFEST), MANIFEST]
     staged: list[Path] = []
     try:
-        path.mkdir(exist_ok=True)
+        if make:
+            path.mkdir(exist_ok=True)
         for name in names:
             staged.append(stage(path / name, files[name], durable))
         for name, temporary in zip(names, staged):

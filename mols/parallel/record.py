@@ -52,7 +52,7 @@ def write_seed(folder: Path, seed: int, files: dict[str, bytes], durable: bool =
     that the seed's folder needs no lock of its own (a thousand searches left a thousand lock files); its checkpoint
     there removed once the run completed."""
     path = seed_folder(folder, seed)
-    write_files(path, files, durable)
+    write_files(path, files, durable, make=True)
     if json.loads(files[MANIFEST]).get("status") == "completed":
         finished(path)
 
