@@ -113,3 +113,11 @@ def test_or3opt_is_the_default_on_the_gpu_and_runs_by_time():
     gpu = run_ils3opt(load_tsp("rat783"), "or3opt", 256, iterations=256 * 65, seed=2)
     cpu = run_ils3opt(load_tsp("rat783"), "cpu-or3opt", 256, iterations=256 * 65, seed=2)
     np.testing.assert_array_equal(gpu.lengths, cpu.lengths)
+
+
+def test_or3opt_from_the_greedy_start_tour_equals_its_twin():
+    """--start-tours greedy: every solution starts from the greedy-edge tour on both backends; the same tours."""
+    gpu = run_ils3opt(load_tsp("rat783"), "or3opt", 256, iterations=256 * 65, seed=2, start="greedy")
+    cpu = run_ils3opt(load_tsp("rat783"), "cpu-or3opt", 256, iterations=256 * 65, seed=2, start="greedy")
+    np.testing.assert_array_equal(gpu.lengths, cpu.lengths)
+    np.testing.assert_array_equal(gpu.tour, cpu.tour)

@@ -15,6 +15,7 @@ OR3OPT = ("or3opt", "cpu-or3opt")
 STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared", "rkbi", "cpu-rkbi", *OR3OPT)
 DEFAULT_STRATEGY = "or3opt"  # -p tsp -a ils on the GPU without --strategy (nor a generic ILS option)
 LISTS = ("nearest", "quadrant")  # candidate lists: a city's 40 nearest, or the 10 nearest in each quadrant first
+START_TOURS = ("nearest", "greedy")  # each solution's nearest-neighbour tour, or one greedy-edge tour for all
 
 
 @dataclass(frozen=True)
@@ -41,11 +42,17 @@ class ILS3optOptions(AlgorithmOptions):
                                "the nearest: they reach across clusters, as fl1577's; or3opt's default).", ILS3OPT,
                                choices=LISTS, cli=str, search=False, late=True,
                                folder=lambda lists, config: lists)
+    start_tours: str | None = option(None, "ILS-3opt's start tours: nearest (each solution's nearest-neighbour tour "
+                                     "from a random city; the default) or greedy (one greedy-edge tour for every "
+                                     "solution, shorter before the first descents).", ILS3OPT, choices=START_TOURS,
+                                     cli=str, search=False, late=True,
+                                     folder=lambda start, config: start and f"start-{start}")
 
     def __post_init__(self):
         super().__post_init__()
         ils3opt_only = [name for name, given in (("population", self.population is not None), ("merge", self.merge),
-                                                 ("lists", self.lists is not None)) if given]
+                                                 ("lists", self.lists is not None),
+                                                 ("start_tours", self.start_tours is not None)) if given]
         if self.strategy is None and ils3opt_only:
             raise OptionError(ils3opt_only[0], "is ILS-3opt's: give {strategy} too (with problem tsp, algorithm ils)",
                               "strategy")

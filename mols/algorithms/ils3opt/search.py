@@ -11,17 +11,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from mols.algorithms.ils3opt.cpu import numba_threads
-from mols.algorithms.ils3opt.merge import MIN_CITIES, ROUND, MergedRounds, merge_window
-from mols.algorithms.ils3opt.options import STRATEGIES
+from mols.algorithms.ils3opt.greedy import greedy_tour
+from mols.algorithms.ils3opt.merge import ROUND, MergedRounds, merge_window
 from mols.algorithms.ils3opt.population import max_segment, start_lengths, start_tours
 from mols.algorithms.ils3opt.strategies import (
     GPU_STRATEGIES,
     RKBI_STRATEGIES,
+    check_options,
     default_lists,
     make_population,
     population_shape,
 )
-from mols.errors import MolsError, OptionError
+from mols.errors import MolsError
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.problems.tsp.model import Tsp
 from mols.search.budget import Budgets, Iterations, Target, Time
@@ -57,34 +58,12 @@ class IlsResult:
         return self.iterations * self.population
 
 
-def check_options(problem: Tsp, strategy: str, population: int, merge: int = 0) -> None:
-    if strategy not in STRATEGIES:
-        raise OptionError("strategy", f": unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
-    if population < 1:
-        raise OptionError("population", f"must be at least 1, got {population}")
-
-    if problem.n_obj != 1:
-        raise OptionError("strategy", "runs ILS-3opt, which searches the TSP of one coordinate set (problem tsp), "
-                          "not bitsp")
-    if problem.n < 8:
-        raise MolsError(f"ILS-3opt needs at least 8 cities (a double bridge and 3-opt moves), got {problem.n}")
-    if merge and problem.n < MIN_CITIES:
-        raise OptionError("merge", f"needs at least {MIN_CITIES} cities (its windows would cover the tour), got "
-                          f"{problem.n}; run without {{merge}}", "merge")
-    if merge < 0 or (merge and population % merge):
-        raise OptionError("merge", f"takes the solutions of an island, a divisor of {{population}} {population}; got "
-                          f"{merge}", "population")
-    if merge and strategy in RKBI_STRATEGIES:
-        raise OptionError("merge", "runs the first-improvement strategies (cpu, fi-thread, fi-block, "
-                          f"fi-block-shared), not {strategy}")
-
-
 def default_samples(problem: Tsp) -> int:
     return PAPER_SAMPLES.get(problem.instance_name, DEFAULT_SAMPLES)
 
 
 def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, population: int = 1,
-            merge: int = 0) -> None:
+            merge: int = 0, greedy: bool = False) -> None:
     """Compile what the run calls (Numba functions; the strategy's kernel for this instance and population; merged
     rounds' functions and kernels: one round of one solution) before the clock."""
     xy = problem.xy[0]
@@ -93,6 +72,8 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, 
         cand = candidate_lists(xy, DEFAULT_K)
         tours = np.empty((1, n), np.int32)
         start_tours(xy, cand, np.uint64(0), tours)
+        if greedy:
+            greedy_tour(xy, cand, problem.att)
         pop = make_population(strategy, xy, cand, 0, tours, start_lengths(xy, tours, problem.att), max_segment(n),
                               problem.att, samples, population, bool(merge))
         if merge:
@@ -104,14 +85,14 @@ def warm_up(problem: Tsp, strategy: str, threads: int | None, samples: int = 1, 
 def make_run(problem: Tsp, strategy: str = "cpu", population: int | None = None, iterations: int | None = None,
              time_budget: float | None = None, target: int | None = None, seed: int = 0, threads: int | None = None,
              candidates: int = DEFAULT_K, samples: int | None = None, merge: int | None = None,
-             blocks: int | None = None, lists: str | None = None) -> IlsRun:
+             blocks: int | None = None, lists: str | None = None, start: str | None = None) -> IlsRun:
     """One ILS-3opt run (nothing runs yet: IlsRun.run). Without iterations or time: the paper's it_total. merge 0:
     the solutions are independent (the paper's; making every solution the best one every E iterations was tried,
     and was worse on pcb3038); merge S: merged rounds (ils_merge) in islands of S solutions, the budget of
     iterations rounded up to whole rounds. population, merge None: the strategy's (strategies.population_shape).
     `samples`: rkbi's per step (default: the paper's k for its instances, else DEFAULT_SAMPLES); `blocks`: rkbi's
     per solution on the GPU (its launch only; None: by the samples); `lists`: nearest or quadrant candidate lists (None:
-    the strategy's)."""
+    the strategy's); `start`: the start tours, nearest (None) or greedy (greedy.greedy_tour)."""
     population, merge = population_shape(strategy, problem.n, population, merge)
     check_options(problem, strategy, population, merge)
     if iterations is None and time_budget is None:
@@ -119,18 +100,18 @@ def make_run(problem: Tsp, strategy: str = "cpu", population: int | None = None,
     per_solution = math.ceil(iterations / population) if iterations is not None else None
     samples = (samples or default_samples(problem)) if strategy in RKBI_STRATEGIES else 0
     return IlsRun(problem, strategy, population, per_solution, time_budget, target, seed, threads, candidates, samples,
-                  merge, blocks, lists or default_lists(strategy))
+                  merge, blocks, lists or default_lists(strategy), start == "greedy")
 
 
 def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int | None = None,
                 iterations: int | None = None, time_budget: float | None = None, target: int | None = None,
                 seed: int = 0, threads: int | None = None, stop=None, candidates: int = DEFAULT_K,
                 samples: int | None = None, merge: int | None = None, blocks: int | None = None,
-                lists: str | None = None) -> IlsResult:
+                lists: str | None = None, start: str | None = None) -> IlsResult:
     """make_run's run to its end (compiled first, outside the time); `stop` (mols.signals.StopSignals) ends it after
     the current chunk."""
     return make_run(problem, strategy, population, iterations, time_budget, target, seed, threads, candidates,
-                    samples, merge, blocks, lists).run(stop)
+                    samples, merge, blocks, lists, start).run(stop)
 
 
 class IlsRun:
@@ -143,10 +124,10 @@ class IlsRun:
 
     def __init__(self, problem: Tsp, strategy: str, population: int, per_solution: int | None,
                  time_budget: float | None, target: int | None, seed: int, threads: int | None, candidates: int,
-                 samples: int, merge: int, blocks: int | None = None, lists: str = "nearest"):
+                 samples: int, merge: int, blocks: int | None = None, lists: str = "nearest", greedy: bool = False):
         self.problem, self.strategy, self.population, self.target = problem, strategy, population, target
         self.seed, self.threads, self.candidates, self.samples, self.merge = seed, threads, candidates, samples, merge
-        self.blocks, self.quadrant = blocks, lists == "quadrant"
+        self.blocks, self.quadrant, self.greedy = blocks, lists == "quadrant", greedy
         self.budgets = Budgets(budget for budget in (None if target is None else Target(target),
                                                      None if per_solution is None else Iterations(per_solution, True),
                                                      None if time_budget is None else Time(time_budget)) if budget)
@@ -163,7 +144,7 @@ class IlsRun:
         return result
 
     def warm_up(self) -> None:
-        warm_up(self.problem, self.strategy, self.threads, self.samples, self.population, self.merge)
+        warm_up(self.problem, self.strategy, self.threads, self.samples, self.population, self.merge, self.greedy)
 
     def holds_target(self) -> bool:
         return self.pop.best_lengths().min() <= self.target
@@ -231,7 +212,10 @@ class IlsRun:
         xy = self.problem.xy[0]
         cand = candidate_lists(xy, self.candidates, self.quadrant)
         tours = np.empty((self.population, self.problem.n), np.int32)
-        start_tours(xy, cand, np.uint64(self.seed), tours)
+        if self.greedy:  # one tour for all: made once, in milliseconds
+            tours[:] = greedy_tour(xy, cand, self.problem.att)
+        else:
+            start_tours(xy, cand, np.uint64(self.seed), tours)
         pop = self._population(cand, tours, start_lengths(xy, tours, self.problem.att))
         pop.run(0, 1)
         self.pop = pop
@@ -256,7 +240,8 @@ def config_run(config) -> IlsRun:
 
     target = None if config.target is None else int(np.atleast_1d(config.target)[0])
     return make_run(load_tsp(config.instance), config.strategy, config.population, config.iterations, config.time,
-                    target, config.seed, config.threads, merge=config.merge or None, lists=config.lists)
+                    target, config.seed, config.threads, merge=config.merge or None, lists=config.lists,
+                    start=config.start_tours)
 
 
 def config_result(config, stop=None, monitors=(), resume: dict | None = None, run: IlsRun | None = None):
@@ -279,6 +264,7 @@ def config_result(config, stop=None, monitors=(), resume: dict | None = None, ru
     details = {"strategy": result.strategy, "population": population, "merge_island": run.merge or None,
                "iterations_requested": config.iterations, "iterations_per_solution": result.iterations,
                "candidates": DEFAULT_K, "candidate_lists": "quadrant" if run.quadrant else "nearest",
+               "start_tours": "greedy" if run.greedy else "nearest",
                "rkbi_samples": default_samples(problem) if config.strategy in RKBI_STRATEGIES else None, "max_segment": max_segment(problem.n), "best_length": result.best,
                "optimum": optimum, "gap_percent": None if optimum is None else 100.0 * (result.best / optimum - 1),
                "solutions_optimal": None if optimum is None else int((result.lengths == optimum).sum()),

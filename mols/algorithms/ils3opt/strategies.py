@@ -1,5 +1,5 @@
-"""ILS-3opt's strategies: the population each runs on (make_population), its CPU twin, and or3opt's population and
-islands by the instance's size."""
+"""ILS-3opt's strategies: the population each runs on (make_population), its CPU twin, or3opt's population and
+islands by the instance's size, and the checks of a run's options (check_options)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import math
 
 from mols.algorithms.ils3opt.cpu import CpuPopulation
 from mols.algorithms.ils3opt.merge import MIN_CITIES
-from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, OR3OPT
+from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, OR3OPT, STRATEGIES
+from mols.errors import MolsError, OptionError
 
 GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi", "or3opt")
 RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
@@ -62,3 +63,25 @@ def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int
     if strategy == "or3opt":  # its kernel, with or without Or-opt moves
         strategy = "fi-block-shared" if tours.shape[1] <= SHARED_CITIES else "fi-block"
     return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att, launch_for, merged, oropt)
+
+
+def check_options(problem, strategy: str, population: int, merge: int = 0) -> None:
+    """OptionError (or MolsError) where the TSP `problem` cannot be run so."""
+    if strategy not in STRATEGIES:
+        raise OptionError("strategy", f": unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    if population < 1:
+        raise OptionError("population", f"must be at least 1, got {population}")
+    if problem.n_obj != 1:
+        raise OptionError("strategy", "runs ILS-3opt, which searches the TSP of one coordinate set (problem tsp), "
+                          "not bitsp")
+    if problem.n < 8:
+        raise MolsError(f"ILS-3opt needs at least 8 cities (a double bridge and 3-opt moves), got {problem.n}")
+    if merge and problem.n < MIN_CITIES:
+        raise OptionError("merge", f"needs at least {MIN_CITIES} cities (its windows would cover the tour), got "
+                          f"{problem.n}; run without {{merge}}", "merge")
+    if merge < 0 or (merge and population % merge):
+        raise OptionError("merge", f"takes the solutions of an island, a divisor of {{population}} {population}; got "
+                          f"{merge}", "population")
+    if merge and strategy in RKBI_STRATEGIES:
+        raise OptionError("merge", "runs the first-improvement strategies (cpu, fi-thread, fi-block, "
+                          f"fi-block-shared), not {strategy}")
