@@ -9,6 +9,7 @@ from mols.algorithms.ils3opt.cpu import CpuPopulation
 from mols.algorithms.ils3opt.merge import MIN_CITIES
 from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, OR3OPT, STRATEGIES
 from mols.errors import MolsError, OptionError
+from mols.problems.tsp.model import Tsp
 
 GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi", "or3opt")
 RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
@@ -65,7 +66,7 @@ def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int
     return GpuPopulation(strategy, xy, cand, seed, tours, lengths, seg, att, launch_for, merged, oropt)
 
 
-def check_options(problem, strategy: str, population: int, merge: int = 0) -> None:
+def check_options(problem: Tsp, strategy: str, population: int, merge: int = 0) -> None:
     """OptionError (or MolsError) where the TSP `problem` cannot be run so."""
     if strategy not in STRATEGIES:
         raise OptionError("strategy", f": unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
