@@ -11,6 +11,7 @@ from mols.algorithms.ils3opt.local_search import local_search, push
 from mols.algorithms.ils3opt.three_opt import N_CASES, apply_case, case_delta, dist, reverse
 from mols.jit import cached_njit
 from mols.neighborhoods.draws import uniform
+from mols.problems.tsp.candidates import city_grid, grid_cell
 
 MAX_SEGMENT = 50  # double bridge: each moved segment has 1..MAX_SEGMENT cities (fewer on small instances)
 RKBI_TAG = np.uint64(1 << 62)  # rkbi's draw ids start here: apart from the double bridges' (the iteration)
@@ -29,39 +30,63 @@ def positions(tours: np.ndarray) -> np.ndarray:
 
 
 @cached_njit
-def nearest_neighbor_tour(xy, cand, start, tour, used):
-    """Greedy tour from `start`: the nearest unvisited city next (from the candidate list, else a scan;
-    ties by city index, as the lists)."""
+def nearest_free(xy, c, used, left, first, order, x0, y0, cell, cols, rows):
+    """The unvisited city nearest to city c (squared distance, ties by city index), ring by ring of city_grid's
+    cells, skipping cells with no unvisited city (left: each cell's count)."""
+    cx, cy = grid_cell(xy, c, x0, y0, cell, cols, rows)
+    best, nxt, r = np.inf, -1, 0
+    while True:
+        for gy in range(max(cy - r, 0), min(cy + r, rows - 1) + 1):
+            step = 1 if abs(gy - cy) == r else 2 * r  # the ring's cells only
+            for gx in range(cx - r, cx + r + 1, step):
+                g = gy * cols + gx
+                if gx < 0 or gx >= cols or left[g] == 0:
+                    continue
+                for q in range(first[g], first[g + 1]):
+                    j = order[q]
+                    if not used[j]:
+                        dx, dy = xy[c, 0] - xy[j, 0], xy[c, 1] - xy[j, 1]
+                        d = dx * dx + dy * dy
+                        if d < best or (d == best and j < nxt):
+                            best, nxt = d, j
+        # cities beyond ring r lie at least r cells away (a margin for the cells' rounding)
+        if (nxt >= 0 and best < (r * cell * (1.0 - 1e-9)) ** 2) or r > cols + rows:
+            return nxt
+        r += 1
+
+
+@cached_njit
+def nearest_neighbor_tour(xy, cand, start, tour, used, left, first, order, x0, y0, cell, cols, rows):
+    """Greedy tour from `start`: the first unvisited city of the current one's candidate list next, else the nearest
+    unvisited one (nearest_free over city_grid's cells; left: a copy of their counts)."""
     n = tour.shape[0]
     used[:] = 0
     c = start
-    tour[0], used[c] = c, 1
-    for p in range(1, n):
-        nxt = -1
-        for q in range(cand.shape[1]):
-            if not used[cand[c, q]]:
-                nxt = cand[c, q]
-                break
-        if nxt < 0:
-            best = np.inf
-            for j in range(n):
-                if not used[j]:
-                    dx, dy = xy[c, 0] - xy[j, 0], xy[c, 1] - xy[j, 1]
-                    d = dx * dx + dy * dy
-                    if d < best:
-                        best, nxt = d, j
-        tour[p], used[nxt] = nxt, 1
-        c = nxt
+    for p in range(n):
+        if p > 0:
+            c = -1
+            for q in range(cand.shape[1]):
+                if not used[cand[tour[p - 1], q]]:
+                    c = cand[tour[p - 1], q]
+                    break
+            if c < 0:
+                c = nearest_free(xy, tour[p - 1], used, left, first, order, x0, y0, cell, cols, rows)
+        tour[p], used[c] = c, 1
+        gx, gy = grid_cell(xy, c, x0, y0, cell, cols, rows)
+        left[gy * cols + gx] -= 1
 
 
 @cached_njit(parallel=True)
 def start_tours(xy, cand, seed, tours):
     """tours (P, n): solution s's nearest-neighbor tour from city floor(uniform((seed, s), 0, 0) n)."""
     P, n = tours.shape
+    first, order, x0, y0, cell, cols, rows = city_grid(xy)
+    counts = first[1:] - first[:-1]
     for s in prange(P):
         key = np.array([seed, s], dtype=np.uint64)
-        used = np.empty(n, np.uint8)
-        nearest_neighbor_tour(xy, cand, int(uniform(key, 0, 0) * n), tours[s], used)
+        used, left = np.empty(n, np.uint8), counts.copy()
+        nearest_neighbor_tour(xy, cand, int(uniform(key, 0, 0) * n), tours[s], used, left, first, order, x0, y0,
+                              cell, cols, rows)
 
 
 @cached_njit(parallel=True)

@@ -17,9 +17,11 @@ PER_CELL = 2.0  # cities per grid cell on average
 
 
 @cached_njit
-def _grid(xy, side):
-    """Cities bucketed by cell: (first, order, x0, y0, cell, cols, rows); cell c's cities are order[first[c]:first[c+1]]."""
+def city_grid(xy):
+    """Cities (n, 2) bucketed in square cells, PER_CELL a cell on average: (first, order, x0, y0, cell, cols, rows);
+    cell c's cities are order[first[c]:first[c+1]], in index order."""
     n = xy.shape[0]
+    side = max(1, int(math.sqrt(n / PER_CELL)))
     x0, y0 = xy[:, 0].min(), xy[:, 1].min()
     width = max(xy[:, 0].max() - x0, xy[:, 1].max() - y0, 1e-9)
     cell = width / side
@@ -28,8 +30,7 @@ def _grid(xy, side):
     first = np.zeros(cols * rows + 1, np.int64)
     where = np.empty(n, np.int64)
     for i in range(n):
-        cx = min(int((xy[i, 0] - x0) / cell), cols - 1)
-        cy = min(int((xy[i, 1] - y0) / cell), rows - 1)
+        cx, cy = grid_cell(xy, i, x0, y0, cell, cols, rows)
         where[i] = cy * cols + cx
         first[where[i] + 1] += 1
     for c in range(cols * rows):
@@ -40,6 +41,12 @@ def _grid(xy, side):
         order[fill[where[i]]] = i
         fill[where[i]] += 1
     return first, order, x0, y0, cell, cols, rows
+
+
+@cached_njit
+def grid_cell(xy, i, x0, y0, cell, cols, rows):
+    """City i's cell (column, row) in city_grid's grid."""
+    return min(int((xy[i, 0] - x0) / cell), cols - 1), min(int((xy[i, 1] - y0) / cell), rows - 1)
 
 
 @cached_njit
@@ -88,8 +95,7 @@ def _lists(xy, k, per, first, order, x0, y0, cell, cols, rows):
         best_d, best_j = np.empty(k, np.float64), np.empty(k, np.int64)
         quad_d, quad_j = np.empty((4, max(per, 1)), np.float64), np.empty((4, max(per, 1)), np.int64)
         count, quad_count = 0, np.zeros(4, np.int64)
-        cx = min(int((xy[i, 0] - x0) / cell), cols - 1)
-        cy = min(int((xy[i, 1] - y0) / cell), rows - 1)
+        cx, cy = grid_cell(xy, i, x0, y0, cell, cols, rows)
         r = 0
         while True:
             for gy in range(max(cy - r, 0), min(cy + r, rows - 1) + 1):
@@ -131,6 +137,5 @@ def candidate_lists(xy: np.ndarray, k: int = DEFAULT_K, quadrant: bool = False) 
     if k < 1:
         raise MolsError(f"candidate lists need k >= 1, got {k}")
     k = min(k, n - 1)
-    side = max(1, int(math.sqrt(n / PER_CELL)))
     xy = np.ascontiguousarray(xy, dtype=np.float64)
-    return _lists(xy, k, k // 4 if quadrant else 0, *_grid(xy, side))
+    return _lists(xy, k, k // 4 if quadrant else 0, *city_grid(xy))
