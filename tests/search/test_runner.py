@@ -175,3 +175,20 @@ def test_ils3opt_steps_by_chunks_through_the_runner():
     assert (got.iterations, got.ended_by) == (want.iterations, "iterations")
     assert got.lengths.tolist() == want.lengths.tolist()
     np.testing.assert_array_equal(got.tour, want.tour)
+
+
+def test_merged_rounds_step_by_the_round_once_a_round_is_slow(monkeypatch):
+    """Merged rounds meet the host every round: their steps stop doubling at MERGED_SECONDS (here 0: at once), not at
+    the launches' CHUNK_SECONDS (here so long that independent solutions' steps would always double), so the trace and
+    the budgets are read every round."""
+    from mols.algorithms.ils3opt import search
+    from mols.algorithms.ils3opt.merge import ROUND
+    from mols.problems.tsp import load_tsp
+    from mols.problems.tsp.candidates import DEFAULT_K
+
+    monkeypatch.setattr(search, "CHUNK_SECONDS", 1e9)
+    monkeypatch.setattr(search, "MERGED_SECONDS", 0.0)
+    recorder = Recorder()
+    run = search.IlsRun(load_tsp("lin318"), "cpu", 4, 4 * ROUND, None, None, 1, 1, DEFAULT_K, 0, 2)
+    Runner(run, monitors=[recorder]).run()
+    assert recorder.steps == [0, ROUND, 2 * ROUND, 3 * ROUND, 4 * ROUND]

@@ -33,7 +33,8 @@ PAPER_SAMPLES = {"kroA100": 5_500, "lin318": 11_000, "rat783": 10_000, "fl1577":
 DEFAULT_SAMPLES = 10_000
 POPULATIONS = (1, 8, 64, 512, 2048)  # the paper's nbsol
 DEFAULT_ITERATIONS = 1_048_576  # the paper's it_total
-CHUNK_SECONDS = 0.25
+CHUNK_SECONDS = 0.25  # a step is doubled while it takes under this: a launch of independent solutions' iterations,
+MERGED_SECONDS = 0.02  # or of merged rounds, which meet the host every round anyway: the trace and budgets read sooner
 
 
 @dataclass(frozen=True)
@@ -116,8 +117,9 @@ def run_ils3opt(problem: Tsp, strategy: str = "cpu", population: int | None = No
 
 class IlsRun:
     """An ILS-3opt population run by the runner (search/loop.py): a step is the first descents, then a chunk of each
-    solution's iterations (doubled while one takes under CHUNK_SECONDS); its budgets: a length (Target), the time and
-    each solution's iterations (passed down: a chunk never passes them, save to end a merged round)."""
+    solution's iterations (doubled while one takes under CHUNK_SECONDS, MERGED_SECONDS in merged rounds); its
+    budgets: a length (Target), the time and each solution's iterations (passed down: a chunk never passes them, save
+    to end a merged round)."""
 
     natural_end = False
     resumable = True  # snapshot() and restore() as Search's
@@ -166,7 +168,7 @@ class IlsRun:
                 began = time.perf_counter()
                 pop.run(done + 1, done + 1 + step)
                 self.iterations = done + step
-                if time.perf_counter() - began < CHUNK_SECONDS:
+                if time.perf_counter() - began < (MERGED_SECONDS if self.merge else CHUNK_SECONDS):
                     self.chunk *= 2
                 yield
 
