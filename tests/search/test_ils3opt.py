@@ -169,3 +169,13 @@ def test_or3opt_runs_on_quadrant_lists_unless_told(tmp_path, given, lists):
     default = run_ils3opt(problem, "cpu-or3opt", 4, iterations=400, seed=0)
     chosen = run_ils3opt(problem, "cpu-or3opt", 4, iterations=400, seed=0, lists=lists)
     assert (default.lengths == chosen.lengths).all() == (lists == "quadrant")
+
+
+def test_tsp_ils_on_the_cpu_runs_or3opts_twin(tmp_path):
+    """-p tsp -a ils -b cpu without a strategy runs cpu-or3opt, not the generic ILS from a random tour: a short run
+    ends within a few % of lin318's optimum."""
+    result = runner.invoke(app, ["run", "lin318", "-p", "tsp", "-a", "ils", "-b", "cpu", "-i", "1024", "-o",
+                                 str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    run = json.loads((tmp_path / "r" / "run.json").read_text())
+    assert run["details"]["strategy"] == "cpu-or3opt" and run["details"]["gap_percent"] < 3

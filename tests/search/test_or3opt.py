@@ -13,11 +13,13 @@ from mols.problems.tsp.model import tour_lengths
 from mols.runner import RunConfig
 
 
-def test_or3opt_is_the_default_of_tsp_ils_on_the_gpu_only():
+def test_or3opt_is_the_default_of_tsp_ils_and_its_twin_on_the_cpu():
     tsp_ils = {"instance": "rat783", "problem": "tsp", "algorithm": "ils"}
     assert RunConfig(**tsp_ils, backend="gpu").strategy == "or3opt"
-    assert RunConfig(**tsp_ils, backend="cpu").strategy is None  # the generic ILS, as before
-    assert RunConfig(**tsp_ils, backend="gpu", strength=3).strategy is None  # a generic ILS option: that ILS
+    cpu = RunConfig(**tsp_ils, backend="cpu")
+    assert (cpu.strategy, cpu.backend) == ("cpu-or3opt", "cpu")
+    for backend in ("gpu", "cpu"):  # a generic ILS option: that ILS
+        assert RunConfig(**tsp_ils, backend=backend, strength=3).strategy is None
     assert RunConfig(**tsp_ils, backend="gpu", strategy="fi-block").strategy == "fi-block"
 
 

@@ -10,10 +10,11 @@ from mols.search.options import ILS3OPT, AlgorithmOptions, option
 DEFAULT_POPULATION = 64  # solutions improved side by side (the paper's nbsol)
 # The strategies: first improvement on the CPU (cpu), by a thread (fi-thread) or a block (fi-block, in global or
 # shared memory) per solution on the GPU; best improvement over random samples (rkbi), and rkbi's Numba twin; ours:
-# 3-opt and Or-opt moves in merged rounds (or3opt on the GPU, what -p tsp -a ils runs there; cpu-or3opt its twin).
+# 3-opt and Or-opt moves in merged rounds (or3opt on the GPU, cpu-or3opt its twin: what -p tsp -a ils runs).
 OR3OPT = ("or3opt", "cpu-or3opt")
 STRATEGIES = ("cpu", "fi-thread", "fi-block", "fi-block-shared", "rkbi", "cpu-rkbi", *OR3OPT)
-DEFAULT_STRATEGY = "or3opt"  # -p tsp -a ils on the GPU without --strategy (nor a generic ILS option)
+DEFAULT_STRATEGY, CPU_DEFAULT_STRATEGY = OR3OPT  # -p tsp -a ils on the GPU / the CPU without --strategy (nor a
+# generic ILS option)
 LISTS = ("nearest", "quadrant")  # candidate lists: a city's 40 nearest, or the 10 nearest in each quadrant first
 START_TOURS = ("nearest", "greedy")  # each solution's nearest-neighbour tour, or one greedy-edge tour for all
 
