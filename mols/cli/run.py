@@ -116,7 +116,7 @@ def run_one(config, folder: Path, overwrite: bool, numbered: bool = False, check
         write_run(out, config, result, RunContext.of(search))
         if result.status == "completed":
             finished(out.path)
-    show_run(result, out.path)
+    show_run(result, out.path, search.problem, config)
     if result.status == "interrupted":
         raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)
     if result.status == "failed":
@@ -180,13 +180,27 @@ def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = 
         raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)
 
 
-def show_run(result, folder: Path) -> None:
+def best_text(best: float, objective: str, config) -> str:
+    """A one-objective run's best value, with its gap to the instance's best-known value where mols knows one."""
+    from mols.problems import known_best
+
+    def text(value: float) -> str:
+        return str(int(value)) if float(value).is_integer() else f"{value:.6g}"
+
+    known = known_best(config.problem, config.instance)
+    gap = "" if known is None else f", {100 * (best - known) / abs(known):.3f} % above the best known {text(known)}"
+    return f"best {objective} {text(best)}{gap}"
+
+
+def show_run(result, folder: Path, problem, config) -> None:
     from mols.results import FRONT, MANIFEST
 
     status = f"{result.status} by {result.signal}" if result.signal else result.status
     ended = f", ended by {result.ended_by}" if result.ended_by else ""
     console.print(f"{status}{ended}: {result.iterations} neighborhood evaluations ({result.starts} starts), "
                   f"{len(result.archive)} solutions in the archive, {result.wall_seconds:.2f} s", highlight=False)
+    if len(result.archive) and result.archive.F.shape[1] == 1:
+        console.print(best_text(float(result.archive.F[:, 0].min()), problem.objectives[0], config), highlight=False)
     if result.target is not None:
         targets = result.target if isinstance(result.target, (tuple, list)) else (result.target,)
         reached, value = result.reached, ",".join(f"{v:g}" for v in targets)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mols.errors import MolsError
@@ -22,6 +23,7 @@ class ProblemEntry:
     neighborhood: str
     published_front: Callable[[str], object] | None = None  # instance -> its exact Pareto front (P, k), or None
     instances: Callable[[], tuple[str, list[str], list[list]]] | None = None  # its bundled instances, as a table
+    known: Callable[[str], float | None] | None = None  # bundled name -> the best-known value of its one objective
 
 
 def _lazy(module: str, attr: str, *args) -> Callable:
@@ -36,16 +38,20 @@ def _lazy(module: str, attr: str, *args) -> Callable:
 # and one entry here.
 PROBLEMS = {
     "flowshop": ProblemEntry(_lazy("flowshop", "load_flowshop"), "insertion", instances=_lazy("flowshop.instance", "instance_table")),
-    "tsp": ProblemEntry(_lazy("tsp", "load_tsp"), "2opt", instances=_lazy("tsp.instance", "instance_table")),
+    "tsp": ProblemEntry(_lazy("tsp", "load_tsp"), "2opt", instances=_lazy("tsp.instance", "instance_table"),
+                        known=_lazy("tsp.instance", "optimal_length")),
     "bitsp": ProblemEntry(_lazy("tsp", "load_bitsp"), "2opt"),  # pairs of the tsp instances
-    "qap": ProblemEntry(_lazy("qap", "load_qap"), "swap", instances=_lazy("qap.instance", "instance_table", "qap")),
+    "qap": ProblemEntry(_lazy("qap", "load_qap"), "swap", instances=_lazy("qap.instance", "instance_table", "qap"),
+                        known=_lazy("qap.instance", "best_known_cost")),
     "mqap": ProblemEntry(_lazy("qap", "load_mqap"), "swap", published_front=_lazy("qap", "published_front"),
                          instances=_lazy("qap.instance", "instance_table", "mqap")),
-    "q3ap": ProblemEntry(_lazy("q3ap", "load_q3ap"), "advanced", instances=_lazy("q3ap.instance", "instance_table")),
+    "q3ap": ProblemEntry(_lazy("q3ap", "load_q3ap"), "advanced", instances=_lazy("q3ap.instance", "instance_table"),
+                         known=_lazy("q3ap.instance", "best_known_cost")),
     "ppp": ProblemEntry(_lazy("ppp", "load_ppp"), "hamming1", instances=_lazy("ppp", "instance_table")),
     "coloring": ProblemEntry(_lazy("coloring", "load_coloring"), "change", instances=_lazy("coloring", "instance_table")),
     "weierstrass": ProblemEntry(_lazy("weierstrass", "load_weierstrass"), "crowns",
-                                instances=_lazy("weierstrass", "instance_table")),
+                                instances=_lazy("weierstrass", "instance_table"),
+                                known=_lazy("weierstrass.instance", "known_value")),
 }
 
 
@@ -63,10 +69,19 @@ def published_front(name: str, instance: str):
     return entry.published_front(instance) if entry and entry.published_front else None
 
 
+def known_best(name: str, instance: str) -> float | None:
+    """The best-known value of the one objective of problem `name`'s bundled `instance` (the optimum where proven),
+    None where mols knows none, or where `instance` names a file (which may not be the bundled one)."""
+    entry = PROBLEMS.get(name)
+    if entry is None or entry.known is None or Path(instance).exists():
+        return None
+    return entry.known(instance)
+
+
 def load_problem(name: str, instance: str) -> Problem:
     """The problem `name` on `instance` (a path, or the name of a bundled instance)."""
     return problem_entry(name).load(instance)
 
 
 __getattr__, __dir__ = lazy_exports(__name__, {"Problem": "mols.problems.base"})
-__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "load_problem", "problem_entry", "published_front"]
+__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "known_best", "load_problem", "problem_entry", "published_front"]

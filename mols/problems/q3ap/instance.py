@@ -88,3 +88,8 @@ def best_known() -> dict[str, int]:
         return {}
     with path.open(newline="") as f:
         return {row["name"]: int(row["best_known"]) for row in csv.DictReader(f)}
+
+
+def best_known_cost(name: str) -> int | None:
+    """best_known()'s value for a bundled instance, else None."""
+    return best_known().get(name)

@@ -3,6 +3,7 @@ k flow matrices `a` (k, n, n) and one matrix `b` (n, n): f_k(p) = sum_ij a[k, i,
 
 from __future__ import annotations
 
+import csv
 import os
 import re
 from dataclasses import dataclass
@@ -201,3 +202,9 @@ def instance_table(kind: str) -> tuple[str, list[str], list[list[str]]]:
              "yes" if path.with_suffix(reference).is_file() else "no"] for path in files for inst in [read(path)]]
     return (f"{kind} instances (-p {kind}) under {files[0].parent if files else kind}",
             ["name", "facilities", "objectives", "symmetric", f"{reference} file"], rows)
+
+
+def best_known_cost(name: str) -> int | None:
+    """The best-known (or optimal) cost of a bundled QAPLIB instance (instances/qap/qap_bks.csv), else None."""
+    with (bundled_instances_dir() / "qap" / "qap_bks.csv").open(newline="") as f:
+        return next((int(row["best_known"]) for row in csv.DictReader(f) if row["name"] == name), None)

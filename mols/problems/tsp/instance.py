@@ -198,6 +198,11 @@ class TspPair:
     parts: tuple[TspInstance, TspInstance]
 
 
+def optimal_length(name: str) -> int | None:
+    """The published optimal tour length of a bundled instance (tsp_opt.csv), else None."""
+    return optimal_lengths().get(name)
+
+
 def instance_table() -> tuple[str, list[str], list[list[str]]]:
     """The bundled TSPLIB instances and their optimal lengths: (title, columns, rows), for `mols instances`."""
     optimum = optimal_lengths()

@@ -49,6 +49,11 @@ def parse_instance(text: str) -> WeierstrassInstance:
     return WeierstrassInstance(dimension, match.group(2) or "float64")
 
 
+def known_value(text: str) -> float:
+    """The known minimum of the instance `D` or `D:PRECISION` (parse_instance's)."""
+    return parse_instance(text).known_minimum
+
+
 def instance_table() -> tuple[str, list[str], list[list]]:
     """The paper's dimensions and their known minimum (title, columns, rows), for `mols instances`."""
     title = ("weierstrass instances (-p weierstrass): any dimension 1..1000, such as 10 or 10:float32 (float32 "
