@@ -28,7 +28,10 @@ OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Results 
                                                 "name unique to the configuration, see the README).",
                                                 rich_help_panel=OUTPUT)]
 EXIT_INTERRUPTED = 130
-ALGORITHM_HELP = "; ".join(f"{name}: {entry.help}" for name, entry in REGISTRY.items()) + "."
+DEFAULT_BY_PROBLEM = {algorithm: [name for name, entry in PROBLEMS.items() if entry.algorithm == algorithm]
+                      for algorithm in dict.fromkeys(entry.algorithm for entry in PROBLEMS.values())}
+ALGORITHM_HELP = "; ".join(f"{name}: {entry.help}" for name, entry in REGISTRY.items()) + ". Default: the problem's (" + (
+    "; ".join(f"{algorithm} for {', '.join(names)}" for algorithm, names in DEFAULT_BY_PROBLEM.items())) + ")."
 # The flags of `run` that are not a RunConfig's: where its results go, and how many searches
 RUN_ONLY = [
     ("output", OutputOpt, None),

@@ -17,10 +17,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ProblemEntry:
-    """How to load a problem from an instance (a path or a bundled name), and its usual neighborhood."""
+    """How to load a problem from an instance (a path or a bundled name), its usual neighborhood, and the search a run
+    without -a makes (PLS-1 for the multiobjective problems; for one objective, the best of mols' searches there)."""
 
     load: Callable[[str], Problem]
     neighborhood: str
+    algorithm: str = "pls"
     published_front: Callable[[str], object] | None = None  # instance -> its exact Pareto front (P, k), or None
     instances: Callable[[], tuple[str, list[str], list[list]]] | None = None  # its bundled instances, as a table
     known: Callable[[str], float | None] | None = None  # bundled name -> the best-known value of its one objective
@@ -38,18 +40,21 @@ def _lazy(module: str, attr: str, *args) -> Callable:
 # and one entry here.
 PROBLEMS = {
     "flowshop": ProblemEntry(_lazy("flowshop", "load_flowshop"), "insertion", instances=_lazy("flowshop.instance", "instance_table")),
-    "tsp": ProblemEntry(_lazy("tsp", "load_tsp"), "2opt", instances=_lazy("tsp.instance", "instance_table"),
+    "tsp": ProblemEntry(_lazy("tsp", "load_tsp"), "2opt", "ils", instances=_lazy("tsp.instance", "instance_table"),
                         known=_lazy("tsp.instance", "optimal_length")),
     "bitsp": ProblemEntry(_lazy("tsp", "load_bitsp"), "2opt"),  # pairs of the tsp instances
-    "qap": ProblemEntry(_lazy("qap", "load_qap"), "swap", instances=_lazy("qap.instance", "instance_table", "qap"),
+    "qap": ProblemEntry(_lazy("qap", "load_qap"), "swap", "its",
+                        instances=_lazy("qap.instance", "instance_table", "qap"),
                         known=_lazy("qap.instance", "best_known_cost")),
     "mqap": ProblemEntry(_lazy("qap", "load_mqap"), "swap", published_front=_lazy("qap", "published_front"),
                          instances=_lazy("qap.instance", "instance_table", "mqap")),
-    "q3ap": ProblemEntry(_lazy("q3ap", "load_q3ap"), "advanced", instances=_lazy("q3ap.instance", "instance_table"),
+    "q3ap": ProblemEntry(_lazy("q3ap", "load_q3ap"), "advanced", "its",
+                         instances=_lazy("q3ap.instance", "instance_table"),
                          known=_lazy("q3ap.instance", "best_known_cost")),
-    "ppp": ProblemEntry(_lazy("ppp", "load_ppp"), "hamming1", instances=_lazy("ppp", "instance_table")),
-    "coloring": ProblemEntry(_lazy("coloring", "load_coloring"), "change", instances=_lazy("coloring", "instance_table")),
-    "weierstrass": ProblemEntry(_lazy("weierstrass", "load_weierstrass"), "crowns",
+    "ppp": ProblemEntry(_lazy("ppp", "load_ppp"), "hamming1", "its", instances=_lazy("ppp", "instance_table")),
+    "coloring": ProblemEntry(_lazy("coloring", "load_coloring"), "change", "its",
+                             instances=_lazy("coloring", "instance_table")),
+    "weierstrass": ProblemEntry(_lazy("weierstrass", "load_weierstrass"), "crowns", "es",
                                 instances=_lazy("weierstrass", "instance_table"),
                                 known=_lazy("weierstrass.instance", "known_value")),
 }

@@ -50,7 +50,8 @@ class RunConfig:
 
     instance: str
     problem: str = option("flowshop", "Problem type.", PROBLEM, short="-p", choices=tuple(PROBLEMS), open=True)
-    algorithm: str = option("pls", "The search (see the README).", SEARCH, short="-a")
+    algorithm: str = option(None, "The search (see the README; default: the problem's, ProblemEntry.algorithm).",
+                            SEARCH, short="-a")
     neighborhood: str | None = option(None, "Moves (default: the problem's usual one, insertion for the flowshop).",
                                       PROBLEM, short="-n", choices=NAMES, open=True)
     objectives: tuple[str, ...] | None = option(
@@ -92,7 +93,8 @@ class RunConfig:
     options: AlgorithmOptions | None = None  # the algorithm's; None: its defaults
 
     def __init__(self, instance: str, options: AlgorithmOptions | None = None, **given):
-        algorithm = given.get("algorithm", "pls")
+        entry = PROBLEMS.get(given.get("problem", "flowshop"))
+        algorithm = given["algorithm"] = given.get("algorithm") or (entry.algorithm if entry else "pls")
         entry = REGISTRY.get(algorithm)
         if entry is None:
             raise OptionError("algorithm", f": unknown algorithm {algorithm!r}; choose one of {', '.join(REGISTRY)}")

@@ -42,7 +42,7 @@ def test_a_batch_runs_tabu_searches_without_a_target():
     problem = load_problem("qap", "tai12a")
     nbh = problem.neighborhood("swap")
     evaluator = prepare(problem, nbh, "cpu")
-    pls = make_search(RunConfig("tai12a", problem="qap", backend="cpu"), problem, nbh, evaluator)
+    pls = make_search(RunConfig("tai12a", problem="qap", algorithm="pls", backend="cpu"), problem, nbh, evaluator)
     with pytest.raises(MolsError, match="tabu"):
         SearchBatch([pls])
     targeted = make_search(RunConfig("tai12a", problem="qap", algorithm="tabu", backend="cpu", target=1e9), problem,
