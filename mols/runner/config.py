@@ -120,6 +120,8 @@ class RunConfig:
         strategy = default_strategy(self)
         if strategy is not None:
             object.__setattr__(self, "options", dataclasses.replace(self.options, strategy=strategy))
+        if isinstance(self.options, ILS3optOptions):
+            self.options.check_strategy()
         if isinstance(self.options, ILS3optOptions) and self.options.strategy is not None:
             check_ils3opt(self)
             object.__setattr__(self, "neighborhood", "3opt")

@@ -108,15 +108,15 @@ def test_run_writes_best_tour_and_gap(tmp_path):
     (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "best"], "unknown strategy"),
     (["020_10_01", "-a", "ils", "--strategy", "cpu"], "--strategy runs ILS-3opt: give it with --problem tsp"),
     (["kroA100", "-p", "tsp", "-a", "hc", "--strategy", "cpu"], "--algorithm hc does not take --strategy (only ils)"),
-    (["kroA100", "-p", "tsp", "-a", "ils", "--population", "8"], "--population is ILS-3opt's"),
+    (["kroA100", "-p", "tsp", "-a", "ils", "--strength", "3", "--population", "8"], "--population is ILS-3opt's"),
     (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--population", "0"], "at least 1"),
     (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--evaluations", "10"], "does not take"),
     (["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--merge", "4", "--population", "8"],
      "--merge needs at least 200 cities"),
     (["lin318", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--merge", "3", "--population", "8"],
      "a divisor of --population 8"),
-    (["lin318", "-p", "tsp", "-a", "ils", "--merge", "4"], "--merge is ILS-3opt's"),
-    (["lin318", "-p", "tsp", "-a", "ils", "--lists", "quadrant"], "--lists is ILS-3opt's"),
+    (["tai12a", "-p", "qap", "-a", "ils", "--merge", "4"], "--merge is ILS-3opt's"),
+    (["lin318", "-p", "tsp", "-a", "ils", "-n", "2opt", "--lists", "quadrant"], "--lists is ILS-3opt's"),
     (["lin318", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--lists", "far"], "far"),
 ])
 def test_bad_options_are_clear_errors(tmp_path, args, message):
@@ -171,11 +171,13 @@ def test_or3opt_runs_on_quadrant_lists_unless_told(tmp_path, given, lists):
     assert (default.lengths == chosen.lengths).all() == (lists == "quadrant")
 
 
-def test_tsp_ils_on_the_cpu_runs_or3opts_twin(tmp_path):
-    """-p tsp -a ils -b cpu without a strategy runs cpu-or3opt, not the generic ILS from a random tour: a short run
-    ends within a few % of lin318's optimum."""
-    result = runner.invoke(app, ["run", "lin318", "-p", "tsp", "-a", "ils", "-b", "cpu", "-i", "1024", "-o",
+@pytest.mark.parametrize("given", [["-a", "ils"], [], ["--population", "8"]])
+def test_tsp_ils_on_the_cpu_runs_or3opts_twin(tmp_path, given):
+    """-p tsp (-a ils) -b cpu without a strategy runs cpu-or3opt, not the generic ILS from a random tour: a short run
+    ends within a few % of lin318's optimum; ILS-3opt's own options apply to it."""
+    result = runner.invoke(app, ["run", "lin318", "-p", "tsp", *given, "-b", "cpu", "-i", "1024", "-o",
                                  str(tmp_path / "r")])
     assert result.exit_code == 0, result.output
-    run = json.loads((tmp_path / "r" / "run.json").read_text())
-    assert run["details"]["strategy"] == "cpu-or3opt" and run["details"]["gap_percent"] < 3
+    details = json.loads((tmp_path / "r" / "run.json").read_text())["details"]
+    assert details["strategy"] == "cpu-or3opt" and details["gap_percent"] < 3
+    assert details["population"] == (8 if given[:1] == ["--population"] else 16)

@@ -51,11 +51,15 @@ class ILS3optOptions(AlgorithmOptions):
 
     def __post_init__(self):
         super().__post_init__()
-        ils3opt_only = [name for name, given in (("population", self.population is not None), ("merge", self.merge),
-                                                 ("lists", self.lists is not None),
-                                                 ("start_tours", self.start_tours is not None)) if given]
-        if self.strategy is None and ils3opt_only:
-            raise OptionError(ils3opt_only[0], "is ILS-3opt's: give {strategy} too (with problem tsp, algorithm ils)",
-                              "strategy")
         if self.population is not None and self.population < 1:
             raise OptionError("population", f"must be at least 1, got {self.population}")
+
+    def check_strategy(self) -> None:
+        """OptionError where ILS-3opt's options are given to a run that is not ILS-3opt (no strategy, given or taken
+        by default)."""
+        given = [name for name, value in (("population", self.population is not None), ("merge", self.merge),
+                                          ("lists", self.lists is not None),
+                                          ("start_tours", self.start_tours is not None)) if value]
+        if self.strategy is None and given:
+            raise OptionError(given[0], "is ILS-3opt's: give {strategy} too (with problem tsp, algorithm ils)",
+                              "strategy")
