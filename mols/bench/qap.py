@@ -18,7 +18,7 @@ from mols.bench.common import Spread, write_tables
 from mols.errors import MolsError
 from mols.markdown import markdown_list, markdown_table
 from mols.neighborhoods import get_neighborhood
-from mols.problems.qap.instance import read_qaplib, resolve_qap
+from mols.problems.qap.instance import best_known_costs, read_qaplib, resolve_qap
 from mols.problems.qap.model import Qap
 from mols.search.base import Search
 
@@ -42,7 +42,7 @@ def default_backends() -> list[str]:
 
 
 def best_known() -> pd.Series:
-    return pd.read_csv(resolve_qap("tai12a", "qap").with_name("qap_bks.csv")).set_index("name")["best_known"]
+    return pd.Series(best_known_costs(), name="best_known")
 
 
 def _runs(make: Callable[[np.random.Generator], Search], seeds: int) -> tuple[list[float], list[int]]:

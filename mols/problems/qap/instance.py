@@ -204,7 +204,12 @@ def instance_table(kind: str) -> tuple[str, list[str], list[list[str]]]:
             ["name", "facilities", "objectives", "symmetric", f"{reference} file"], rows)
 
 
-def best_known_cost(name: str) -> int | None:
-    """The best-known (or optimal) cost of a bundled QAPLIB instance (instances/qap/qap_bks.csv), else None."""
+def best_known_costs() -> dict[str, int]:
+    """The best-known (or optimal) costs of the bundled QAPLIB instances by name (instances/qap/qap_bks.csv)."""
     with (bundled_instances_dir() / "qap" / "qap_bks.csv").open(newline="") as f:
-        return next((int(row["best_known"]) for row in csv.DictReader(f) if row["name"] == name), None)
+        return {row["name"]: int(row["best_known"]) for row in csv.DictReader(f)}
+
+
+def best_known_cost(name: str) -> int | None:
+    """best_known_costs()'s value for a bundled instance, else None."""
+    return best_known_costs().get(name)
