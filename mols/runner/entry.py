@@ -25,6 +25,8 @@ def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None =
         if neighborhood is None:
             raise MolsError(f"give the neighborhood to search {problem.name} with (a Neighborhood, or a name)")
         nbh = neighborhood if isinstance(neighborhood, Neighborhood) else problem.neighborhood(neighborhood)
+        if len(problem.objectives) > 1:  # a biTSP is a Tsp named tsp, whose one-objective default is ILS
+            options.setdefault("algorithm", "pls")
         config = RunConfig(instance=problem.instance_name, problem=problem.name, neighborhood=nbh.name, **options)
         problem = problem.with_objectives(config.objectives)
     else:

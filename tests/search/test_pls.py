@@ -262,3 +262,16 @@ def test_initial_population_errors(tiny):
         solve(tiny, neighborhood="insertion", initial=np.arange(tiny.n), backend="cpu")
     with pytest.raises(MolsError, match="only pls"):
         solve(tiny, neighborhood="insertion", algorithm="tabu", initial=[np.arange(tiny.n)], backend="cpu")
+
+
+def test_a_bitsp_problem_object_runs_pls_by_default():
+    """Your own biobjective Problem without algorithm= gets PLS-1 (a biTSP is a Tsp whose one-objective default is
+    ILS): started from a population, it finds the front it finds with algorithm="pls"."""
+    from mols.problems import load_problem
+
+    problem = load_problem("bitsp", "kroAB100")
+    X = np.stack([np.random.default_rng(s).permutation(problem.n) for s in range(8)])
+    runs = [solve(problem, neighborhood="2opt", initial=X, iterations=20, seed=5, backend="cpu", **given)
+            for given in ({}, {"algorithm": "pls"})]
+    assert runs[0].archive.F.shape[1] == 2
+    np.testing.assert_array_equal(runs[0].archive.F, runs[1].archive.F)
