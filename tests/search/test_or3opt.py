@@ -25,7 +25,7 @@ def test_or3opt_is_the_default_of_tsp_ils_and_its_twin_on_the_cpu():
 
 @pytest.mark.parametrize("strategy, n, given, shape", [
     ("or3opt", 100, (None, None), (2048, 0)), ("or3opt", 783, (None, None), (2048, 256)),
-    ("or3opt", 3038, (None, None), (4096, 512)), ("or3opt", 783, (1000, None), (1000, 8)),
+    ("or3opt", 3038, (None, None), (4096, 512)), ("or3opt", 4461, (None, None), (4096, 1024)), ("or3opt", 783, (1000, None), (1000, 8)),
     ("or3opt", 783, (512, 64), (512, 64)), ("cpu-or3opt", 783, (None, None), (16, 16)),
     ("cpu-or3opt", 783, (256, None), (256, 256)), ("cpu-or3opt", 3038, (48, None), (48, 16)),
     ("fi-block", 3038, (None, None), (64, 0)), ("cpu", 783, (8, 4), (8, 4))])

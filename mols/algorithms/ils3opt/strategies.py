@@ -15,9 +15,12 @@ GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi", "or3opt")
 RKBI_STRATEGIES = ("rkbi", "cpu-rkbi")  # random-k best improvement: on the GPU, and its Numba twin
 TWINS = {"rkbi": "cpu-rkbi", "or3opt": "cpu-or3opt"}  # the Numba twin of a GPU strategy (else cpu)
 SHARED_CITIES = 2_000  # or3opt: tours of up to this many cities in shared memory (fi-block-shared), else fi-block
+LARGE_CITIES = 4_000  # or3opt: from this many cities, islands of 1,024 (measured on fnl4461; pcb3038 keeps 512)
 # or3opt's (population, island) from this many cities on: islands of 256 of 2,048 reached rat783's and fl1577's
-# optimum soonest of 7 shapes (reports/peers/), pcb3038's 0.2 % 512 of 4,096 (reports/ils3opt/)
-OR3OPT_SHAPES = ((0, (2_048, 0)), (MIN_CITIES, (2_048, 256)), (SHARED_CITIES + 1, (4_096, 512)))
+# optimum soonest of 7 shapes (reports/peers/), pcb3038's 0.2 % 512 of 4,096 (reports/ils3opt/); on fnl4461 islands
+# of 1,024 were lower than 512 at 1 s in every seed and level from 5 s on (reports/peers/; pcb3038 not measured)
+OR3OPT_SHAPES = ((0, (2_048, 0)), (MIN_CITIES, (2_048, 256)), (SHARED_CITIES + 1, (4_096, 512)),
+                 (LARGE_CITIES, (4_096, 1_024)))
 # or3opt's candidate lists: with quadrant lists it reached fl1577's optimum soonest and the lowest gaps on pcb3038 and
 # fnl4461 from 5 s on (reports/peers/)
 OR3OPT_LISTS = "quadrant"
