@@ -179,3 +179,21 @@ def test_an_option_click_refuses_exits_1_naming_it(args, option):
     result = runner.invoke(app, args)
     assert result.exit_code == 1 and "Traceback" not in result.output and not isinstance(result.exception, Exception)
     assert "Invalid value for" in result.output and option in result.output
+
+
+@pytest.mark.parametrize("args, gives, also", [
+    (["run", "tai12a", "-b", "cpu", "-i", "1"], "--problem qap", "flowshop"),
+    (["run", "nug12", "-p", "tsp", "-b", "cpu", "-i", "1"], "--problem qap", "q3ap"),
+    (["evaluate", "kroA100", "-b", "cpu"], "--problem tsp", "flowshop")], ids=["run-qap", "run-two", "evaluate"])
+def test_another_problems_instance_names_the_problem_to_give(args, gives, also):
+    message = error_line(args)
+    assert gives in message and also in message and args[1] in message
+
+
+def test_the_library_names_the_parameter():
+    from mols.errors import OptionError
+    from mols.problems import load_problem
+
+    with pytest.raises(OptionError, match="give problem qap") as raised:
+        load_problem("flowshop", "tai12a")
+    assert raised.value.parameter == "problem"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mols.errors import MolsError
+from mols.errors import InstanceError, MolsError, OptionError
 from mols.lazy import lazy_exports
 
 if TYPE_CHECKING:
@@ -78,14 +78,37 @@ def known_best(name: str, instance: str) -> float | None:
     """The best-known value of the one objective of problem `name`'s bundled `instance` (the optimum where proven),
     None where mols knows none, or where `instance` names a file (which may not be the bundled one)."""
     entry = PROBLEMS.get(name)
-    if entry is None or entry.known is None or Path(instance).exists():
+    if entry is None or entry.known is None or exists(instance):
         return None
     return entry.known(instance)
 
 
 def load_problem(name: str, instance: str) -> Problem:
-    """The problem `name` on `instance` (a path, or the name of a bundled instance)."""
-    return problem_entry(name).load(instance)
+    """The problem `name` on `instance` (a path, or the name of a bundled instance); where it is no file but another
+    problem's bundled instance (tai12a without problem='qap'), an OptionError that names that problem."""
+    entry = problem_entry(name)
+    try:
+        return entry.load(instance)
+    except InstanceError:
+        owners = [] if exists(instance) else bundled_by(instance)
+        if not owners:
+            raise
+        raise OptionError("problem", f"is {name}, and {instance} is a bundled {' and a '.join(owners)} instance: "
+                          f"give {{problem}} {owners[0]}", "problem") from None
+
+
+def exists(instance: str) -> bool:
+    """Whether `instance` names a file or folder (False where the name cannot be one, too long for a path)."""
+    try:
+        return Path(instance).exists()
+    except OSError:
+        return False
+
+
+def bundled_by(instance: str) -> list[str]:
+    """The problems whose bundled instances list `instance` by name."""
+    return [name for name, entry in PROBLEMS.items() if entry.instances and any(
+        row and str(row[0]) == instance for row in entry.instances()[2])]
 
 
 __getattr__, __dir__ = lazy_exports(__name__, {"Problem": "mols.problems.base"})

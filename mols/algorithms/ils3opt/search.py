@@ -238,10 +238,10 @@ class IlsRun:
 
 def config_run(config) -> IlsRun:
     """The IlsRun of a RunConfig (-p tsp -a ils --strategy S), its instance loaded (nothing runs yet)."""
-    from mols.problems.tsp import load_tsp
+    from mols.problems import load_problem
 
     target = None if config.target is None else int(np.atleast_1d(config.target)[0])
-    return make_run(load_tsp(config.instance), config.strategy, config.population, config.iterations, config.time,
+    return make_run(load_problem("tsp", config.instance), config.strategy, config.population, config.iterations, config.time,
                     target, config.seed, config.threads, merge=config.merge or None, lists=config.lists,
                     start=config.start_tours)
 
