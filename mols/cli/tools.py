@@ -88,13 +88,18 @@ def _show_or_write(frame, output: Path | None, title: str, best_of=()) -> None:
                [list(row) for row in shown.itertuples(index=False)])
 
 
-def instances(problem: Annotated[ProblemName | None, typer.Option("--problem", "-p", help="Only this problem's.")]
+def instances(of: Annotated[ProblemName | None, typer.Argument(help="Only this problem's (mols instances qap).",
+                                                                show_default=False)] = None,
+              problem: Annotated[ProblemName | None, typer.Option("--problem", "-p", help="The same, as a flag.")]
               = None):
     """List the bundled instances of every problem (or of one): sizes, and what is published with them."""
     from mols.problems import PROBLEMS
 
+    if of and problem and of != problem:
+        raise MolsError(f"two problems given, {of.value} and --problem {problem.value}: give one")
+    chosen = problem or of
     for name, entry in PROBLEMS.items():
-        if entry.instances is not None and (problem is None or problem.value == name):
+        if entry.instances is not None and (chosen is None or chosen.value == name):
             show_table(*entry.instances())
 
 
