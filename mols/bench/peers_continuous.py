@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from mols.bench.peers_jobs import Domain, Job, MolsSearch, Recorder, Settings
+from mols.problems import gap_percent
 
 DIMENSIONS = (10, 100)
 TARGETS = (5.0, 2.0, 1.0)  # % of |the known minimum| above it
@@ -29,8 +30,7 @@ def weierstrass(instance: str):
 
 
 def gap(instance: str, value: float) -> float:
-    minimum = weierstrass(instance).instance.known_minimum
-    return 100.0 * (value - minimum) / abs(minimum)
+    return gap_percent(value, weierstrass(instance).instance.known_minimum)
 
 
 def cma_run(instance: str, seed: int, seconds: float) -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 
 from mols.bench.peers_jobs import Domain, Job, MolsSearch, Settings, mols_run
+from mols.problems import gap_percent
 
 INSTANCES = ("tai50a", "tai100a")
 TARGETS = (1.0, 0.5, 0.3, 0.2, 0.0)  # % above the best known
@@ -25,7 +26,7 @@ def best(instance: str) -> int:
 
 
 def gap(instance: str, value: float) -> float:
-    return 100.0 * (value / best(instance) - 1.0)
+    return gap_percent(value, best(instance))
 
 
 def peer_jobs(instance: str, settings: Settings, peers: list[str]) -> list[Job]:

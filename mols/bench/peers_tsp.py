@@ -14,6 +14,7 @@ from time import perf_counter
 import numpy as np
 
 from mols.bench.peers_jobs import Domain, Job, MolsSearch, Settings
+from mols.problems import gap_percent
 
 INSTANCES = ("pcb3038", "rat783", "fl1577", "fnl4461")
 TARGETS = (1.0, 0.5, 0.2, 0.1, 0.05, 0.0)  # % above the optimum
@@ -58,7 +59,7 @@ def optimum(instance: str) -> int:
 
 
 def gap(instance: str, value: float) -> float:
-    return 100.0 * (value / optimum(instance) - 1.0)
+    return gap_percent(value, optimum(instance))
 
 
 def fast_tsp_run(instance: str, seed: int, seconds: float, threads: int = 1) -> dict:

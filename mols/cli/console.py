@@ -144,8 +144,10 @@ def show_table(title: str, columns: list[str], rows: list[list[str]]) -> None:
 
 
 def show_frame(frame, title: str) -> None:
+    from mols.markdown import number_text
+
     show_table(title, [str(c) for c in frame.columns],
-               [[f"{v:.4g}" if isinstance(v, float) else str(v) for v in row] for row in frame.itertuples(index=False)])
+               [[number_text(v) for v in row] for row in frame.itertuples(index=False)])
 
 
 def show_report(md: Path, *others: Path) -> None:

@@ -182,13 +182,13 @@ def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = 
 
 def best_text(best: float, objective: str, config) -> str:
     """A one-objective run's best value, with its gap to the instance's best-known value where mols knows one."""
-    from mols.problems import known_best
+    from mols.problems import gap_percent, known_best
 
     def text(value: float) -> str:
         return str(int(value)) if float(value).is_integer() else f"{value:.6g}"
 
     known = known_best(config.problem, config.instance)
-    gap = "" if known is None else f", {100 * (best - known) / abs(known):.3f} % above the best known {text(known)}"
+    gap = "" if known is None else f", {gap_percent(best, known):.3f} % above the best known {text(known)}"
     return f"best {objective} {text(best)}{gap}"
 
 

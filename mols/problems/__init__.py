@@ -83,6 +83,11 @@ def known_best(name: str, instance: str) -> float | None:
     return entry.known(instance)
 
 
+def gap_percent(value: float, known: float) -> float:
+    """How far `value` lies above the best-known value `known` (a minimum), in % of |known|."""
+    return 100.0 * (value - known) / abs(known)
+
+
 def load_problem(name: str, instance: str) -> Problem:
     """The problem `name` on `instance` (a path, or the name of a bundled instance); where it is no file but another
     problem's bundled instance (tai12a without problem='qap'), an OptionError that names that problem."""
@@ -112,4 +117,4 @@ def bundled_by(instance: str) -> list[str]:
 
 
 __getattr__, __dir__ = lazy_exports(__name__, {"Problem": "mols.problems.base"})
-__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "known_best", "load_problem", "problem_entry", "published_front"]
+__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "gap_percent", "known_best", "load_problem", "problem_entry", "published_front"]

@@ -46,11 +46,16 @@ class Report:
     curves: dict[str, Curves] = field(default_factory=dict)  # groups with traces (trace.csv), by group label
     runtimes: dict[str, Runtimes] = field(default_factory=dict)  # single-objective groups with a target and traces
 
-    def compact(self) -> pd.DataFrame:
-        """The summary's headline columns, as the CLI prints them."""
-        cols = {"runs": "runs", "n_solutions median": "solutions", "hv mean": "HV", "igd_plus mean": "IGD+",
-                "eps_add mean": "eps+", "wall_s median": "wall s", "ms_per_iteration median": "ms/iteration"}
-        return self.summary[["group", "algorithm", "backend", *cols]].rename(columns=cols)
+    def compact(self, label: str | None = None) -> pd.DataFrame:
+        """The summary's headline columns (of group `label`'s rows, or all), as the CLI prints them: the fronts'
+        indicators where a group has several objectives, the best value and its gap where one."""
+        summary = self.summary if label is None else self.summary[self.summary["group"] == label]
+        fronts = {"hv mean": "HV", "igd_plus mean": "IGD+", "eps_add mean": "eps+"}
+        one = {"best median": "best", "gap % median": "gap %"}
+        several = summary["best median"].isna()
+        cols = {"runs": "runs", "n_solutions median": "solutions", **(fronts if several.any() else {}),
+                **({} if several.all() else one), "wall_s median": "wall s", "ms_per_iteration median": "ms/iteration"}
+        return summary[["group", "algorithm", "backend", *cols]].rename(columns=cols)
 
 
 def build_report(paths: list[Path]) -> Report:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mols.markdown import markdown_table
+from mols.markdown import markdown_table, number_text
+from mols.problems import gap_percent, known_best
 from mols.reporting.groups import Group, budget
 from mols.reporting.indicators import INDICATORS, indicators
 from mols.reporting.runs import Run
 
 PARTS = ("evaluation", "archiving", "ls process")
 GROUP = ["group", "instance", "algorithm", "backend"]
-METRICS = ["n_solutions", *INDICATORS, "wall_s", "ms_per_iteration", "evaluations", *(f"{p} %" for p in PARTS)]
+METRICS = ["n_solutions", *INDICATORS, "best", "gap %", "wall_s", "ms_per_iteration", "evaluations", *(f"{p} %" for p in PARTS)]
 
 
 def run_row(run: Run, group: Group, reference: np.ndarray) -> dict:
@@ -26,7 +27,17 @@ def run_row(run: Run, group: Group, reference: np.ndarray) -> dict:
            "ms_per_iteration": 1e3 * float(m["wall_seconds"]) / iterations if iterations else np.nan,
            "n_solutions": len(run.F), **indicators(run.F, reference)}
     row |= {f"{part} %": float(m["profile"].get(part, {}).get("percent", np.nan)) for part in PARTS}
-    return row | {"folder": str(run.folder)}
+    return row | best_values(run) | {"folder": str(run.folder)}
+
+
+def best_values(run: Run) -> dict:
+    """A one-objective run's best value and its gap in % to the instance's best-known value (NaN where there is
+    none, or several objectives)."""
+    if run.F.shape[1] != 1:
+        return {"best": np.nan, "gap %": np.nan}
+    best = float(run.F[:, 0].min())
+    known = known_best(run.problem, run.manifest["config"]["instance"])  # the name as given: a path has none
+    return {"best": best, "gap %": np.nan if known is None else gap_percent(best, known)}
 
 
 def runs_table(groups: list[Group], references: dict[str, np.ndarray]) -> pd.DataFrame:
@@ -57,10 +68,5 @@ def speedup_table(df: pd.DataFrame) -> pd.DataFrame:
 
 def frame_markdown(df: pd.DataFrame, digits: int = 4) -> str:
     """df as a Markdown table, floats to `digits` significant digits."""
-    def cell(value):
-        if isinstance(value, float | np.floating):
-            return "" if np.isnan(value) else f"{value:.{digits}g}"
-        return str(value)
-
-    rows = [{col: cell(v) for col, v in zip(df.columns, rec)} for rec in df.itertuples(index=False)]
+    rows = [{col: number_text(v, digits) for col, v in zip(df.columns, rec)} for rec in df.itertuples(index=False)]
     return markdown_table(rows) if rows else "(no rows)"

@@ -219,3 +219,24 @@ def test_runs_of_one_objective_are_reported_without_a_front_plot(tmp_path):
     result = runner.invoke(app, ["report", *map(str, runs), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert (out / "report.md").exists() and not list(out.glob("fronts-*.png"))
+
+
+def test_one_objective_runs_report_their_best_and_its_gap(tmp_path, two_runs):
+    """Runs of QAP (one objective, a best-known cost) show the best cost over seeds and its gap in % to the best
+    known, not a hypervolume; beside a two-objective group, each group's section keeps its own columns."""
+    from mols.problems import gap_percent, known_best
+
+    folders = []
+    for seed in range(3):
+        folders.append(tmp_path / f"its{seed}")
+        done = runner.invoke(app, ["run", "tai12a", "-p", "qap", "-b", "cpu", "-i", "30", "-s", str(seed),
+                                   "-o", str(folders[-1])])
+        assert done.exit_code == 0, done.output
+    bests = [float(pd.read_csv(folder / "front.csv")["cost"].min()) for folder in folders]
+    alone = build_report(folders).compact()
+    assert "HV" not in alone and alone["best"].tolist() == [float(np.median(bests))]
+    assert alone["gap %"].iloc[0] == pytest.approx(gap_percent(np.median(bests), known_best("qap", "tai12a")))
+    mixed = write_report([*folders, *two_runs], tmp_path / "out")
+    assert {"HV", "best"} <= set(mixed.compact().columns)
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert f"| {int(np.median(bests))} |" in text and text.count("| best | gap % |") == 1
