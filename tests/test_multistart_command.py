@@ -129,3 +129,13 @@ def test_solve_many_takes_configs_that_differ_by_their_seeds_and_names_a_bad_one
         mols.solve_many(configs[0], [1, 1])
     with pytest.raises(MolsError, match="^executor must be one of"):
         mols.solve_many(configs[0], 2, executor="threads")
+
+
+def test_the_default_folder_names_the_search_that_ran(tmp_path, monkeypatch):
+    """Without -a a multistart of QAP runs ITS (the problem's search), and its folder says so (it said None)."""
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(app, ["multistart", "-k", "1", "--workers", "1", "tai12a", "-p", "qap", "-i", "5",
+                                    "-b", "cpu"])
+    assert done.exit_code == 0, done.output
+    folder = tmp_path / "results" / "tai12a-multistart-its-k1-s0"
+    assert load_run(folder / "seed-0").manifest["config"]["algorithm"] == "its"

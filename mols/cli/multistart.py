@@ -81,10 +81,12 @@ def parse_failures() -> tuple[tuple[type, ...], tuple[type, ...]]:
 
 def default_folder(fields: dict, searches: int) -> Path:
     """results/INSTANCE-multistart-ALGORITHM-kK-sSEED (other options into it are refused: record.previous_tasks)."""
+    from mols.problems import default_algorithm
     from mols.results import RESULTS, safe_name
 
     stem = safe_name(Path(fields["instance"]).stem)
-    return RESULTS / f"{stem}-multistart-{fields['algorithm']}-k{searches}-s{fields['seed']}"
+    algorithm = fields["algorithm"] or default_algorithm(fields["problem"])
+    return RESULTS / f"{stem}-multistart-{algorithm}-k{searches}-s{fields['seed']}"
 
 
 def run_multistart(fields: dict, searches: int, workers: int | None, scheduler: str | None, per_task: int | None,

@@ -83,6 +83,12 @@ def known_best(name: str, instance: str) -> float | None:
     return entry.known(instance)
 
 
+def default_algorithm(name: str) -> str:
+    """The search a run of problem `name` makes without an algorithm (ProblemEntry.algorithm; PLS-1 where unknown)."""
+    entry = PROBLEMS.get(name)
+    return entry.algorithm if entry else "pls"
+
+
 def gap_percent(value: float, known: float) -> float:
     """How far `value` lies above the best-known value `known` (a minimum), in % of |known|."""
     return 100.0 * (value - known) / abs(known)
@@ -117,4 +123,4 @@ def bundled_by(instance: str) -> list[str]:
 
 
 __getattr__, __dir__ = lazy_exports(__name__, {"Problem": "mols.problems.base"})
-__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "gap_percent", "known_best", "load_problem", "problem_entry", "published_front"]
+__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "default_algorithm", "gap_percent", "known_best", "load_problem", "problem_entry", "published_front"]

@@ -14,7 +14,7 @@ from mols.algorithms.tabu.options import DEFAULT_PARTITIONS
 from mols.backends.spec import ARCHIVES, DEVICES, GENERATIONS, MEMORIES, SELECTIONS, BackendSpec
 from mols.errors import OptionError, flag
 from mols.neighborhoods import NAMES
-from mols.problems import PROBLEMS, problem_entry
+from mols.problems import PROBLEMS, default_algorithm, problem_entry
 from mols.search.options import (
     BACKEND,
     BUDGET,
@@ -93,8 +93,7 @@ class RunConfig:
     options: AlgorithmOptions | None = None  # the algorithm's; None: its defaults
 
     def __init__(self, instance: str, options: AlgorithmOptions | None = None, **given):
-        entry = PROBLEMS.get(given.get("problem", "flowshop"))
-        algorithm = given["algorithm"] = given.get("algorithm") or (entry.algorithm if entry else "pls")
+        algorithm = given["algorithm"] = given.get("algorithm") or default_algorithm(given.get("problem", "flowshop"))
         entry = REGISTRY.get(algorithm)
         if entry is None:
             raise OptionError("algorithm", f": unknown algorithm {algorithm!r}; choose one of {', '.join(REGISTRY)}")
