@@ -190,6 +190,20 @@ def test_another_problems_instance_names_the_problem_to_give(args, gives, also):
     assert gives in message and also in message and args[1] in message
 
 
+@pytest.mark.parametrize("problem, suffix", [("tsp", ".tsp"), ("qap", ".dat")])
+def test_a_file_of_another_problem_names_the_problem_to_give(tmp_path, problem, suffix):
+    """A TSPLIB or QAPLIB file run without -p: the flowshop reader's error, and the problem that reads the file."""
+    from mols.problems.qap.instance import resolve_qap
+    from mols.problems.tsp.instance import resolve_tsp
+
+    bundled = resolve_tsp("kroA100") if problem == "tsp" else resolve_qap("tai12a", "qap")
+    path = tmp_path / f"mine{suffix}"
+    path.write_bytes(bundled.read_bytes())
+    message = error_line(["run", str(path), "-b", "cpu", "-i", "1"])
+    assert f"reads as a {problem} instance: give --problem {problem} (as flowshop: {path}:" in message
+    assert "reads as" not in error_line(["run", str(tmp_path / "none.txt"), "-b", "cpu", "-i", "1"])
+
+
 def test_the_library_names_the_parameter():
     from mols.errors import OptionError
     from mols.problems import load_problem

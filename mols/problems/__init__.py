@@ -95,17 +95,34 @@ def gap_percent(value: float, known: float) -> float:
 
 
 def load_problem(name: str, instance: str) -> Problem:
-    """The problem `name` on `instance` (a path, or the name of a bundled instance); where it is no file but another
-    problem's bundled instance (tai12a without problem='qap'), an OptionError that names that problem."""
+    """The problem `name` on `instance` (a path, or the name of a bundled instance). Where it fails but another
+    problem has it bundled (tai12a without problem='qap') or reads the file, an OptionError that names that problem."""
     entry = problem_entry(name)
     try:
         return entry.load(instance)
-    except InstanceError:
-        owners = [] if exists(instance) else bundled_by(instance)
+    except InstanceError as err:
+        if exists(instance):
+            owners, what = read_by(instance, name), "reads as a"
+        else:
+            owners, what = bundled_by(instance), "is a bundled"
         if not owners:
             raise
-        raise OptionError("problem", f"is {name}, and {instance} is a bundled {' and a '.join(owners)} instance: "
-                          f"give {{problem}} {owners[0]}", "problem") from None
+        told = f" (as {name}: {err})" if exists(instance) else ""
+        raise OptionError("problem", f"is {name}, and {instance} {what} {' and a '.join(owners)} instance: give "
+                          f"{{problem}} {owners[0]}{told}", "problem") from None
+
+
+def read_by(path: str, failed: str) -> list[str]:
+    """The problems other than `failed` whose reader takes the file `path` (a hint for an error: nothing else)."""
+    return [name for name, entry in PROBLEMS.items() if name != failed and Path(path).is_file() and reads(entry, path)]
+
+
+def reads(entry: ProblemEntry, path: str) -> bool:
+    try:
+        entry.load(path)
+    except MolsError:  # readers refuse a malformed file with a MolsError (tests/test_bad_inputs.py)
+        return False
+    return True
 
 
 def exists(instance: str) -> bool:
@@ -123,4 +140,5 @@ def bundled_by(instance: str) -> list[str]:
 
 
 __getattr__, __dir__ = lazy_exports(__name__, {"Problem": "mols.problems.base"})
-__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "default_algorithm", "gap_percent", "known_best", "load_problem", "problem_entry", "published_front"]
+__all__ = ["PROBLEMS", "Problem", "ProblemEntry", "default_algorithm", "gap_percent", "known_best", "load_problem",
+           "problem_entry", "published_front"]

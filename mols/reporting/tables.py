@@ -13,7 +13,8 @@ from mols.reporting.runs import Run
 
 PARTS = ("evaluation", "archiving", "ls process")
 GROUP = ["group", "instance", "algorithm", "backend"]
-METRICS = ["n_solutions", *INDICATORS, "best", "gap %", "wall_s", "ms_per_iteration", "evaluations", *(f"{p} %" for p in PARTS)]
+METRICS = ["n_solutions", *INDICATORS, "best", "gap %", "wall_s", "ms_per_iteration", "evaluations",
+           *(f"{p} %" for p in PARTS)]
 
 
 def run_row(run: Run, group: Group, reference: np.ndarray) -> dict:
