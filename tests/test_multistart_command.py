@@ -132,10 +132,13 @@ def test_solve_many_takes_configs_that_differ_by_their_seeds_and_names_a_bad_one
 
 
 def test_the_default_folder_names_the_search_that_ran(tmp_path, monkeypatch):
-    """Without -a a multistart of QAP runs ITS (the problem's search), and its folder says so (it said None)."""
+    """Without -a a multistart of QAP runs ITS (the problem's search), and its folder says so (it said None); it
+    ends with the best cost of all the searches and its gap, as mols run does."""
     monkeypatch.chdir(tmp_path)
     done = CliRunner().invoke(app, ["multistart", "-k", "1", "--workers", "1", "tai12a", "-p", "qap", "-i", "5",
                                     "-b", "cpu"])
     assert done.exit_code == 0, done.output
     folder = tmp_path / "results" / "tai12a-multistart-its-k1-s0"
     assert load_run(folder / "seed-0").manifest["config"]["algorithm"] == "its"
+    best = int(pd.read_csv(folder / "merged_front.csv")["cost"].min())
+    assert f"best cost {best}, " in done.output and "above the best known 224416" in done.output

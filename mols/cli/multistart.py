@@ -118,7 +118,7 @@ def run_multistart(fields: dict, searches: int, workers: int | None, scheduler: 
         except KeyboardInterrupt:
             err_console.print(f"interrupted by {stop.name} before the searches started: nothing written")
             raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED) from None
-    _show(record, folder)
+    _show(record, folder, fields)
     if stop.requested:
         raise typer.Exit(stop.exit_code)
     error = unfinished(record)
@@ -159,7 +159,10 @@ def _run(driver, stop) -> dict:
     return record
 
 
-def _show(record: dict, folder: Path) -> None:
+def _show(record: dict, folder: Path, fields: dict) -> None:
+    import pandas as pd
+
+    from mols.cli.run import best_text
     from mols.parallel.record import MERGED, MULTISTART
 
     rows = []
@@ -173,3 +176,8 @@ def _show(record: dict, folder: Path) -> None:
     done = sum(s["status"] == "completed" for s in record["searches"])
     console.print(f"{done} of {len(record['searches'])} searches completed; wrote {folder / MERGED} "
                   f"({record['merged']['rows']} rows) and {folder / MULTISTART}", highlight=False)
+    merged = pd.read_csv(folder / MERGED) if record["merged"]["rows"] else None
+    objectives = [] if merged is None else list(merged.columns[:list(merged.columns).index("solution")])
+    if len(objectives) == 1:  # one objective: the best of all the searches, as mols run ends
+        console.print(best_text(float(merged[objectives[0]].min()), objectives[0], fields["problem"],
+                                fields["instance"]), highlight=False)

@@ -180,14 +180,14 @@ def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = 
         raise typer.Exit(stop.exit_code or EXIT_INTERRUPTED)
 
 
-def best_text(best: float, objective: str, config) -> str:
+def best_text(best: float, objective: str, problem: str, instance: str) -> str:
     """A one-objective run's best value, with its gap to the instance's best-known value where mols knows one."""
     from mols.problems import gap_percent, known_best
 
     def text(value: float) -> str:
         return str(int(value)) if float(value).is_integer() else f"{value:.6g}"
 
-    known = known_best(config.problem, config.instance)
+    known = known_best(problem, instance)
     gap = "" if known is None else f", {gap_percent(best, known):.3f} % above the best known {text(known)}"
     return f"best {objective} {text(best)}{gap}"
 
@@ -200,7 +200,8 @@ def show_run(result, folder: Path, problem, config) -> None:
     console.print(f"{status}{ended}: {result.iterations} neighborhood evaluations ({result.starts} starts), "
                   f"{len(result.archive)} solutions in the archive, {result.wall_seconds:.2f} s", highlight=False)
     if len(result.archive) and result.archive.F.shape[1] == 1:
-        console.print(best_text(float(result.archive.F[:, 0].min()), problem.objectives[0], config), highlight=False)
+        console.print(best_text(float(result.archive.F[:, 0].min()), problem.objectives[0], config.problem,
+                                config.instance), highlight=False)
     if result.target is not None:
         targets = result.target if isinstance(result.target, (tuple, list)) else (result.target,)
         reached, value = result.reached, ",".join(f"{v:g}" for v in targets)
