@@ -85,23 +85,6 @@ def test_bench_neighborhood_writes_report(tmp_path):
     assert "CPU 1 core" in text and len(markdown_spreads(text)) >= 3
 
 
-def test_instances_lists_bundled_files():
-    result = run("instances")
-    assert result.exit_code == 0 and "200_20_01" in result.output
-
-
-@pytest.mark.parametrize("args", [("qap",), ("-p", "qap"), ("qap", "-p", "qap")])
-def test_instances_of_one_problem(args):
-    """`mols instances qap` (as a newcomer types it) lists the same as -p qap: QAP's instances, not the flowshop's."""
-    result = run("instances", *args)
-    assert result.exit_code == 0 and "tai12a" in result.output and "200_20_01" not in result.output
-
-
-def test_instances_of_two_problems_is_an_error():
-    result = run("instances", "qap", "-p", "tsp")
-    assert result.exit_code == 1 and "give one" in result.output and "Traceback" not in result.output
-
-
 def test_run_writes_front_and_manifest(tmp_path):
     out = tmp_path / "run"
     result = run("run", "020_05_01", "-b", "cpu", "-i", "30", "--output", str(out))  # spelt as every command spells it
