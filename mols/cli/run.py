@@ -182,14 +182,12 @@ def run_ils3opt_command(config, folder: Path, overwrite: bool, numbered: bool = 
 
 def best_text(best: float, objective: str, problem: str, instance: str) -> str:
     """A one-objective run's best value, with its gap to the instance's best-known value where mols knows one."""
+    from mols.markdown import number_text
     from mols.problems import gap_percent, known_best
 
-    def text(value: float) -> str:
-        return str(int(value)) if float(value).is_integer() else f"{value:.6g}"
-
     known = known_best(problem, instance)
-    gap = "" if known is None else f", {gap_percent(best, known):.3f} % above the best known {text(known)}"
-    return f"best {objective} {text(best)}{gap}"
+    gap = "" if known is None else f", {gap_percent(best, known):.3f} % above the best known {number_text(known, 6)}"
+    return f"best {objective} {number_text(best, 6)}{gap}"
 
 
 def show_run(result, folder: Path, problem, config) -> None:

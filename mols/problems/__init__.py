@@ -101,13 +101,11 @@ def load_problem(name: str, instance: str) -> Problem:
     try:
         return entry.load(instance)
     except InstanceError as err:
-        if exists(instance):
-            owners, what = read_by(instance, name), "reads as a"
-        else:
-            owners, what = bundled_by(instance), "is a bundled"
+        is_file = exists(instance)
+        owners = read_by(instance, name) if is_file else bundled_by(instance)
         if not owners:
             raise
-        told = f" (as {name}: {err})" if exists(instance) else ""
+        what, told = ("reads as a", f" (as {name}: {err})") if is_file else ("is a bundled", "")
         raise OptionError("problem", f"is {name}, and {instance} {what} {' and a '.join(owners)} instance: give "
                           f"{{problem}} {owners[0]}{told}", "problem") from None
 

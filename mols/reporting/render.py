@@ -90,8 +90,9 @@ def group_markdown(report: Report, group: Group) -> list[str]:
     label, ref = group.label, report.references[group.label]
     ideal, nadir = bounds(ref)
     profile = _of(report.summary, label, ["algorithm", "backend", *[f"{p} % median" for p in PARTS]])
-    parts = [f"## {label}\n", group.describe() + ".\n", "### Summary\n", frame_markdown(_of(report.compact(label), label))
-             + "\n", f"Reference set: {len(ref)} points, ideal {_vector(ideal)}, nadir {_vector(nadir)}.\n",
+    parts = [f"## {label}\n", group.describe() + ".\n", "### Summary\n",
+             frame_markdown(_of(report.compact(label), label)) + "\n",
+             f"Reference set: {len(ref)} points, ideal {_vector(ideal)}, nadir {_vector(nadir)}.\n",
              "### Time profile (% of wall time, median over seeds)\n", frame_markdown(profile) + "\n"]
     speedups, tests = _of(report.speedups, label), _of(report.rank_tests, label)
     if not speedups.empty:

@@ -241,8 +241,8 @@ def config_run(config) -> IlsRun:
     from mols.problems import load_problem
 
     target = None if config.target is None else int(np.atleast_1d(config.target)[0])
-    return make_run(load_problem("tsp", config.instance), config.strategy, config.population, config.iterations, config.time,
-                    target, config.seed, config.threads, merge=config.merge or None, lists=config.lists,
+    return make_run(load_problem("tsp", config.instance), config.strategy, config.population, config.iterations,
+                    config.time, target, config.seed, config.threads, merge=config.merge or None, lists=config.lists,
                     start=config.start_tours)
 
 
