@@ -30,8 +30,8 @@
 #   pls          mols bench natural-end on the GPU
 #   peers        mols bench peers, a run per domain into $OUT/peers/DOMAIN: mols against fast-tsp and LKH-3
 #                (elkai), CMA-ES and dual annealing, pymoo's NSGA-II/III, ITS, at 1, 2, 5 s over 3 seeds, mols one per GPU
-#                (GPUS, default: all visible); PEERS="..." replaces those options (needs the wheels of fast_tsp,
-#                elkai and cma in .whl/; fast-tsp 0.2 or newer)
+#                (GPUS, default: all visible); DOMAINS="tsp qap": those alone; PEERS="..." replaces the other options
+#                (needs the wheels of fast_tsp, elkai and cma in .whl/; fast-tsp 0.2 or newer)
 #   pymoo        mols bench pymoo --seeds 2
 #   startup      mols bench startup
 #   anytime      mols bench anytime: what the trace and checkpoints cost (issue 39's three runs), into $OUT/anytime
@@ -175,7 +175,7 @@ suite() {
              --backends gpu-devicearchive,gpu-hostarchive --seeds 3 -i 1000 -o "$OUT/archive/pls-runs" ;;
     pls) mols bench natural-end --backends gpu -o "$OUT/natural-end" ;;
     peers)
-      for domain in tsp continuous flowshop qap; do
+      for domain in ${DOMAINS:-tsp continuous flowshop qap}; do
         mols bench peers --domains $domain ${PEERS:---budgets 1,2,5 --seeds 3 --instances rat783,fl1577,pcb3038} \
           --gpus "${GPUS:-$(nvidia-smi -L | wc -l)}" -o "$OUT/peers/$domain" || return 1
       done ;;

@@ -89,6 +89,15 @@ def test_elite_keeps_the_best_distinct_solutions():
     assert elite.scores == [3.0, 5.0] and [m.tolist() for m in elite.members] == [[1, 0, 2, 3], [0, 1, 2, 3]]
 
 
+def test_elite_tells_distinct_solutions_of_one_score_from_a_member_offered_again():
+    a, b, c, d = np.array([0, 1, 2]), np.array([1, 0, 2]), np.array([2, 1, 0]), np.array([0, 2, 1])
+    elite = Elite(4)
+    for score, x in ((1.0, c), (2.0, a), (2.0, b), (2.0, a.copy()), (2.0, b.copy()), (3.0, d), (1.0, c.copy())):
+        elite.offer(score, x)
+    assert elite.scores == [1.0, 2.0, 2.0, 3.0]
+    assert [m.tolist() for m in elite.members] == [c.tolist(), a.tolist(), b.tolist(), d.tolist()]
+
+
 def test_walk_memory_records_when_each_value_left_each_position(rng):
     n = 7
     x = rng.permutation(n)

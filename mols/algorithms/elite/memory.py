@@ -67,9 +67,10 @@ class Elite:
 
     def offer(self, score: float, x: np.ndarray) -> None:
         """x joins where it is not a member and beats the worst member (or the elite is not full)."""
-        if any(np.array_equal(x, member) for member in self.members):
+        scores = np.asarray(self.scores)
+        low, at = int(np.searchsorted(scores, score, side="left")), int(np.searchsorted(scores, score, side="right"))
+        if any(np.array_equal(x, member) for member in self.members[low:at]):  # a member has x's score
             return
-        at = int(np.searchsorted(np.asarray(self.scores), score, side="right"))
         if at >= self.size:
             return
         self.scores.insert(at, score)

@@ -131,7 +131,7 @@ class EliteTabu(AggregatedTabu):
         yield from walk_together([(self, run) for run in runs], lambda ev, lanes: walker)
         if walker is not None:
             rots.left[:] = walker.rots.tables(len(runs))
-            rots.x[:] = [walker.position(b).x for b in range(len(runs))]
+            rots.x[:] = walker.solutions(len(runs))
         rots.end_round(lengths)
 
     def walk_tuning(self, run: TabuRun) -> Iterator[None]:

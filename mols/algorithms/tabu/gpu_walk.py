@@ -111,6 +111,10 @@ class DeviceWalk:
         """Where the walk in `lane` stands after the last batch the host read (LanePositions)."""
         return self.at.position(lane)
 
+    def solutions(self, lanes: int) -> np.ndarray:
+        """Where the walks in the first `lanes` lanes stand (position's x, without the tabu memory it rebuilds)."""
+        return self.at.x[:lanes].copy()
+
     def _launch(self, left: int, trail: int) -> None:
         """The next batch of steps (at most `left`) into `trail`, and the event that says it is in."""
         self.ev.replay(self._graph(min(self.batch, left), trail))
