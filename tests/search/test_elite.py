@@ -178,6 +178,12 @@ def test_bad_options_name_their_parameter(options, parameter):
     assert error.value.parameter == parameter
 
 
+def test_too_many_restarted_walks_name_both_flags():
+    with pytest.raises(OptionError) as error:
+        config(walkers=4, replace=5)
+    assert error.value.flagged() == "--replace must be at most --walkers (4), got 5"
+
+
 def test_several_objectives_or_another_encoding_are_refused():
     with pytest.raises(OptionError) as error:
         build_search(RunConfig("KC10-2fl-1uni", problem="mqap", algorithm="elite", backend="cpu"))

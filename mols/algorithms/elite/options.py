@@ -46,7 +46,7 @@ class EliteOptions(AlgorithmOptions):
     def __post_init__(self):
         super().__post_init__()
         if self.replace is not None and self.replace > self.walkers:
-            raise OptionError("replace", f"must be at most walkers ({self.walkers}), got {self.replace}")
+            raise OptionError("replace", f"must be at most {{walkers}} ({self.walkers}), got {self.replace}", "walkers")
         low_high = tuple(self.tenures or DEFAULT_TENURES)
         if len(low_high) != 2 or not 0 < low_high[0] <= low_high[1]:
             raise OptionError("tenures", f"must be two numbers 0 < low <= high (units of n), got {low_high}")

@@ -53,7 +53,7 @@ class EliteTabu(AggregatedTabu):
         self.tenure = min(self.tenures[1], self.budget)  # the longest drawn: the warm-up's walks
         self.walkers, self.replace = walkers, walkers // 4 if replace is None else replace
         if self.replace > walkers:
-            raise OptionError("replace", f"must be at most walkers ({walkers}), got {self.replace}")
+            raise OptionError("replace", f"must be at most {{walkers}} ({walkers}), got {self.replace}", "walkers")
         self.elite = Elite(elite)
         self.period = PERIOD_PER_SIZE * n if period is None else period
         self.aspiration = ASPIRATION_PER_SQUARE * n * n if aspiration is None else aspiration
