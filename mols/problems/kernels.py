@@ -142,6 +142,12 @@ class KernelSet(ABC):
         the selection's kernels, walk_step and the apply kernel."""
         return None
 
+    def rots_round(self, nbh: Neighborhood) -> tuple[Path, tuple[np.ndarray, ...]] | None:
+        """A kernel of whole rounds of Ro-TS walks, a block per walk (algorithms/elite/device.py; qap's
+        rots_round.cu, compiled after the problem's source): its file and its data (after which come the walks'
+        arrays), or None where there is none."""
+        return None
+
 
 def every(names, kernel: str) -> Mapping[str, str]:
     """The same kernel for each neighborhood of `names` (a declared capability that does not depend on it)."""

@@ -171,11 +171,17 @@ def test_lane_positions_with_a_tenure_per_walk():
     ({"walkers": 0}, "walkers"), ({"walkers": 4, "replace": 5}, "replace"), ({"tenures": (1.2, 0.8)}, "tenures"),
     ({"tenures": (1.0,)}, "tenures"), ({"tenures": (0.0, 1.0)}, "tenures"), ({"aspiration": -1}, "aspiration"),
     ({"period": 0}, "period"), ({"elite": 0}, "elite"), ({"strength": 13}, "strength"),
-    ({"tabu_memory": "short"}, "tabu_memory")])
+    ({"tabu_memory": "short"}, "tabu_memory"), ({"launch": "block"}, "launch")])
 def test_bad_options_name_their_parameter(options, parameter):
     with pytest.raises(OptionError) as error:
         build_search(config(**options))
     assert error.value.parameter == parameter
+
+
+def test_the_launch_is_the_gpus_choice_and_leaves_the_cpu_run_as_it_is():
+    runs = [solve(config(iterations=800, walkers=4, period=30, launch=launch)) for launch in ("step", "round")]
+    for part in ("F", "X"):
+        np.testing.assert_array_equal(getattr(runs[0].archive, part), getattr(runs[1].archive, part))
 
 
 def test_too_many_restarted_walks_name_both_flags():

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from mols.algorithms.elite import search as elite_search
+from mols.algorithms.elite.device import device_rounds
 from mols.algorithms.tabu import together
 from mols.algorithms.tabu.walks import lane_walker
 from mols.runner import RunConfig, solve
@@ -45,3 +46,22 @@ def test_elite_same_seed_same_run_on_the_gpu():
     first, again = solve(config), solve(config)
     np.testing.assert_array_equal(first.archive.X, again.archive.X)
     assert first.walk == "device"
+
+
+@pytest.mark.parametrize("instance, extra", [
+    ("tai12a", {"aspiration": 40}), ("tai50a", {}), ("tai50a", {"tenures": (0.3, 1.7), "aspiration": 300}),
+    ("tai50a", {"period": 150}),  # tenures redrawn within a round
+])
+def test_rounds_in_one_launch_give_the_cpu_archive(instance, extra):
+    results, made = {}, []
+    for backend in ("gpu", "cpu"):
+        config = RunConfig(instance, problem="qap", algorithm="elite", backend=backend, iterations=6000, seed=7,
+                           walkers=12, launch="round", **{"period": 40, **extra})
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(elite_search, "device_rounds", lambda ev: made.append(device_rounds(ev)) or made[-1])
+            results[backend] = solve(config)
+        assert results[backend].status == "completed", results[backend].error
+    assert made and all(rounds is not None for rounds in made)  # the GPU took each round in one launch
+    for part in ("F", "X"):
+        np.testing.assert_array_equal(getattr(results["gpu"].archive, part), getattr(results["cpu"].archive, part))
+    assert results["gpu"].iterations == results["cpu"].iterations == 6000

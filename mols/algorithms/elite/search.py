@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from mols.algorithms.elite.device import DeviceRounds, device_rounds
 from mols.algorithms.elite.memory import Elite, WalkMemory, oldest_swap
 from mols.algorithms.elite.options import DEFAULT_TENURES
 from mols.algorithms.elite.rots import RotsMemory, rots_choice, swap_pairs
@@ -15,7 +16,7 @@ from mols.algorithms.tabu.search import AggregatedTabu
 from mols.algorithms.tabu.select import weighted_scores
 from mols.algorithms.tabu.steps import TabuRun, Trail, WalkLane
 from mols.algorithms.tabu.together import walk_together
-from mols.algorithms.tabu.walks import lane_walker
+from mols.algorithms.tabu.walks import lane_walker, walks_on_device
 from mols.errors import OptionError
 
 PERIOD_PER_SIZE = 10  # default round: 10 n steps of each walk
@@ -41,7 +42,7 @@ class EliteTabu(AggregatedTabu):
 
     def __init__(self, *args, walkers: int = 32, elite: int = 8, replace: int | None = None,
                  period: int | None = None, tenures=None, aspiration: int | None = None,
-                 strength: int | None = None, tabu_memory: str | None = None, **kwargs):
+                 strength: int | None = None, tabu_memory: str | None = None, launch: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         problem, n = self.problem, self.problem.n
         if problem.n_obj != 1:
@@ -68,6 +69,7 @@ class EliteTabu(AggregatedTabu):
             raise OptionError("tabu_memory", f"rots is a memory of swaps, not of {self.nbh.name} moves: choose moves")
         self.rots = RotsMemory(walkers, n, self.tenures, self.period) if tabu_memory == "rots" else None
         self._lane_of = {}  # id(run) -> its walk, for Ro-TS's walks from the host (_walk)
+        self.launch = launch or "step"
 
     def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
         return np.ones((1, 1))
@@ -81,7 +83,8 @@ class EliteTabu(AggregatedTabu):
             memory.watch(memory.last[None])
             memory.forced(0)
             return
-        self.warm_lanes(self.walkers, self.rots.device)
+        if self._round_kernel() is None:  # else made (compiled) now
+            self.warm_lanes(self.walkers, self.rots.device)
         F = self.evaluator.evaluate(x)
         rots_choice(F, self.w, self.rots.left[0], x, swap_pairs(len(x)), 0, 0.0)
         oldest_swap(self.rots.left[0], x, 0, 0)
@@ -125,14 +128,45 @@ class EliteTabu(AggregatedTabu):
             yield from super()._walk_runs(runs)
             return
         rots, lengths = self.rots, np.array([run.lane.steps for run in runs], dtype=np.int64)
-        walker = lane_walker(self.evaluator, len(runs), rots.device)
-        if walker is not None:
-            walker.rots.load(rots.left, rots.tenures)
-        yield from walk_together([(self, run) for run in runs], lambda ev, lanes: walker)
-        if walker is not None:
-            rots.left[:] = walker.rots.tables(len(runs))
-            rots.x[:] = walker.solutions(len(runs))
+        rounds = self._round_kernel()
+        if rounds is not None:
+            self._round_launch(rounds, runs, lengths)
+            yield
+        else:
+            walker = lane_walker(self.evaluator, len(runs), rots.device)
+            if walker is not None:
+                walker.rots.load(rots.left, rots.tenures)
+            yield from walk_together([(self, run) for run in runs], lambda ev, lanes: walker)
+            if walker is not None:
+                rots.left[:] = walker.rots.tables(len(runs))
+                rots.x[:] = walker.solutions(len(runs))
         rots.end_round(lengths)
+
+    def _round_kernel(self) -> DeviceRounds | None:
+        """The round kernel where launch is round, the walks run on the device with Ro-TS's memory and no target
+        cuts them short (device_rounds'); else None: a launch per step."""
+        if self.launch != "round" or self.rots is None or self.goal is not None:
+            return None
+        return device_rounds(self.evaluator) if walks_on_device(self.evaluator) else None
+
+    def _round_launch(self, rounds: DeviceRounds, runs: list[TabuRun], lengths: np.ndarray) -> None:
+        """The runs' round in one launch (DeviceRounds.run): where the walks stand, their tables, and each run's
+        best (offered to its archive) brought up to date; the steps counted."""
+        rots, W, dtype = self.rots, len(runs), self.problem.dtype
+        best = np.array([run.best for run in runs])
+        with self.profiler.section("evaluation"):
+            out = rounds.run(rots.x[:W], rots.left[:W], rots.tenures[:W], rots.every, lengths,
+                             np.array([run.lane.threshold for run in runs]).astype(dtype),
+                             np.stack([run.best_xf[0] for run in runs]), best.astype(dtype))
+        rots.x[:W], rots.left[:W] = out["x"], out["left"]
+        with self.profiler.section("archiving"):
+            for b in np.flatnonzero(out["best"] < best).tolist():
+                run = runs[b]
+                x, f = out["best_x"][b].astype(run.best_xf[0].dtype), out["best"][b:b + 1].astype(dtype)
+                run.best, run.best_xf = float(f[0]), (x, f)
+                run.archive.add(f[None], x[None])
+        self.walk = "device"
+        self.count_iteration(None, int(lengths.sum()))
 
     def walk_tuning(self, run: TabuRun) -> Iterator[None]:
         """AggregatedTabu.walk_tuning's, but for walks with Ro-TS's memory, which the tuner's host walk does not keep:

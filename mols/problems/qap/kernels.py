@@ -87,6 +87,12 @@ class QapKernels(KernelSet):
         blocks = -(-moves // block) + -(-(2 * n - 3) * 32 // block)
         return WalkKernel("qap_taillard_step", blocks, self.problem.instance.k * moves * self.problem.dtype.itemsize)
 
+    def rots_round(self, nbh: Neighborhood) -> tuple[Path, tuple[np.ndarray, ...]] | None:
+        """rots_round.cu's qap_rots_round, for swaps and one flow matrix: data A, AT and b."""
+        if nbh.name != "swap" or self.problem.instance.k != 1:
+            return None
+        return Path(__file__).with_name("rots_round.cu"), (self.A[0], self.AT[0], self.b)
+
     def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
         """qap.cu's QAP_STAGE_FLOWS: the flow matrices (and their transposes when asymmetric)."""
         size = self.A.nbytes * (1 if self.problem.symmetric else 2)

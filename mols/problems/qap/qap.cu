@@ -56,6 +56,20 @@ __device__ __forceinline__ UVAL move_delta(const int* a, const int* at, const in
     return total;
 }
 
+// (r, s)'s change of the delta of the swap (u, v), disjoint from it, once it is applied (Bp: the new state).
+__device__ __forceinline__ UVAL taillard_change(const int* a, const int* at, const int* Bp, const int* BpT,
+                                                int r, int s, int u, int v) {
+    const int ru = r * N_FAC + u, rv = r * N_FAC + v, su = s * N_FAC + u, sv = s * N_FAC + v;
+    const UVAL change = ((UVAL)a[ru] - (UVAL)a[rv] - (UVAL)a[su] + (UVAL)a[sv])
+                      * ((UVAL)Bp[rv] - (UVAL)Bp[ru] - (UVAL)Bp[sv] + (UVAL)Bp[su]);
+#if SYMMETRIC
+    return 2 * change;
+#else
+    return change + ((UVAL)at[ru] - (UVAL)at[rv] - (UVAL)at[su] + (UVAL)at[sv])
+                  * ((UVAL)BpT[rv] - (UVAL)BpT[ru] - (UVAL)BpT[sv] + (UVAL)BpT[su]);
+#endif
+}
+
 #if NBH_ARITY == 3
 // 3-exchange (three_exchange.cuh): the change when position u of the cycle (mv.i, mv.j, mv.k) takes the value of
 // position src u, in each of the L lanes of the move, the twin of cycles.cycle_delta: rows and columns of the three
@@ -336,20 +350,6 @@ __device__ __forceinline__ long long touching_swap(int w, int r, int s) {
     q += q >= s;
     const int z = w % 2 ? s : r;
     return swap_id(min(q, z), max(q, z));
-}
-
-// (r, s)'s change of the delta of the swap (u, v), disjoint from it, once it is applied (Bp: the new state).
-__device__ __forceinline__ UVAL taillard_change(const int* a, const int* at, const int* Bp, const int* BpT,
-                                                int r, int s, int u, int v) {
-    const int ru = r * N_FAC + u, rv = r * N_FAC + v, su = s * N_FAC + u, sv = s * N_FAC + v;
-    const UVAL change = ((UVAL)a[ru] - (UVAL)a[rv] - (UVAL)a[su] + (UVAL)a[sv])
-                      * ((UVAL)Bp[rv] - (UVAL)Bp[ru] - (UVAL)Bp[sv] + (UVAL)Bp[su]);
-#if SYMMETRIC
-    return 2 * change;
-#else
-    return change + ((UVAL)at[ru] - (UVAL)at[rv] - (UVAL)at[su] + (UVAL)at[sv])
-                  * ((UVAL)BpT[rv] - (UVAL)BpT[ru] - (UVAL)BpT[sv] + (UVAL)BpT[su]);
-#endif
 }
 
 // The thread's move (a block of moves) or its warp's touching move: its deltas brought up to date in D, its

@@ -1,0 +1,98 @@
+"""The QAP's round kernel of Ro-TS walks (rots_round.cu), checked without a GPU: compiled as C++ and run thread by
+thread (cuda_sim/), each walk's round equals RotsWalk's, its CPU twin, step for step: where the walk stands, its
+cost, table and threshold, and its best."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mols.algorithms.elite.device import round_shared_bytes, round_source
+from mols.algorithms.elite.rots import RotsWalk
+from mols.algorithms.tabu.steps import WalkLane
+from mols.backends import prepare
+from mols.problems import load_problem
+from mols.problems.qap import Qap
+from mols.problems.qap.instance import QapInstance
+
+GXX = shutil.which("g++")
+SIM = Path(__file__).with_name("cuda_sim")
+SLOTS, EVERY = 3, 7
+
+
+def instance(case: str, rng) -> Qap:
+    if case == "tai12a":
+        return load_problem("qap", "tai12a")
+    n, high = int(case.split("-")[1]), 3 if case.startswith("ties") else 40  # values of 0..2: many equal costs
+    a, b = rng.integers(0, high, (1, n, n)), rng.integers(0, high, (n, n))
+    if case.startswith("symmetric"):
+        a, b = a + a.transpose(0, 2, 1), b + b.T
+    return Qap(QapInstance(case, a, b))
+
+
+def walks(problem, rng, lengths) -> dict:
+    """Walks as the elite's rounds hand them over: a start, its cost, a table, tenures, the aspiration threshold and
+    the walk's best (below the start, so that both aspiration and new bests occur)."""
+    n, W = problem.n, len(lengths)
+    x = np.stack([problem.random_solution(rng) for _ in range(W)])
+    cost = np.array([problem.evaluate_one(xw)[0] for xw in x], dtype=problem.dtype)
+    best = cost - rng.integers(0, min(200, int(cost.min()) // 4 + 2), W).astype(problem.dtype)
+    return {"perms": x.astype(np.int32), "costs": cost, "lefts": rng.integers(-3 * n, 1, (W, n, n)).astype(np.int32),
+            "tenures": rng.integers(1, n, (W, SLOTS)).astype(np.int64), "lengths": np.array(lengths, np.int64),
+            "thresholds": best.copy(), "best_perms": x[::-1].astype(np.int32).copy(), "best_costs": best}
+
+
+def on_the_host(problem, given: dict) -> dict:
+    """Each walk's round by RotsWalk."""
+    ev, out = prepare(problem, problem.neighborhood("swap"), "cpu"), {k: v.copy() for k, v in given.items()}
+    for b in range(len(out["lengths"])):
+        at, left = out["perms"][b].astype(np.int64), out["lefts"][b]
+        lane = WalkLane(at.copy(), np.ones(1), float(out["thresholds"][b]), int(out["lengths"][b]))
+        for X, score, _ in RotsWalk(ev, lane, left, out["tenures"][b], EVERY, at):
+            out["costs"][b] = score[0]
+            out["thresholds"][b] = min(out["thresholds"][b], score[0])
+            if score[0] < out["best_costs"][b]:
+                out["best_costs"][b], out["best_perms"][b] = score[0], X[0]
+        out["perms"][b] = at
+    return out
+
+
+def simulated(folder: Path, problem, given: dict, threads: int) -> dict:
+    """Each walk's round by qap_rots_round, a block of `threads` C++ threads (the walks' costs left out)."""
+    source = round_source(problem, problem.neighborhood("swap"))
+    source = source.replace("extern __shared__ long long shared[];", "long long* shared = g_round_smem;")
+    (folder / "rots_sim.cu").write_text(source)
+    for name in ("shim.h", "rots_main.cpp"):
+        shutil.copy(SIM / name, folder / name)
+    kernels = problem.kernels
+    inputs = {**given, "costs": np.zeros_like(given["costs"])}  # the kernel finds the starts' costs itself
+    for name, array in (("A", kernels.A[0]), ("AT", kernels.AT[0]), ("B", kernels.b), *inputs.items()):
+        np.ascontiguousarray(array).tofile(folder / f"{name}.bin")
+    done = subprocess.run([GXX, "-std=c++20", "-O1", "-pthread", "-w", "rots_main.cpp", "-o", "sim"], cwd=folder,
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0 and "barrier" in done.stderr:
+        pytest.skip("g++ without C++20 <barrier>")
+    assert done.returncode == 0, done.stderr[-3000:]
+    done = subprocess.run(["./sim", str(len(given["lengths"])), str(threads), str(SLOTS), str(EVERY)], cwd=folder,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return {name: np.fromfile(folder / f"{name}.bin", array.dtype).reshape(array.shape) for name, array in given.items()}
+
+
+@pytest.mark.skipif(GXX is None, reason="g++ not installed")
+@pytest.mark.parametrize("case, threads", [("tai12a", 32), ("asymmetric-13", 64), ("symmetric-30", 32), ("ties-10", 16)])
+def test_a_round_of_each_walk_is_its_cpu_walk(tmp_path, rng, case, threads):
+    problem = instance(case, rng)
+    given = walks(problem, rng, [60, 0, 35])
+    device, host = simulated(tmp_path, problem, given, threads), on_the_host(problem, given)
+    assert host["best_costs"][0] < given["best_costs"][0]  # the round found a new best: best_perms is checked
+    for name in given:
+        np.testing.assert_array_equal(device[name], host[name], err_msg=name)
+
+
+def test_the_round_kernel_fits_tai100a_in_a_block():
+    assert round_shared_bytes(load_problem("qap", "tai100a")) <= 227 * 1024
