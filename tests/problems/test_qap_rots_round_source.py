@@ -61,8 +61,22 @@ def on_the_host(problem, given: dict) -> dict:
     return out
 
 
+def compile_sim(folder: Path) -> None:
+    """rots_main.cpp built, with the sanitizer of misaligned loads and stores where g++ has it (a block's shared
+    memory is carved into arrays of 4 and 8 bytes: a GPU faults where one is misaligned)."""
+    flags = ["-std=c++20", "-O1", "-pthread", "-w", "rots_main.cpp", "-o", "sim"]
+    done = subprocess.run([GXX, "-fsanitize=alignment", "-fno-sanitize-recover=all", *flags], cwd=folder,
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0 and "barrier" not in done.stderr:  # no sanitizer library: build without it
+        done = subprocess.run([GXX, *flags], cwd=folder, capture_output=True, text=True, check=False)
+    if done.returncode != 0 and "barrier" in done.stderr:
+        pytest.skip("g++ without C++20 <barrier>")
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
 def simulated(folder: Path, problem, given: dict, threads: int) -> dict:
-    """Each walk's round by qap_rots_round, a block of `threads` C++ threads (the walks' costs left out)."""
+    """Each walk's round by qap_rots_round, a block of `threads` C++ threads (the walks' costs left out), and "used":
+    the bytes of shared memory a block wrote."""
     source = round_source(problem, problem.neighborhood("swap"))
     source = source.replace("extern __shared__ long long shared[];", "long long* shared = g_round_smem;")
     (folder / "rots_sim.cu").write_text(source)
@@ -72,15 +86,12 @@ def simulated(folder: Path, problem, given: dict, threads: int) -> dict:
     inputs = {**given, "costs": np.zeros_like(given["costs"])}  # the kernel finds the starts' costs itself
     for name, array in (("A", kernels.A[0]), ("AT", kernels.AT[0]), ("B", kernels.b), *inputs.items()):
         np.ascontiguousarray(array).tofile(folder / f"{name}.bin")
-    done = subprocess.run([GXX, "-std=c++20", "-O1", "-pthread", "-w", "rots_main.cpp", "-o", "sim"], cwd=folder,
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0 and "barrier" in done.stderr:
-        pytest.skip("g++ without C++20 <barrier>")
-    assert done.returncode == 0, done.stderr[-3000:]
+    compile_sim(folder)
     done = subprocess.run(["./sim", str(len(given["lengths"])), str(threads), str(SLOTS), str(EVERY)], cwd=folder,
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    return {name: np.fromfile(folder / f"{name}.bin", array.dtype).reshape(array.shape) for name, array in given.items()}
+    out = {name: np.fromfile(folder / f"{name}.bin", array.dtype).reshape(array.shape) for name, array in given.items()}
+    return out | {"used": int(np.fromfile(folder / "used.bin", np.int64)[0])}
 
 
 @pytest.mark.skipif(GXX is None, reason="g++ not installed")
@@ -89,6 +100,7 @@ def test_a_round_of_each_walk_is_its_cpu_walk(tmp_path, rng, case, threads):
     problem = instance(case, rng)
     given = walks(problem, rng, [60, 0, 35])
     device, host = simulated(tmp_path, problem, given, threads), on_the_host(problem, given)
+    assert device.pop("used") == round_shared_bytes(problem, threads)  # the launch asks for what the block takes
     assert host["best_costs"][0] < given["best_costs"][0]  # the round found a new best: best_perms is checked
     for name in given:
         np.testing.assert_array_equal(device[name], host[name], err_msg=name)

@@ -16,9 +16,10 @@ KERNEL = "qap_rots_round"
 
 def round_shared_bytes(problem, threads: int = ROUND_THREADS) -> int:
     """rots_round.cu's shared memory: the deltas, the block's reduction, Bp (and BpT), the table and the perm."""
-    n = problem.n
+    n, size = problem.n, problem.dtype.itemsize
     matrices = 2 if problem.symmetric else 3
-    return 8 * (n * (n - 1) // 2) + 2 * threads * (problem.dtype.itemsize + 8) + 4 * (matrices * n * n + n)
+    deltas = -(-(n * (n - 1) // 2) * size // 8) * 8  # rounded up to 8 bytes: the reduction's ids follow
+    return deltas + 2 * threads * (8 + size) + 4 * (matrices * n * n + n)
 
 
 def round_source(problem, nbh) -> str | None:

@@ -38,9 +38,9 @@ extern "C" __global__ void qap_rots_round(const int* __restrict__ A, const int* 
     const int n = N_FAC, T = blockDim.x, tid = threadIdx.x;
     const long long w = blockIdx.x, M = (long long)n * (n - 1) / 2;
     UVAL* D = (UVAL*)shared;
-    VAL* red_s = (VAL*)(D + M);
-    long long* red_i = (long long*)(red_s + 2 * T);
-    int* Bp = (int*)(red_i + 2 * T);
+    long long* red_i = shared + (M * (long long)sizeof(UVAL) + 7) / 8;  // 8-byte aligned whatever M and VAL
+    VAL* red_s = (VAL*)(red_i + 2 * T);
+    int* Bp = (int*)(red_s + 2 * T);
     int* BpT = Bp + (SYMMETRIC ? 0 : n * n);
     int* left = BpT + n * n;
     int* perm = left + n * n;

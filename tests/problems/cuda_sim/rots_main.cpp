@@ -1,7 +1,9 @@
 // The host side of qap_rots_round's simulation (tests/problems/test_qap_rots_round_source.py): each walk's block in
 // turn, its threads C++ threads (shim.h). Usage: rots_sim WALKS THREADS SLOTS EVERY; reads A.bin, AT.bin, B.bin and
-// the walks' perms, costs, lefts, tenures, lengths, thresholds, best_perms and best_costs (.bin), writes them back.
+// the walks' perms, costs, lefts, tenures, lengths, thresholds, best_perms and best_costs (.bin), writes them back,
+// and used.bin: the bytes of dynamic shared memory a block wrote.
 #include "shim.h"
+#include <cstring>
 #define __launch_bounds__(x)
 template <class T> T __shfl_xor_sync(unsigned, T, int) { abort(); }  // qap.cu's lanes of a move: not run here
 static long long g_round_smem[1 << 19];
@@ -20,11 +22,18 @@ int main(int argc, char** argv) {
     VAL* thresholds = load<VAL>("thresholds.bin", walks);
     int* best_perms = load<int>("best_perms.bin", walks * n);
     VAL* best_costs = load<VAL>("best_costs.bin", walks);
+    long long used = 0;  // the bytes of shared memory the blocks wrote, up to the last (perm's end)
     for (int w = 0; w < walks; ++w) {
         blockIdx.x = w;
+        memset(g_round_smem, 0xA5, sizeof(g_round_smem));
         run_block(threads, [&] { qap_rots_round(A, AT, B, perms, costs, lefts, tenures, slots, every, lengths,
                                                 thresholds, best_perms, best_costs); });
+        const unsigned char* bytes = (const unsigned char*)g_round_smem;
+        long long end = sizeof(g_round_smem);
+        while (end > 0 && bytes[end - 1] == 0xA5) --end;
+        used = std::max(used, end);
     }
+    save("used.bin", &used, 1);
     save("perms.bin", perms, walks * n);
     save("costs.bin", costs, walks);
     save("lefts.bin", lefts, walks * n * n);
