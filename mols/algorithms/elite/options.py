@@ -45,7 +45,7 @@ class EliteOptions(AlgorithmOptions):
                                 folder=lambda v, config: None if v is None else v)
     launch: str | None = option(None, "Elite on the GPU with Ro-TS's memory: a launch per step of all walks (step), "
                                 "or per round of each, a block a walk with its state in shared memory (round: "
-                                "QAP swaps up to about 110 facilities, no target); default: step.", SEARCH,
+                                "QAP swaps up to 116-148 facilities, no target); default: step.", SEARCH,
                                 choices=LAUNCHES, folder=lambda v, config: None if v in (None, "step") else v)
 
     def __post_init__(self):
