@@ -24,6 +24,15 @@ NONE: Mapping = MappingProxyType({})  # no neighborhood has this capability
 SHARED_STAGING = 40 * 1024
 
 
+class RoundKernel(NamedTuple):
+    """A kernel of whole rounds of Ro-TS walks (KernelSet.rots_round): its source file, its data (the arguments
+    before the walks' arrays) and the bytes of shared memory a block takes."""
+
+    path: Path
+    data: tuple[np.ndarray, ...]
+    shared: int
+
+
 class WalkKernel(NamedTuple):
     """A kernel of a whole tabu step (KernelSet.walk_kernel): its name, its blocks per lane (None: the fused
     selection kernel's), and the bytes of memory it keeps per lane from one step to the next (the walk's own, told
@@ -142,10 +151,9 @@ class KernelSet(ABC):
         the selection's kernels, walk_step and the apply kernel."""
         return None
 
-    def rots_round(self, nbh: Neighborhood) -> tuple[Path, tuple[np.ndarray, ...]] | None:
-        """A kernel of whole rounds of Ro-TS walks, a block per walk (algorithms/elite/device.py; qap's
-        rots_round.cu, compiled after the problem's source): its file and its data (after which come the walks'
-        arrays), or None where there is none."""
+    def rots_round(self, nbh: Neighborhood, threads: int) -> RoundKernel | None:
+        """A kernel of whole rounds of Ro-TS walks, a block of `threads` per walk (algorithms/elite/device.py; qap's
+        rots_round.cu, compiled after the problem's source), or None where there is none."""
         return None
 
 

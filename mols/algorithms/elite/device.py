@@ -8,51 +8,40 @@ import numpy as np
 
 from mols.backends.cuda import compile_kernel, import_cupy, kernel_source
 from mols.backends.launch import problem_defines, problem_source
+from mols.problems.kernels import RoundKernel
 
 ROUND_THREADS = 512  # a walk's block: 4,950 swaps of tai100a make about 10 a thread
 SHARED_LIMIT = 227 * 1024  # bytes of shared memory a block may take on compute capability 9.0 (opt-in above 48 KiB)
 KERNEL = "qap_rots_round"
 
 
-def round_shared_bytes(problem, threads: int = ROUND_THREADS) -> int:
-    """rots_round.cu's shared memory: the deltas, the block's reduction, Bp (and BpT), the table and the perm."""
-    n, size = problem.n, problem.dtype.itemsize
-    matrices = 2 if problem.symmetric else 3
-    deltas = -(-(n * (n - 1) // 2) * size // 8) * 8  # rounded up to 8 bytes: the reduction's ids follow
-    return deltas + 2 * threads * (8 + size) + 4 * (matrices * n * n + n)
-
-
 def round_source(problem, nbh) -> str | None:
     """The round kernel's source (after the problem's own), or None where the problem has none."""
-    kernel = problem.kernels.rots_round(nbh)
+    kernel = problem.kernels.rots_round(nbh, ROUND_THREADS)
     if kernel is None:
         return None
-    path, _ = kernel
-    return kernel_source({}, problem_source(problem_defines(problem, nbh), problem, nbh), path.read_text())
+    return kernel_source({}, problem_source(problem_defines(problem, nbh), problem, nbh), kernel.path.read_text())
 
 
 def device_rounds(ev) -> DeviceRounds | None:
     """The evaluator's round kernel (compiled once per evaluator), or None where there is none or a walk's state
     does not fit a block's shared memory."""
-    problem, nbh = ev.problem, ev.nbh
-    if problem.kernels.rots_round(nbh) is None or round_shared_bytes(problem) > SHARED_LIMIT:
+    kernel = ev.problem.kernels.rots_round(ev.nbh, ROUND_THREADS)
+    if kernel is None or kernel.shared > SHARED_LIMIT:
         return None
-    return ev.companion("rots rounds", lambda: DeviceRounds(ev))
+    return ev.companion("rots rounds", lambda: DeviceRounds(ev, kernel))
 
 
 class DeviceRounds:
     """The walks' arrays on the device and the kernel that takes a round of each (run)."""
 
-    def __init__(self, ev):
+    def __init__(self, ev, kernel: RoundKernel):
         cupy = import_cupy()
-        self.ev = ev
-        problem = ev.problem
-        self.n, self.dtype, self.shared = problem.n, problem.dtype, round_shared_bytes(problem)
-        self.kernel = compile_kernel(round_source(problem, ev.nbh), KERNEL)
+        self.ev, self.dtype, self.shared = ev, ev.problem.dtype, kernel.shared
+        self.kernel = compile_kernel(round_source(ev.problem, ev.nbh), KERNEL)
         if self.shared > 48 * 1024:
             self.kernel.max_dynamic_shared_size_bytes = self.shared
-        _, data = problem.kernels.rots_round(ev.nbh)
-        self.data = tuple(cupy.asarray(np.ascontiguousarray(a, dtype=np.int32)) for a in data)
+        self.data = tuple(cupy.asarray(np.ascontiguousarray(a, dtype=np.int32)) for a in kernel.data)
 
     def run(self, x: np.ndarray, left: np.ndarray, tenures: np.ndarray, every: int, lengths: np.ndarray,
             threshold: np.ndarray, best_x: np.ndarray, best: np.ndarray) -> dict:

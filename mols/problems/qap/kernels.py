@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from mols.neighborhoods import Neighborhood
-from mols.problems.kernels import KernelSet, Layout, WalkKernel, every, staging_refused, value_type
+from mols.problems.kernels import (
+    KernelSet,
+    Layout,
+    RoundKernel,
+    WalkKernel,
+    every,
+    staging_refused,
+    value_type,
+)
 from mols.problems.qap import cpu, cycles
 
 if TYPE_CHECKING:
@@ -87,11 +95,16 @@ class QapKernels(KernelSet):
         blocks = -(-moves // block) + -(-(2 * n - 3) * 32 // block)
         return WalkKernel("qap_taillard_step", blocks, self.problem.instance.k * moves * self.problem.dtype.itemsize)
 
-    def rots_round(self, nbh: Neighborhood) -> tuple[Path, tuple[np.ndarray, ...]] | None:
-        """rots_round.cu's qap_rots_round, for swaps and one flow matrix: data A, AT and b."""
+    def rots_round(self, nbh: Neighborhood, threads: int) -> RoundKernel | None:
+        """rots_round.cu's qap_rots_round, for swaps and one flow matrix: data A, AT and b; its shared memory holds
+        the deltas (rounded up to 8 bytes), the block's reduction, Bp (and BpT), the Ro-TS table and the perm."""
         if nbh.name != "swap" or self.problem.instance.k != 1:
             return None
-        return Path(__file__).with_name("rots_round.cu"), (self.A[0], self.AT[0], self.b)
+        n, size = self.problem.n, self.problem.dtype.itemsize
+        deltas = -(-(n * (n - 1) // 2) * size // 8) * 8
+        matrices = 2 if self.problem.symmetric else 3
+        shared = deltas + 2 * threads * (8 + size) + 4 * (matrices * n * n + n)
+        return RoundKernel(Path(__file__).with_name("rots_round.cu"), (self.A[0], self.AT[0], self.b), shared)
 
     def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
         """qap.cu's QAP_STAGE_FLOWS: the flow matrices (and their transposes when asymmetric)."""
