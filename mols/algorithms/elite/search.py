@@ -205,12 +205,12 @@ class EliteTabu(AggregatedTabu):
             self.elite.offer(score, bx)
         order = np.argsort([score for score, _, _ in bests], kind="stable")
         restarted = set(order[len(order) - self.replace:].tolist()) if self.replace else set()
-        tabu = [None] * len(x)
+        tabu, visits = [None] * len(x), []
         n = self.problem.n
         for b in range(len(x)):
             if b in restarted:
                 x[b] = self.problem.encoding.perturb(self.elite.draw(self.rng), self.rng, self.strength)
-                bests[b] = self._visit(x[b], None)
+                bests[b] = self._visit(x[b], None, visits)
                 if self.rots is None:
                     memories[b].restart(x[b], memories[b].count)
                 else:
@@ -221,23 +221,26 @@ class EliteTabu(AggregatedTabu):
             if self.rots is not None:  # the table keeps the forced swap (RotsMemory.force)
                 if self.rots.force(b, self.aspiration) is not None:
                     x[b] = self.rots.x[b].copy()
-                    bests[b] = self._visit(x[b], bests[b])
+                    bests[b] = self._visit(x[b], bests[b], visits)
                 continue
             swap = memories[b].forced(self.aspiration)
             if swap is not None:
                 r, s = swap
                 x[b][[r, s]] = x[b][[s, r]]
                 memories[b].watch(x[b][None])
-                bests[b] = self._visit(x[b], bests[b])
+                bests[b] = self._visit(x[b], bests[b], visits)
                 if self.nbh.name == "swap":  # its inverse tabu, as after a step
                     idx = self.nbh.inverse(self.nbh.index(r, s, n), n)
                     tabu[b] = np.array([[idx], [int(tenures[b])]], dtype=np.int64)
+        if visits:  # offered at once, in the walks' order: the archive one offer after another would keep
+            with self.profiler.section("archiving"):
+                self.archive.add(np.stack([f for f, _ in visits]), np.stack([v for _, v in visits]))
         return tabu
 
-    def _visit(self, x: np.ndarray, best: tuple | None) -> tuple:
-        """x, reached between rounds, offered to the archive; the walk's best after it (x's where `best` is None)."""
+    def _visit(self, x: np.ndarray, best: tuple | None, visits: list) -> tuple:
+        """x, reached between rounds, into `visits` (f, x) to offer to the archive; the walk's best after it (x's
+        where `best` is None)."""
         f = self.problem.evaluate_one(x)
-        with self.profiler.section("archiving"):
-            self.archive.add(f[None], x[None])
+        visits.append((f, x.copy()))
         score = float(weighted_scores(f[None], self.w)[0])
         return (score, x.copy(), f) if best is None or score < best[0] else best

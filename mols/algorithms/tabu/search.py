@@ -222,7 +222,8 @@ class AggregatedTabu(Search):
         The round's runs are walked: the next round starts afresh."""
         with self.profiler.section("archiving"):
             for archive in self._open:
-                self.archive.add(archive.F, archive.X)
+                if len(archive):  # a run that found nothing to keep
+                    self.archive.add(archive.F, archive.X)
         self._open, self.round = [], []
 
     def result(self, *args, **kwargs) -> SearchResult:
