@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from contextlib import contextmanager
 
 import numba
 
@@ -95,3 +96,14 @@ class Cores:
 
 
 _NUMBA_THREADS = [None]  # what Cores last set, for every evaluator of the process
+
+
+@contextmanager
+def numba_threads(threads: int | None):
+    """Numba's parallel regions on `threads` cores inside the block (None: all)."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mols.algorithms.ils3opt.search import numba_threads, run_ils3opt
+from mols.algorithms.ils3opt.search import run_ils3opt
+from mols.backends.threads import numba_threads
 from mols.bench.common import Spread, write_report_files
 from mols.markdown import markdown_list, markdown_table
 from mols.problems.tsp import load_tsp

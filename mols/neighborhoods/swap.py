@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from mols.jit import cached_njit
 from mols.neighborhoods.base import HERE, first_of_pair, position_moves
 
@@ -53,3 +55,13 @@ def source(i, j, k):
 PAIRS_CUDA = (HERE / "pairs.cuh").read_text()
 SWAP_CUDA = PAIRS_CUDA + (HERE / "swap.cuh").read_text()
 SWAP = position_moves("swap", size, decode, encode, first_of_pair, source, SWAP_CUDA)
+
+
+@cached_njit
+def swap_pairs(n: int) -> np.ndarray:
+    """(2, n(n - 1) / 2): the positions (i, j), i < j, of each swap id."""
+    m = n * (n - 1) // 2
+    pairs = np.empty((2, m), dtype=np.int64)
+    for t in range(m):
+        pairs[0, t], pairs[1, t] = decode(t, n)
+    return pairs

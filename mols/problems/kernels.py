@@ -26,11 +26,13 @@ SHARED_STAGING = 40 * 1024
 
 class RoundKernel(NamedTuple):
     """A kernel of whole rounds of Ro-TS walks (KernelSet.rots_round): its source file, its data (the arguments
-    before the walks' arrays) and the bytes of shared memory a block takes."""
+    before the walks' arrays), the bytes of shared memory a block takes, and its twin on CPU cores (run as the
+    device's is, algorithms/elite/device.py's DeviceRounds.run)."""
 
     path: Path
     data: tuple[np.ndarray, ...]
     shared: int
+    cpu: object
 
 
 class WalkKernel(NamedTuple):

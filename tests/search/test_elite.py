@@ -16,6 +16,7 @@ from mols.algorithms.tabu.walks import HostWalk
 from mols.backends import prepare
 from mols.errors import OptionError
 from mols.problems import load_problem
+from mols.problems.qap.rots_round import CpuRounds
 from mols.runner import RunConfig, build_search, solve
 
 
@@ -178,10 +179,17 @@ def test_bad_options_name_their_parameter(options, parameter):
     assert error.value.parameter == parameter
 
 
-def test_the_launch_is_the_gpus_choice_and_leaves_the_cpu_run_as_it_is():
-    runs = [solve(config(iterations=800, walkers=4, period=30, launch=launch)) for launch in ("step", "round")]
+@pytest.mark.parametrize("instance, extra", [("tai12a", {}), ("tai25a", {"aspiration": 60, "replace": 2}),
+                                             ("tai25a", {"period": 150, "tenures": (0.3, 1.7)})])
+def test_rounds_at_once_on_cpu_cores_make_the_run_of_steps(monkeypatch, instance, extra):
+    rounds = []
+    monkeypatch.setattr(CpuRounds, "run", lambda self, *a, run=CpuRounds.run: rounds.append(1) or run(self, *a))
+    runs = [solve(config(instance, iterations=3000, walkers=6, **{"period": 40, **extra}, launch=launch))
+            for launch in ("step", "round")]
+    assert len(rounds) > 3  # the warm-up's, then one a round
     for part in ("F", "X"):
         np.testing.assert_array_equal(getattr(runs[0].archive, part), getattr(runs[1].archive, part))
+    assert runs[0].iterations == runs[1].iterations == 3000
 
 
 def test_too_many_restarted_walks_name_both_flags():

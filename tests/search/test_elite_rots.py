@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mols.algorithms.elite.rots import RotsMemory, RotsWalk, rots_choice, swap_pairs
+from mols.algorithms.elite.rots import RotsMemory, RotsWalk, rots_choice
 from mols.algorithms.tabu.steps import WalkLane
 from mols.backends import prepare
+from mols.neighborhoods.swap import swap_pairs
 from mols.problems import load_problem
 from mols.runner import RunConfig, build_search
 

@@ -10,7 +10,7 @@ from mols.search.options import SEARCH, AlgorithmOptions, keyed, option, parse_n
 
 DEFAULT_TENURES = (0.9, 1.1)  # Taillard's Ro-TS: tenures drawn in [0.9 n, 1.1 n]
 MEMORIES = ("rots", "moves")  # Ro-TS's table of values' positions (rots.py), or the inverse moves (tabu's)
-LAUNCHES = ("step", "round")  # on the GPU: a launch per step of all walks, or per round of each (device.py)
+LAUNCHES = ("step", "round")  # a step of all walks at a time, or a round of each (device.py, qap/rots_round.py)
 
 
 def parse_tenures(text: str | None) -> tuple[float, ...] | None:
@@ -43,10 +43,11 @@ class EliteOptions(AlgorithmOptions):
                                 "it places left there within the tenure) or moves (a move's inverse is tabu; "
                                 "default: rots for swaps, else moves).", SEARCH, choices=MEMORIES,
                                 folder=lambda v, config: None if v is None else v)
-    launch: str | None = option(None, "Elite on the GPU with Ro-TS's memory: a launch per step of all walks (step), "
-                                "or per round of each, a block a walk with its state in shared memory (round: "
-                                "QAP swaps up to 116-148 facilities, no target); default: step.", SEARCH,
-                                choices=LAUNCHES, folder=lambda v, config: None if v in (None, "step") else v)
+    launch: str | None = option(None, "Elite with Ro-TS's memory: the walks take a step at a time (step: on the GPU "
+                                "one launch a step for all) or a whole round at once (round: on the GPU one launch a "
+                                "round, a block a walk, QAP swaps up to 116-148 facilities; on the CPU a core a walk); "
+                                "the same run either way, no target (default: round on the CPU, step on the GPU).",
+                                SEARCH, choices=LAUNCHES, folder=lambda v, config: None if v is None else v)
 
     def __post_init__(self):
         super().__post_init__()

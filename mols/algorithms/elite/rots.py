@@ -11,19 +11,9 @@ from mols.algorithms.elite.memory import oldest_swap
 from mols.algorithms.tabu.select import chosen, row_score
 from mols.algorithms.tabu.steps import Trail, WalkLane
 from mols.jit import cached_njit
-from mols.neighborhoods.swap import decode
+from mols.neighborhoods.swap import swap_pairs
 
 LOWEST = -(2 ** 30)  # the tables' floor: older than any aspiration, far from int32's end
-
-
-@cached_njit
-def swap_pairs(n: int) -> np.ndarray:
-    """(2, n(n - 1) / 2): the positions (i, j), i < j, of each swap id."""
-    m = n * (n - 1) // 2
-    pairs = np.empty((2, m), dtype=np.int64)
-    for t in range(m):
-        pairs[0, t], pairs[1, t] = decode(t, n)
-    return pairs
 
 
 @cached_njit

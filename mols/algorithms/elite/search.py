@@ -8,16 +8,18 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from mols.algorithms.elite.device import DeviceRounds, device_rounds
+from mols.algorithms.elite.device import ROUND_THREADS, device_rounds
 from mols.algorithms.elite.memory import Elite, WalkMemory, oldest_swap
 from mols.algorithms.elite.options import DEFAULT_TENURES
-from mols.algorithms.elite.rots import RotsMemory, rots_choice, swap_pairs
+from mols.algorithms.elite.rots import RotsMemory, rots_choice
 from mols.algorithms.tabu.search import AggregatedTabu
 from mols.algorithms.tabu.select import weighted_scores
 from mols.algorithms.tabu.steps import TabuRun, Trail, WalkLane
 from mols.algorithms.tabu.together import walk_together
 from mols.algorithms.tabu.walks import lane_walker, walks_on_device
+from mols.backends.threads import numba_threads
 from mols.errors import OptionError
+from mols.neighborhoods.swap import swap_pairs
 
 PERIOD_PER_SIZE = 10  # default round: 10 n steps of each walk
 ASPIRATION_PER_SQUARE = 5  # default long-term aspiration: 5 n^2 steps (Taillard's Ro-TS)
@@ -69,7 +71,7 @@ class EliteTabu(AggregatedTabu):
             raise OptionError("tabu_memory", f"rots is a memory of swaps, not of {self.nbh.name} moves: choose moves")
         self.rots = RotsMemory(walkers, n, self.tenures, self.period) if tabu_memory == "rots" else None
         self._lane_of = {}  # id(run) -> its walk, for Ro-TS's walks from the host (_walk)
-        self.launch = launch or "step"
+        self.launch = launch
 
     def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
         return np.ones((1, 1))
@@ -83,8 +85,12 @@ class EliteTabu(AggregatedTabu):
             memory.watch(memory.last[None])
             memory.forced(0)
             return
-        if self._round_kernel() is None:  # else made (compiled) now
+        rounds = self._round_kernel()
+        if rounds is None:
             self.warm_lanes(self.walkers, self.rots.device)
+        else:  # a round of one step, compiled (its arrays are copies)
+            one = np.ones(1, dtype=np.int64)
+            rounds.run(x[None], self.rots.left[:1], self.rots.tenures[:1], self.rots.every, one, one, x[None], one)
         F = self.evaluator.evaluate(x)
         rots_choice(F, self.w, self.rots.left[0], x, swap_pairs(len(x)), 0, 0.0)
         oldest_swap(self.rots.left[0], x, 0, 0)
@@ -142,19 +148,25 @@ class EliteTabu(AggregatedTabu):
                 rots.x[:] = walker.solutions(len(runs))
         rots.end_round(lengths)
 
-    def _round_kernel(self) -> DeviceRounds | None:
-        """The round kernel where launch is round, the walks run on the device with Ro-TS's memory and no target
-        cuts them short (device_rounds'); else None: a launch per step."""
-        if self.launch != "round" or self.rots is None or self.goal is not None:
+    def _round_kernel(self):
+        """Where launch is round (by default on the CPU), the walks have Ro-TS's memory and no target cuts them short:
+        the device's round kernel (device_rounds') where they walk on the device, else its twin on CPU cores; else
+        None (steps)."""
+        on_device = walks_on_device(self.evaluator)
+        launch = self.launch or ("step" if on_device else "round")  # round on the GPU: not yet timed there
+        if launch != "round" or self.rots is None or self.goal is not None:
             return None
-        return device_rounds(self.evaluator) if walks_on_device(self.evaluator) else None
+        if on_device:
+            return device_rounds(self.evaluator)
+        kernel = self.problem.kernels.rots_round(self.nbh, ROUND_THREADS)
+        return None if kernel is None else kernel.cpu
 
-    def _round_launch(self, rounds: DeviceRounds, runs: list[TabuRun], lengths: np.ndarray) -> None:
-        """The runs' round in one launch (DeviceRounds.run): where the walks stand, their tables, and each run's
-        best (offered to its archive) brought up to date; the steps counted."""
+    def _round_launch(self, rounds, runs: list[TabuRun], lengths: np.ndarray) -> None:
+        """The runs' round at once (DeviceRounds.run, or its twin's on CPU cores): where the walks stand, their
+        tables, and each run's best (offered to its archive) brought up to date; the steps counted."""
         rots, W, dtype = self.rots, len(runs), self.problem.dtype
         best = np.array([run.best for run in runs])
-        with self.profiler.section("evaluation"):
+        with self.profiler.section("evaluation"), numba_threads(self.evaluator.spec.threads):
             out = rounds.run(rots.x[:W], rots.left[:W], rots.tenures[:W], rots.every, lengths,
                              np.array([run.lane.threshold for run in runs]).astype(dtype),
                              np.stack([run.best_xf[0] for run in runs]), best.astype(dtype))

@@ -1,26 +1,12 @@
 """The ILS-3opt population on CPU cores: its arrays on the host, ils3opt.ils_population over them (Numba, on
-numba_threads' cores), merged rounds' merges, and its state between chunks for a checkpoint (the GPU's the same)."""
+backends/threads.py's numba_threads), merged rounds' merges, and its state between chunks for a checkpoint."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-import numba
 import numpy as np
 
 from mols.algorithms.ils3opt.merge import apply_spans, broadcast, empty_spans
 from mols.algorithms.ils3opt.population import ils_population, positions
-
-
-@contextmanager
-def numba_threads(threads: int | None):
-    """Numba's parallel regions on `threads` cores inside the block (None: all)."""
-    before = numba.get_num_threads()
-    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
 
 
 class CpuPopulation:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mols.algorithms.ils3opt.cpu import numba_threads
 from mols.algorithms.ils3opt.greedy import greedy_tour
 from mols.algorithms.ils3opt.merge import ROUND, MergedRounds, merge_window
 from mols.algorithms.ils3opt.population import max_segment, start_lengths, start_tours
@@ -22,6 +21,7 @@ from mols.algorithms.ils3opt.strategies import (
     make_population,
     population_shape,
 )
+from mols.backends.threads import numba_threads
 from mols.errors import MolsError
 from mols.problems.tsp.candidates import DEFAULT_K, candidate_lists
 from mols.problems.tsp.model import Tsp

@@ -117,11 +117,17 @@ def taillard_update(A, AT, Bp, BpT, D, r, s):
 
 @cached_njit(parallel=True)
 def _update_disjoint(ca, ct, cb, dt, D):
+    for u in prange(ca.shape[0] - 1):
+        update_row(ca, ct, cb, dt, D, u)
+
+
+@cached_njit(inline="always")
+def update_row(ca, ct, cb, dt, D, u):
+    """Taillard's change of the deltas of the moves (u, v), v > u (those touching r or s made afresh after)."""
     n = ca.shape[0]
-    for u in prange(n - 1):
-        start = row_start(u, n) - u - 1
-        for v in range(u + 1, n):
-            D[start + v] += (ca[u] - ca[v]) * (cb[v] - cb[u]) + (ct[u] - ct[v]) * (dt[v] - dt[u])
+    start = row_start(u, n) - u - 1
+    for v in range(u + 1, n):
+        D[start + v] += (ca[u] - ca[v]) * (cb[v] - cb[u]) + (ct[u] - ct[v]) * (dt[v] - dt[u])
 
 
 @cached_njit(parallel=True)
@@ -129,12 +135,18 @@ def _refresh_touching(A, AT, Bp, BpT, D, o, r, s):
     """The deltas of the moves touching r or s (which the update leaves wrong), afresh."""
     n = Bp.shape[0]
     for q in prange(n):
-        w = np.int64(q)  # a prange index is unsigned: min with a signed int would be a float
-        if w != r and w != s:
-            for z in (r, s):
-                u, v = min(w, z), max(w, z)
-                D[row_start(u, n) + v - u - 1] = move_delta(A, AT, Bp, BpT, o, u, v)
+        refresh_pairs_of(A, AT, Bp, BpT, D, o, r, s, np.int64(q))  # a prange index is unsigned
     D[row_start(r, n) + s - r - 1] = move_delta(A, AT, Bp, BpT, o, r, s)
+
+
+@cached_njit(inline="always")
+def refresh_pairs_of(A, AT, Bp, BpT, D, o, r, s, w):
+    """The deltas of the moves (w, r) and (w, s) afresh, w outside {r, s}."""
+    n = Bp.shape[0]
+    if w != r and w != s:
+        for z in (r, s):
+            u, v = min(w, z), max(w, z)
+            D[row_start(u, n) + v - u - 1] = move_delta(A, AT, Bp, BpT, o, u, v)
 
 
 @cached_njit(parallel=True)

@@ -20,6 +20,7 @@ from mols.problems.kernels import (
     value_type,
 )
 from mols.problems.qap import cpu, cycles
+from mols.problems.qap.rots_round import CpuRounds
 
 if TYPE_CHECKING:
     from mols.problems.qap.model import Qap
@@ -104,7 +105,8 @@ class QapKernels(KernelSet):
         deltas = -(-(n * (n - 1) // 2) * size // 8) * 8
         matrices = 2 if self.problem.symmetric else 3
         shared = deltas + 2 * threads * (8 + size) + 4 * (matrices * n * n + n)
-        return RoundKernel(Path(__file__).with_name("rots_round.cu"), (self.A[0], self.AT[0], self.b), shared)
+        cpu = CpuRounds(self.A, self.AT, self.b, self.problem.symmetric)
+        return RoundKernel(Path(__file__).with_name("rots_round.cu"), (self.A[0], self.AT[0], self.b), shared, cpu)
 
     def shared_memory_refused(self, nbh: Neighborhood) -> str | None:
         """qap.cu's QAP_STAGE_FLOWS: the flow matrices (and their transposes when asymmetric)."""
