@@ -190,6 +190,7 @@ def test_rounds_at_once_on_cpu_cores_make_the_run_of_steps(monkeypatch, instance
     for part in ("F", "X"):
         np.testing.assert_array_equal(getattr(runs[0].archive, part), getattr(runs[1].archive, part))
     assert runs[0].iterations == runs[1].iterations == 3000
+    assert runs[0].walk == runs[1].walk == "host"
 
 
 def test_too_many_restarted_walks_name_both_flags():

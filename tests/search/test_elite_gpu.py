@@ -65,3 +65,4 @@ def test_rounds_in_one_launch_give_the_cpu_archive(instance, extra):
     for part in ("F", "X"):
         np.testing.assert_array_equal(getattr(results["gpu"].archive, part), getattr(results["cpu"].archive, part))
     assert results["gpu"].iterations == results["cpu"].iterations == 6000
+    assert results["gpu"].walk == "device"

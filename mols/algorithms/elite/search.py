@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from mols.algorithms.elite.device import ROUND_THREADS, device_rounds
+from mols.algorithms.elite.device import ROUND_THREADS, DeviceRounds, device_rounds
 from mols.algorithms.elite.memory import Elite, WalkMemory, oldest_swap
 from mols.algorithms.elite.options import DEFAULT_TENURES
 from mols.algorithms.elite.rots import RotsMemory, rots_choice
@@ -177,7 +177,7 @@ class EliteTabu(AggregatedTabu):
                 x, f = out["best_x"][b].astype(run.best_xf[0].dtype), out["best"][b:b + 1].astype(dtype)
                 run.best, run.best_xf = float(f[0]), (x, f)
                 run.archive.add(f[None], x[None])
-        self.walk = "device"
+        self.walk = "device" if isinstance(rounds, DeviceRounds) else "host"
         self.count_iteration(None, int(lengths.sum()))
 
     def walk_tuning(self, run: TabuRun) -> Iterator[None]:
