@@ -33,7 +33,7 @@
 #                (GPUS, default: all visible); DOMAINS="tsp qap": those alone; PEERS="..." replaces the other options
 #                (needs the wheels of fast_tsp, elkai and cma in .whl/; fast-tsp 0.2 or newer)
 #   elite        -a elite's launches side by side (reports/qap/): a step of all walks a launch against a round of each
-#                walk a launch (--launch round), tai50a and tai100a, the bench's settings, ELITE_SECONDS (default 20)
+#                walk a launch (--launch round), tai50a and tai100a, 256 walks, ELITE_SECONDS (default 20)
 #                and SEEDS (default 3), into $OUT/elite (summary.txt: each run's steps and best); its gpu test first
 #   pymoo        mols bench pymoo --seeds 2
 #   startup      mols bench startup
@@ -187,8 +187,8 @@ suite() {
       mkdir -p "$OUT/elite"
       for instance in tai50a tai100a; do for launch in step round; do for seed in $(seq 0 $((${SEEDS:-3} - 1))); do
         echo "$instance --launch $launch --seed $seed" >> "$OUT/elite/summary.txt"
-        COLUMNS=250 mols run "$instance" -p qap -a elite -b gpu --time "${ELITE_SECONDS:-20}" --walkers 256 --tenures 0.5,1.5 \
-          --elite 32 --replace 128 --launch "$launch" --seed "$seed" -o "$OUT/elite/$instance-$launch-s$seed" 2>&1 \
+        COLUMNS=250 mols run "$instance" -p qap -a elite -b gpu --time "${ELITE_SECONDS:-20}" --walkers 256 \
+          --launch "$launch" --seed "$seed" -o "$OUT/elite/$instance-$launch-s$seed" 2>&1 \
           | grep -E "neighborhood evaluations|above the best known" >> "$OUT/elite/summary.txt"
       done; done; done ;;
     pymoo) mols bench pymoo --seeds 2 -o "$OUT/pymoo" ;;

@@ -8,7 +8,10 @@ from mols.algorithms.descent.options import strength_option
 from mols.errors import OptionError
 from mols.search.options import SEARCH, AlgorithmOptions, keyed, option, parse_numbers
 
-DEFAULT_TENURES = (0.9, 1.1)  # Taillard's Ro-TS: tenures drawn in [0.9 n, 1.1 n]
+# Tenures drawn in [0.5 n, 1.5 n] (Taillard's Ro-TS: [0.9 n, 1.1 n]), an elite of 32 and half the walks restarted
+# each round: lower than Ro-TS's range, an elite of 8 and a quarter on the GPU and on the CPU (reports/qap/)
+DEFAULT_TENURES = (0.5, 1.5)
+DEFAULT_ELITE = 32
 MEMORIES = ("rots", "moves")  # Ro-TS's table of values' positions (rots.py), or the inverse moves (tabu's)
 LAUNCHES = ("step", "round")  # a step of all walks at a time, or a round of each (device.py, qap/rots_round.py)
 
@@ -25,14 +28,15 @@ class EliteOptions(AlgorithmOptions):
 
     walkers: int = option(32, "Elite: tabu walks side by side (one launch per step on the GPU).", SEARCH, minimum=1,
                           folder=lambda v, config: None if v == 32 else f"W{v}")
-    elite: int = option(8, "Elite: the best distinct solutions kept, from which restarted walks start.", SEARCH,
-                        minimum=1, folder=lambda v, config: None if v == 8 else f"E{v}")
-    replace: int | None = option(None, "Elite: walks restarted after each round, the worst (default: walkers / 4).",
+    elite: int = option(DEFAULT_ELITE, "Elite: the best distinct solutions kept, from which restarted walks start.",
+                        SEARCH, minimum=1, folder=lambda v, config: None if v == DEFAULT_ELITE else f"E{v}")
+    replace: int | None = option(None, "Elite: walks restarted after each round, the worst (default: walkers / 2).",
                                  SEARCH, minimum=0, folder=keyed("x"))
     period: int | None = option(None, "Elite: steps of each walk per round; each round draws the walks' tenures "
                                 "again (default: 10 n).", SEARCH, minimum=1, folder=keyed("P"))
     tenures: tuple[float, ...] | None = option(None, "Elite: the range each walk's tenure is drawn in, in units of "
-                                               "n, e.g. '0.8,1.2' (default: 0.9,1.1, Ro-TS's).", SEARCH, cli=str,
+                                               "n, e.g. '0.8,1.2' (default: 0.5,1.5; Ro-TS's: 0.9,1.1).", SEARCH,
+                                               cli=str,
                                                parse=parse_tenures, folder=lambda v, config: None if v is None
                                                else "tr" + "_".join(f"{t:g}" for t in v))
     aspiration: int | None = option(None, "Elite: a swap is forced at a round's end where it puts a value at a "

@@ -10,7 +10,7 @@ import numpy as np
 
 from mols.algorithms.elite.device import ROUND_THREADS, DeviceRounds, device_rounds
 from mols.algorithms.elite.memory import Elite, WalkMemory, oldest_swap
-from mols.algorithms.elite.options import DEFAULT_TENURES
+from mols.algorithms.elite.options import DEFAULT_ELITE, DEFAULT_TENURES
 from mols.algorithms.elite.rots import RotsMemory, rots_choice
 from mols.algorithms.tabu.search import AggregatedTabu
 from mols.algorithms.tabu.select import weighted_scores
@@ -42,7 +42,7 @@ class EliteTabu(AggregatedTabu):
 
     resumable = False  # its walks, memories and elite are not in a checkpoint
 
-    def __init__(self, *args, walkers: int = 32, elite: int = 8, replace: int | None = None,
+    def __init__(self, *args, walkers: int = 32, elite: int = DEFAULT_ELITE, replace: int | None = None,
                  period: int | None = None, tenures=None, aspiration: int | None = None,
                  strength: int | None = None, tabu_memory: str | None = None, launch: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -54,7 +54,7 @@ class EliteTabu(AggregatedTabu):
             raise OptionError("algorithm", f"elite walks a permutation, not a {problem.encoding.name} vector")
         self.tenures = tenure_range(tenures or DEFAULT_TENURES, n)
         self.tenure = min(self.tenures[1], self.budget)  # the longest drawn: the warm-up's walks
-        self.walkers, self.replace = walkers, walkers // 4 if replace is None else replace
+        self.walkers, self.replace = walkers, walkers // 2 if replace is None else replace
         if self.replace > walkers:
             raise OptionError("replace", f"must be at most {{walkers}} ({walkers}), got {self.replace}", "walkers")
         self.elite = Elite(elite)
