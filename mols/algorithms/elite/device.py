@@ -20,7 +20,8 @@ def round_source(problem, nbh) -> str | None:
     kernel = problem.kernels.rots_round(nbh, ROUND_THREADS)
     if kernel is None:
         return None
-    return kernel_source({}, problem_source(problem_defines(problem, nbh), problem, nbh), kernel.path.read_text())
+    return kernel_source({"ROUND_THREADS": ROUND_THREADS}, problem_source(problem_defines(problem, nbh), problem, nbh),
+                         kernel.path.read_text())
 
 
 def device_rounds(ev) -> DeviceRounds | None:

@@ -29,11 +29,10 @@ __device__ void round_reduce(VAL* s, long long* i) {
 // at step - tenure or before, or its cost is below the threshold (the walk's best). Leaves the walk's perm, cost,
 // table and threshold where the round ends (its cost in costs[w]), and its best cost and perm, where it beat
 // best_costs[w], in best_*.
-extern "C" __global__ void qap_rots_round(const int* __restrict__ A, const int* __restrict__ AT,
-                                          const int* __restrict__ B, int* perms, VAL* costs, int* lefts,
-                                          const long long* tenures, int slots, long long every,
-                                          const long long* lengths, VAL* thresholds, int* best_perms,
-                                          VAL* best_costs) {
+extern "C" __global__ void __launch_bounds__(ROUND_THREADS) qap_rots_round(
+    const int* __restrict__ A, const int* __restrict__ AT, const int* __restrict__ B, int* perms, VAL* costs,
+    int* lefts, const long long* tenures, int slots, long long every, const long long* lengths, VAL* thresholds,
+    int* best_perms, VAL* best_costs) {
     extern __shared__ long long shared[];
     const int n = N_FAC, T = blockDim.x, tid = threadIdx.x;
     const long long w = blockIdx.x, M = (long long)n * (n - 1) / 2;
@@ -80,7 +79,8 @@ extern "C" __global__ void qap_rots_round(const int* __restrict__ A, const int* 
         for (long long t = tid; t < M; t += T) {
             const Move mv = nbh_decode(t, n);
             UVAL d;
-            if (r < 0 || mv.i == r || mv.i == s || mv.j == r || mv.j == s) d = move_delta<1>(A, AT, Bp, BpT, mv.i, mv.j, 0);
+            const bool touching = r < 0 || mv.i == r || mv.i == s || mv.j == r || mv.j == s;  // or the first step
+            if (touching) d = move_delta<1>(A, AT, Bp, BpT, mv.i, mv.j, 0);
             else d = D[t] + taillard_change(A, AT, Bp, BpT, r, s, mv.i, mv.j);
             D[t] = d;
             const VAL f = (VAL)((UVAL)cost + d);
