@@ -11,7 +11,9 @@ from mols.backends.launch import problem_defines, problem_source
 from mols.problems.kernels import RoundKernel
 
 ROUND_THREADS = 512  # a walk's block: 4,950 swaps of tai100a make about 10 a thread
-SHARED_LIMIT = 227 * 1024  # bytes of shared memory a block may take on compute capability 9.0 (opt-in above 48 KiB)
+# bytes of dynamic shared memory a block may take on compute capability 9.0 (227 KiB, opt-in above 48 KiB), less
+# room for the kernel's static shared scalars
+SHARED_LIMIT = 227 * 1024 - 256
 KERNEL = "qap_rots_round"
 
 
