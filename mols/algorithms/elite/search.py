@@ -72,6 +72,7 @@ class EliteTabu(AggregatedTabu):
         self.rots = RotsMemory(walkers, n, self.tenures, self.period) if tabu_memory == "rots" else None
         self._lane_of = {}  # id(run) -> its walk, for Ro-TS's walks from the host (_walk)
         self.launch = launch
+        self._rounds = None  # (the round kernel or None), once _round_kernel has chosen
 
     def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
         return np.ones((1, 1))
@@ -151,7 +152,12 @@ class EliteTabu(AggregatedTabu):
     def _round_kernel(self):
         """Where launch is round (by default on the CPU), the walks have Ro-TS's memory and no target cuts them short:
         the device's round kernel (device_rounds') where they walk on the device, else its twin on CPU cores; else
-        None (steps)."""
+        None (steps). Chosen once, at the first call."""
+        if self._rounds is None:
+            self._rounds = (self._choose_rounds(),)
+        return self._rounds[0]
+
+    def _choose_rounds(self):
         on_device = walks_on_device(self.evaluator)
         launch = self.launch or ("step" if on_device else "round")  # round on the GPU: not yet timed there
         if launch != "round" or self.rots is None or self.goal is not None:

@@ -8,7 +8,14 @@ from numba import prange
 
 from mols.jit import cached_njit
 from mols.neighborhoods.swap import swap_pairs
-from mols.problems.qap.cpu import move_delta, refresh_pairs_of, row_start, swap_rows_columns, update_row
+from mols.problems.qap.cpu import (
+    fill_state,
+    move_delta,
+    refresh_pairs_of,
+    row_start,
+    swap_rows_columns,
+    update_row,
+)
 
 
 @cached_njit(parallel=True)
@@ -28,13 +35,9 @@ def walk_round(A, AT, b, symmetric, x, left, tenures, every, steps, threshold, b
     n = x.shape[0]
     Bp = np.empty((n, n), dtype=np.int64)
     BpT = np.empty((0 if symmetric else n, n), dtype=np.int64)
-    cost = 0
-    for i in range(n):
-        for j in range(n):
-            Bp[i, j] = b[x[i], x[j]]
-            cost += A[0, i, j] * Bp[i, j]
-    if BpT.shape[0]:
-        BpT[:] = Bp.T
+    costs = np.zeros(1, dtype=np.int64)
+    fill_state(A, AT, b, x, np.full(n, -1, dtype=x.dtype), costs, Bp, BpT)  # no permutation yet: a rebuild
+    cost = costs[0]
     D = np.empty(pairs.shape[1], dtype=np.int64)
     for t in range(D.shape[0]):
         D[t] = move_delta(A, AT, Bp, BpT, 0, pairs[0, t], pairs[1, t])
