@@ -35,7 +35,7 @@ def compile_sim(folder: Path) -> None:
 def simulated(folder: Path, problem, given: dict, threads: int) -> dict:
     """Each walk's round by qap_rots_round, a block of `threads` C++ threads (the walks' costs left out), and "used":
     the bytes of shared memory a block wrote."""
-    source = round_source(problem, problem.neighborhood("swap"))
+    source = round_source(problem, problem.neighborhood("swap"), threads)
     source = source.replace("extern __shared__ long long shared[];", "long long* shared = g_round_smem;")
     (folder / "rots_sim.cu").write_text(source)
     for name in ("shim.h", "rots_main.cpp"):

@@ -17,12 +17,13 @@ SHARED_LIMIT = 227 * 1024 - 256
 KERNEL = "qap_rots_round"
 
 
-def round_source(problem, nbh) -> str | None:
-    """The round kernel's source (after the problem's own), or None where the problem has none."""
-    kernel = problem.kernels.rots_round(nbh, ROUND_THREADS)
+def round_source(problem, nbh, threads: int = ROUND_THREADS) -> str | None:
+    """The round kernel's source (after the problem's own) for blocks of `threads`, or None where the problem has
+    none."""
+    kernel = problem.kernels.rots_round(nbh, threads)
     if kernel is None:
         return None
-    return kernel_source({"ROUND_THREADS": ROUND_THREADS}, problem_source(problem_defines(problem, nbh), problem, nbh),
+    return kernel_source({"ROUND_THREADS": threads}, problem_source(problem_defines(problem, nbh), problem, nbh),
                          kernel.path.read_text())
 
 
