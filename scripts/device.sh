@@ -33,7 +33,7 @@
 #                (GPUS, default: all visible); DOMAINS="tsp qap": those alone; PEERS="..." replaces the other options
 #                (needs the wheels of fast_tsp, elkai and cma in .whl/; fast-tsp 0.2 or newer)
 #   elite        -a elite's launches side by side (reports/qap/): a step of all walks a launch against a round of each
-#                walk a launch (--launch round), tai50a and tai100a, 256 walks, ELITE_SECONDS (default 20)
+#                walk a launch (the default), tai50a and tai100a, 256 walks, ELITE_SECONDS (default 20)
 #                and SEEDS (default 3), into $OUT/elite (summary.txt: each run's steps and best); its gpu test first
 #   pymoo        mols bench pymoo --seeds 2
 #   startup      mols bench startup

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from mols.algorithms.elite.memory import Elite, WalkMemory, oldest_swap
+from mols.algorithms.elite.memory import Elite, WalkMemory, oldest_swap, oldest_swaps
 from mols.algorithms.elite.search import tenure_range
 from mols.algorithms.tabu.positions import LanePositions
 from mols.algorithms.tabu.steps import WalkLane
@@ -131,6 +131,22 @@ def test_the_forced_swap_is_the_oldest_by_enumeration(rng, n):
         eligible = [(age, -r, -s) for (r, s), age in ages.items() if age > aspiration]
         want = (-max(eligible)[1], -max(eligible)[2]) if eligible else (-1, -1)
         assert oldest_swap(seen, x, count, aspiration) == want
+
+
+def test_the_forced_swaps_of_several_walks_are_each_walks_own(rng):
+    n, walkers, aspiration = 9, 6, 120
+    seen = rng.integers(-200, 1, size=(walkers, n, n)).astype(np.int32)
+    seen[5] = 0  # no value has been away from any position for long: no swap forced
+    X = np.stack([rng.permutation(n) for _ in range(walkers)])
+    walks = [4, 0, 5, 2]
+    got = oldest_swaps(seen, X, np.array(walks), aspiration)
+    assert got.tolist() == [list(oldest_swap(seen[b], X[b], 0, aspiration)) for b in walks]
+    assert got[2].tolist() == [-1, -1] and (got[[0, 1, 3]] >= 0).all()
+
+
+def test_rounds_are_10_n_steps_on_the_cpu_by_default():
+    assert build_search(config("tai12a", iterations=500)).period == 120
+    assert build_search(config("tai12a", iterations=500, period=7)).period == 7
 
 
 def test_the_long_term_aspiration_forces_a_swap_made_tabu():

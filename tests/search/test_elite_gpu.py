@@ -24,11 +24,11 @@ pytestmark = pytest.mark.gpu
     ("tai50a", "qap", {"tabu_memory": "moves"}),
     ("tai50a", "qap", {"tabu_memory": "rots", "period": 150}),  # tenures redrawn within a round (every 2 x 55 steps)
 ])
-def test_elite_gives_the_same_archive_on_both_backends(instance, problem, extra):
+def test_elite_steps_give_the_same_archive_on_both_backends(instance, problem, extra):
     results, walkers = {}, []
     for backend in ("gpu", "cpu"):
         config = RunConfig(instance, problem=problem, algorithm="elite", backend=backend, iterations=6000, seed=7,
-                           walkers=12, **{"period": 40, **extra})
+                           walkers=12, launch="step", **{"period": 40, **extra})
         with pytest.MonkeyPatch.context() as patch:  # the walkers made: tabu's, or the Ro-TS memory's (elite's own)
             for module in (together, elite_search):
                 patch.setattr(module, "lane_walker", lambda ev, n, *rots, made=walkers: made.append(

@@ -67,8 +67,8 @@ def test_the_memory_carries_tables_between_rounds_and_forces_the_oldest_swap(rng
     memory.left[1, 3, 0] = memory.left[1, 4, 1] = -50  # value 3 last at 0 and value 4 at 1: 50 steps ago
     memory.end_round(np.array([10, 20, 30]))
     assert memory.left[1].max() == -20 and memory.left[0].max() == -16
-    assert memory.force(1, aspiration=70) is None
-    assert memory.force(1, aspiration=40) == (0, 1)  # its values placed where they were 70 steps ago
+    assert memory.force([1], aspiration=70) == {}
+    assert memory.force([1, 2], aspiration=40) == {1: (0, 1)}  # its values placed where they were 70 steps ago
     np.testing.assert_array_equal(memory.x[1], [3, 4, 2, 1, 0])
     assert memory.left[1, 4, 0] == memory.left[1, 3, 1] == 0  # they left at the next round's step 0: tabu
 

@@ -4,6 +4,7 @@ aspiration), and the elite, the best distinct solutions found."""
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
 
 from mols.jit import cached_njit
 
@@ -33,6 +34,17 @@ def oldest_swap(seen: np.ndarray, x: np.ndarray, count: int, aspiration: int) ->
                 best, r_best, s_best = age, r, s
     return r_best, s_best
 
+
+
+@cached_njit(parallel=True)
+def oldest_swaps(seen: np.ndarray, X: np.ndarray, walks: np.ndarray, aspiration: int) -> np.ndarray:
+    """oldest_swap of each walk b in `walks` (its table seen[b], at X[b], the tables relative to step 0), on the
+    CPU's cores: (len(walks), 2)."""
+    out = np.empty((walks.shape[0], 2), dtype=np.int64)
+    for k in prange(walks.shape[0]):
+        r, s = oldest_swap(seen[walks[k]], X[walks[k]], 0, aspiration)
+        out[k, 0], out[k, 1] = r, s
+    return out
 
 class WalkMemory:
     """One walk's long-term memory: seen[v, q], the step at which value v last left position q (its start where it

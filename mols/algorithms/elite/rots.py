@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from mols.algorithms.elite.memory import oldest_swap
+from mols.algorithms.elite.memory import oldest_swaps
 from mols.algorithms.tabu.select import chosen, row_score
 from mols.algorithms.tabu.steps import Trail, WalkLane
 from mols.jit import cached_njit
@@ -93,14 +93,15 @@ class RotsMemory:
         self.left[b] = -self.high
         self.x[b] = x
 
-    def force(self, b: int, aspiration: int) -> tuple[int, int] | None:
-        """Ro-TS's long-term aspiration at a round's end: the swap oldest_swap finds for walk b (values it places
-        have not been there for more than `aspiration` steps) made, left at step 0 (so tabu as after a step); or
-        None."""
-        x = self.x[b]
-        r, s = oldest_swap(self.left[b], x, 0, aspiration)
-        if r < 0:
-            return None
-        self.left[b, x[r], r] = self.left[b, x[s], s] = 0
-        x[r], x[s] = x[s], x[r]
-        return int(r), int(s)
+    def force(self, walks: list[int], aspiration: int) -> dict[int, tuple[int, int]]:
+        """Ro-TS's long-term aspiration at a round's end: for each walk b of `walks`, the swap oldest_swap finds (values
+        it places have not been there for more than `aspiration` steps) made, left at step 0 (so tabu as after a
+        step); the swaps made, by walk."""
+        made = {}
+        for b, (r, s) in zip(walks, oldest_swaps(self.left, self.x, np.asarray(walks, dtype=np.int64), aspiration)):
+            if r >= 0:
+                x = self.x[b]
+                self.left[b, x[r], r] = self.left[b, x[s], s] = 0
+                x[r], x[s] = x[s], x[r]
+                made[b] = (int(r), int(s))
+        return made

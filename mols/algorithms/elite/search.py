@@ -21,7 +21,9 @@ from mols.backends.threads import numba_threads
 from mols.errors import OptionError
 from mols.neighborhoods.swap import swap_pairs
 
-PERIOD_PER_SIZE = 10  # default round: 10 n steps of each walk
+PERIOD_PER_SIZE = 10  # default round: 10 n steps of each walk on the CPU
+# on the GPU, whose walks take 10-15 times as many steps in a given time: longer rounds take them deeper
+DEVICE_PERIOD_PER_SIZE = 30
 ASPIRATION_PER_SQUARE = 5  # default long-term aspiration: 5 n^2 steps (Taillard's Ro-TS)
 
 
@@ -58,7 +60,8 @@ class EliteTabu(AggregatedTabu):
         if self.replace > walkers:
             raise OptionError("replace", f"must be at most {{walkers}} ({walkers}), got {self.replace}", "walkers")
         self.elite = Elite(elite)
-        self.period = PERIOD_PER_SIZE * n if period is None else period
+        per_size = DEVICE_PERIOD_PER_SIZE if walks_on_device(self.evaluator) else PERIOD_PER_SIZE
+        self.period = per_size * n if period is None else period
         self.aspiration = ASPIRATION_PER_SQUARE * n * n if aspiration is None else aspiration
         self.strength = max(2, n // 10) if strength is None else strength
         if not 1 <= self.strength <= n:
@@ -150,7 +153,7 @@ class EliteTabu(AggregatedTabu):
         rots.end_round(lengths)
 
     def _round_kernel(self):
-        """Where launch is round (by default on the CPU), the walks have Ro-TS's memory and no target cuts them short:
+        """Where launch is round (the default), the walks have Ro-TS's memory and no target cuts them short:
         the device's round kernel (device_rounds') where they walk on the device, else its twin on CPU cores; else
         None (steps). Chosen once, at the first call."""
         if self._rounds is None:
@@ -159,7 +162,7 @@ class EliteTabu(AggregatedTabu):
 
     def _choose_rounds(self):
         on_device = walks_on_device(self.evaluator)
-        launch = self.launch or ("step" if on_device else "round")  # round on the GPU: not yet timed there
+        launch = self.launch or "round"
         if launch != "round" or self.rots is None or self.goal is not None:
             return None
         if on_device:
@@ -225,6 +228,8 @@ class EliteTabu(AggregatedTabu):
         restarted = set(order[len(order) - self.replace:].tolist()) if self.replace else set()
         tabu, visits = [None] * len(x), []
         n = self.problem.n
+        kept = [b for b in range(len(x)) if b not in restarted]
+        forced = self.rots.force(kept, self.aspiration) if self.rots is not None and self.aspiration else {}
         for b in range(len(x)):
             if b in restarted:
                 x[b] = self.problem.encoding.perturb(self.elite.draw(self.rng), self.rng, self.strength)
@@ -237,7 +242,7 @@ class EliteTabu(AggregatedTabu):
             if not self.aspiration:
                 continue
             if self.rots is not None:  # the table keeps the forced swap (RotsMemory.force)
-                if self.rots.force(b, self.aspiration) is not None:
+                if b in forced:
                     x[b] = self.rots.x[b].copy()
                     bests[b] = self._visit(x[b], bests[b], visits)
                 continue
