@@ -79,6 +79,8 @@ class Elite:
 
     def offer(self, score: float, x: np.ndarray) -> None:
         """x joins where it is not a member and beats the worst member (or the elite is not full)."""
+        if len(self.scores) >= self.size and score >= self.scores[-1]:  # most offers, after the first rounds
+            return
         scores = np.asarray(self.scores)
         low, at = int(np.searchsorted(scores, score, side="left")), int(np.searchsorted(scores, score, side="right"))
         if any(np.array_equal(x, member) for member in self.members[low:at]):  # a member has x's score

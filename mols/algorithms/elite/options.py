@@ -33,7 +33,8 @@ class EliteOptions(AlgorithmOptions):
     replace: int | None = option(None, "Elite: walks restarted after each round, the worst (default: walkers / 2).",
                                  SEARCH, minimum=0, folder=keyed("x"))
     period: int | None = option(None, "Elite: steps of each walk per round; each round draws the walks' tenures "
-                                "again (default: 10 n on the CPU, 30 n on the GPU).", SEARCH, minimum=1, folder=keyed("P"))
+                                "again (default: 10 n on the CPU, 30 n on the GPU).", SEARCH, minimum=1,
+                                folder=keyed("P"))
     tenures: tuple[float, ...] | None = option(None, "Elite: the range each walk's tenure is drawn in, in units of "
                                                "n, e.g. '0.8,1.2' (default: 0.5,1.5; Ro-TS's: 0.9,1.1).", SEARCH,
                                                cli=str,
