@@ -228,8 +228,10 @@ class EliteTabu(AggregatedTabu):
         restarted = set(order[len(order) - self.replace:].tolist()) if self.replace else set()
         tabu, visits = [None] * len(x), []
         n = self.problem.n
-        kept = [b for b in range(len(x)) if b not in restarted]
-        forced = self.rots.force(kept, self.aspiration) if self.rots is not None and self.aspiration else {}
+        forced = {}
+        if self.rots is not None and self.aspiration:
+            with numba_threads(self.evaluator.spec.threads):  # --threads, as the rounds
+                forced = self.rots.force([b for b in range(len(x)) if b not in restarted], self.aspiration)
         for b in range(len(x)):
             if b in restarted:
                 x[b] = self.problem.encoding.perturb(self.elite.draw(self.rng), self.rng, self.strength)

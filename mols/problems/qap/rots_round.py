@@ -93,6 +93,7 @@ class CpuRounds:
 
     def __init__(self, A: np.ndarray, AT: np.ndarray, b: np.ndarray, symmetric: bool):
         self.A, self.AT, self.b, self.symmetric = A, AT, b, symmetric
+        self.pairs = swap_pairs(b.shape[0])
 
     def run(self, x: np.ndarray, left: np.ndarray, tenures: np.ndarray, every: int, lengths: np.ndarray,
             threshold: np.ndarray, best_x: np.ndarray, best: np.ndarray) -> dict:
@@ -101,5 +102,5 @@ class CpuRounds:
                "best_x": np.array(best_x, dtype=np.int64), "best": np.array(best, dtype=np.int64)}
         rots_rounds(self.A, self.AT, self.b, self.symmetric, out["x"], out["left"], np.asarray(tenures, np.int64),
                     np.int64(every), np.asarray(lengths, np.int64), out["threshold"], out["best_x"], out["best"],
-                    out["cost"], swap_pairs(self.b.shape[0]))
+                    out["cost"], self.pairs)
         return out
