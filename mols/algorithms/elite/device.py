@@ -10,7 +10,8 @@ from mols.backends.cuda import compile_kernel, import_cupy, kernel_source
 from mols.backends.launch import problem_defines, problem_source
 from mols.problems.kernels import RoundKernel
 
-ROUND_THREADS = 512  # a walk's block: 4,950 swaps of tai100a make about 10 a thread
+ROUND_THREADS = 256  # a walk's block: 4,950 swaps of tai100a make about 20 a thread; faster than 512 on tai50a
+# and tai100a (reports/qap/)
 # bytes of dynamic shared memory a block may take on compute capability 9.0 (227 KiB, opt-in above 48 KiB), less
 # room for the kernel's static shared scalars
 SHARED_LIMIT = 227 * 1024 - 256

@@ -104,7 +104,8 @@ class QapKernels(KernelSet):
         n, size = self.problem.n, self.problem.dtype.itemsize
         deltas = -(-(n * (n - 1) // 2) * size // 8) * 8
         matrices = 2 if self.problem.symmetric else 3
-        shared = deltas + 2 * threads * (8 + size) + 4 * (matrices * n * n + n)
+        warps = -(-threads // 32)  # a pair of (score, id) of each warp's two bests
+        shared = deltas + 2 * warps * (size + 4) + 4 * (matrices * n * n + n)
         cpu = CpuRounds(self.A, self.AT, self.b, self.problem.symmetric)
         return RoundKernel(Path(__file__).with_name("rots_round.cu"), (self.A[0], self.AT[0], self.b), shared, cpu)
 

@@ -3,6 +3,17 @@
 // qap.cu (swaps, one objective); the CPU twin is elite/rots.py's RotsWalk, step for step (docs/internals.md).
 #define ROUND_SWAPS (N_FAC * (N_FAC - 1) / 2)
 #define ROUND_PAIRS ((ROUND_SWAPS + ROUND_THREADS - 1) / ROUND_THREADS)  // swaps a thread keeps decoded
+#define ROUND_TOUCHING (2 * N_FAC - 3)  // the swaps that touch the last one, recomputed at each step
+#define ROUND_LANES (ROUND_THREADS < 32 ? ROUND_THREADS : 32)  // a warp's (the simulation's blocks may be smaller)
+#define ROUND_WARPS ((ROUND_THREADS + 31) / 32)
+
+// Threads that share a touching swap's O(n) sum: as many as the block has for each (a power of two within a warp),
+// so that the step's longest loop is short.
+constexpr int round_split() {
+    int split = 1;
+    while (2 * split <= ROUND_LANES && 2 * split * ROUND_TOUCHING <= ROUND_THREADS) split *= 2;
+    return split;
+}
 
 // (s, i) before (t, j): the lower score, then the lower id; an id of -1 is none, after every other.
 template <class I> __device__ __forceinline__ bool round_before(VAL s, I i, VAL t, I j) {
@@ -44,20 +55,36 @@ __device__ __forceinline__ void round_offer(int t, Move mv, UVAL d, VAL cost, VA
                                        || f < threshold)) { bs = f; bi = t; }
 }
 
-// The block's best (score, id) pairs, each thread's in (s[tid], i[tid]) for the two choices (k = 0: admissible,
-// 1: any), reduced into entry 0 of each (blockDim.x a power of two).
-__device__ void round_reduce(VAL* s, long long* i) {
-    const int tid = threadIdx.x, T = blockDim.x;
-    for (int h = T / 2; h > 0; h >>= 1) {
-        __syncthreads();
-        if (tid < h) {
-            for (int k = 0; k < 2; ++k) {
-                const int a = k * T + tid, b = a + h;
-                if (round_before(s[b], i[b], s[a], i[a])) { s[a] = s[b]; i[a] = i[b]; }
-            }
-        }
+// The best (score, id) pair of the warp's lanes, in each of them: a warp-wide butterfly.
+__device__ __forceinline__ void round_warp_best(VAL& s, int& i) {
+#pragma unroll
+    for (int h = ROUND_LANES / 2; h > 0; h >>= 1) {
+        const VAL t = __shfl_xor_sync(0xffffffffu, s, h);
+        const int j = __shfl_xor_sync(0xffffffffu, i, h);
+        if (round_before(t, j, s, i)) { s = t; i = j; }
+    }
+}
+
+// The block's best admissible (bs, bi) and best of all (as, ai) pairs, in warp 0: each warp's (its lane 0's into
+// red_s and red_i), then the warps'. One barrier.
+__device__ __forceinline__ void round_block_best(VAL& bs, int& bi, VAL& as, int& ai, VAL* red_s, int* red_i) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    round_warp_best(bs, bi);
+    round_warp_best(as, ai);
+    if (lane == 0) {
+        red_s[warp] = bs; red_i[warp] = bi;
+        red_s[ROUND_WARPS + warp] = as; red_i[ROUND_WARPS + warp] = ai;
     }
     __syncthreads();
+    if (warp == 0) {
+        bi = ai = -1;
+        if (lane < ROUND_WARPS) {
+            bs = red_s[lane]; bi = red_i[lane];
+            as = red_s[ROUND_WARPS + lane]; ai = red_i[ROUND_WARPS + lane];
+        }
+        round_warp_best(bs, bi);
+        round_warp_best(as, ai);
+    }
 }
 
 // Walk blockIdx.x: lengths[w] steps from perms[w], its table lefts[w] (n x n: the step at which
@@ -74,9 +101,9 @@ extern "C" __global__ void __launch_bounds__(ROUND_THREADS) qap_rots_round(
     const int n = N_FAC, T = ROUND_THREADS, tid = threadIdx.x, M = ROUND_SWAPS;
     const long long w = blockIdx.x;
     UVAL* D = (UVAL*)shared;
-    long long* red_i = shared + (M * (long long)sizeof(UVAL) + 7) / 8;  // 8-byte aligned whatever M and VAL
-    VAL* red_s = (VAL*)(red_i + 2 * T);
-    int* Bp = (int*)(red_s + 2 * T);
+    VAL* red_s = (VAL*)(shared + (M * (long long)sizeof(UVAL) + 7) / 8);  // 8-byte aligned whatever M and VAL
+    int* red_i = (int*)(red_s + 2 * ROUND_WARPS);
+    int* Bp = red_i + 2 * ROUND_WARPS;
     int* BpT = Bp + (SYMMETRIC ? 0 : n * n);
     int* left = BpT + n * n;
     int* perm = left + n * n;
@@ -91,7 +118,7 @@ extern "C" __global__ void __launch_bounds__(ROUND_THREADS) qap_rots_round(
     for (int q = tid; q < n; q += T) perm[q] = perms[w * n + q];
     for (int q = tid; q < n * n; q += T) left[q] = lefts[w * n * n + q];
     __syncthreads();
-    UVAL* sums = (UVAL*)red_i;
+    UVAL* sums = (UVAL*)red_s;  // a warp's part of the start's cost
     UVAL part = 0;
     for (int q = tid; q < n * n; q += T) {
         const int i = q / n, j = q % n;
@@ -101,14 +128,12 @@ extern "C" __global__ void __launch_bounds__(ROUND_THREADS) qap_rots_round(
 #endif
         part += (UVAL)A[q] * (UVAL)Bp[q];
     }
-    sums[tid] = part;
-    for (int h = T / 2; h > 0; h >>= 1) {  // the start's cost, summed over the block
-        __syncthreads();
-        if (tid < h) sums[tid] += sums[tid + h];
-    }
+    part = lanes_sum<ROUND_LANES>(part);
+    if (tid % 32 == 0) sums[tid / 32] = part;
     __syncthreads();
     if (tid == 0) {
-        cost = (VAL)sums[0];
+        for (int k = 1; k < ROUND_WARPS; ++k) part += sums[k];
+        cost = (VAL)part;
         threshold = thresholds[w];
         best = best_costs[w];
         last_r = last_s = -1;  // every delta afresh at the first step
@@ -138,21 +163,32 @@ extern "C" __global__ void __launch_bounds__(ROUND_THREADS) qap_rots_round(
                 if (t < M && mv.i != r && mv.i != s && mv.j != r && mv.j != s) D[t] = d[k];
             }
         }
-        // The swaps that touch the last one (every swap at the first step) afresh, a thread each: neighbouring
-        // threads take neighbouring positions, so that their reads of A's columns coalesce.
-        for (int q = tid; q < (r < 0 ? M : 2 * n - 3); q += T) {
-            const Move mv = r < 0 ? nbh_decode(q, n) : round_touching(q, r, s, n);
-            const int t = (int)nbh_row_start(mv.i, n) + mv.j - mv.i - 1;
-            const UVAL d = move_delta<1>(A, AT, Bp, BpT, mv.i, mv.j, 0);
-            D[t] = d;
-            round_offer(t, mv, d, c, thr, left, perm, recent, bs, bi, as, ai);
+        if (r < 0) {  // the first step: every swap afresh
+            for (int t = tid; t < M; t += T) {
+                const Move mv = nbh_decode(t, n);
+                const UVAL d = move_delta<1>(A, AT, Bp, BpT, mv.i, mv.j, 0);
+                D[t] = d;
+                round_offer(t, mv, d, c, thr, left, perm, recent, bs, bi, as, ai);
+            }
+        } else {  // the swaps that touch the last one afresh, each by round_split() neighbouring threads: neighbours
+            // take neighbouring positions, so that their reads of A's columns coalesce. A warp goes round whole, as
+            // the shuffles that sum a swap's parts ask.
+            constexpr int split = round_split();
+            for (int item = tid; item - tid % 32 < ROUND_TOUCHING * split; item += T) {
+                const int q = item / split;
+                const Move mv = round_touching(min(q, ROUND_TOUCHING - 1), r, s, n);
+                const UVAL d = move_delta<split>(A, AT, Bp, BpT, mv.i, mv.j, item % split);
+                if (q < ROUND_TOUCHING && item % split == 0) {
+                    const int t = (int)nbh_row_start(mv.i, n) + mv.j - mv.i - 1;
+                    D[t] = d;
+                    round_offer(t, mv, d, c, thr, left, perm, recent, bs, bi, as, ai);
+                }
+            }
         }
-        red_s[tid] = bs; red_i[tid] = bi; red_s[T + tid] = as; red_i[T + tid] = ai;
-        round_reduce(red_s, red_i);
-        if (tid == 0) {
-            const int k = red_i[0] >= 0 ? 0 : T;  // the best admissible swap, else the best of all
-            const VAL f = red_s[k];
-            const Move mv = nbh_decode(red_i[k], n);
+        round_block_best(bs, bi, as, ai, red_s, red_i);
+        if (tid == 0) {  // the best admissible swap, else the best of all
+            const VAL f = bi >= 0 ? bs : as;
+            const Move mv = nbh_decode(bi >= 0 ? bi : ai, n);
             left[perm[mv.i] * n + mv.i] = left[perm[mv.j] * n + mv.j] = step + 1;
             exchange(perm, mv.i, mv.j);
             cost = f;

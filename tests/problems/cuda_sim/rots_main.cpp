@@ -5,7 +5,6 @@
 #include "shim.h"
 #include <cstring>
 #define __launch_bounds__(x)
-template <class T> T __shfl_xor_sync(unsigned, T, int) { abort(); }  // qap.cu's lanes of a move: not run here
 static long long g_round_smem[1 << 19];
 #include "rots_sim.cu"
 int main(int argc, char** argv) {

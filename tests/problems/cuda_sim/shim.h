@@ -1,11 +1,13 @@
-// Runs ils3opt.cu's kernels on the CPU (tests/problems/test_ils3opt_source.py): a block is `threads` C++ threads
-// meeting at a std::barrier for __syncthreads, __shared__ variables are statics (one block at a time), and the
-// rounding intrinsics are the plain operations (compiled without contraction, as the GPU's _rn ones).
+// Runs CUDA kernels on the CPU (tests/problems/test_*_source.py): a block is `threads` C++ threads meeting at a
+// std::barrier for __syncthreads (a warp's at one of its own for shuffles), __shared__ variables are statics (one
+// block at a time), and the rounding intrinsics are the plain operations (compiled without contraction, as _rn's).
 #include <algorithm>
 #include <barrier>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <thread>
 #include <vector>
 #define __device__
@@ -25,6 +27,20 @@ struct double2 { double x, y; };
 inline double2 make_double2(double x, double y) { return {x, y}; }
 static std::barrier<>* g_bar;
 inline void __syncthreads() { g_bar->arrive_and_wait(); }
+static std::vector<std::unique_ptr<std::barrier<>>> g_warp_bars;  // a block's warps: 32 threads, the last fewer
+static unsigned long long g_lanes[1024];  // each thread's value in a shuffle
+// Lane t ^ mask's v in lane t of each warp, every lane of it taking part (as the kernels' full masks ask).
+template <class T> T __shfl_xor_sync(unsigned, T v, int mask) {
+    static_assert(sizeof(T) <= sizeof(g_lanes[0]));
+    const int t = threadIdx.x, from = t ^ mask;
+    if ((from >> 5) != (t >> 5) || from >= blockDim.x) abort();  // outside the warp: undefined on a GPU
+    std::memcpy(&g_lanes[t], &v, sizeof(T));
+    g_warp_bars[t >> 5]->arrive_and_wait();
+    T out;
+    std::memcpy(&out, &g_lanes[from], sizeof(T));
+    g_warp_bars[t >> 5]->arrive_and_wait();  // every lane has read before the next shuffle writes
+    return out;
+}
 inline int atomicMin(int* a, int v) {
     int o = __atomic_load_n(a, __ATOMIC_SEQ_CST);
     while (v < o && !__atomic_compare_exchange_n(a, &o, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
@@ -42,6 +58,9 @@ template <class F> void run_block(int threads, F f) {
     std::barrier<> bar(threads);
     g_bar = &bar;
     blockDim.x = threads;
+    g_warp_bars.clear();
+    for (int w = 0; w < threads; w += 32)
+        g_warp_bars.push_back(std::make_unique<std::barrier<>>(std::min(32, threads - w)));
     std::vector<std::thread> team;
     for (int t = 0; t < threads; ++t) team.emplace_back([t, &f] { threadIdx.x = t; f(); });
     for (auto& t : team) t.join();
