@@ -10,7 +10,7 @@ from mols.algorithms.elite import search as elite_search
 from mols.algorithms.elite.device import device_rounds
 from mols.algorithms.tabu import together
 from mols.algorithms.tabu.walks import lane_walker
-from mols.runner import RunConfig, solve
+from mols.runner import RunConfig, build_search, solve
 
 pytestmark = pytest.mark.gpu
 
@@ -38,6 +38,12 @@ def test_elite_steps_give_the_same_archive_on_both_backends(instance, problem, e
     assert any(w is not None for w in walkers)  # the GPU walked them side by side
     for part in ("F", "X"):
         np.testing.assert_array_equal(getattr(results["gpu"].archive, part), getattr(results["cpu"].archive, part))
+
+
+def test_rounds_on_the_gpu_are_30_n_steps_but_longer_on_small_instances_by_default():
+    periods = {name: build_search(RunConfig(name, problem="qap", algorithm="elite", backend="gpu", iterations=10)).period
+               for name in ("tai25a", "tai50a", "tai100a")}
+    assert periods == {"tai25a": 20000, "tai50a": 5000, "tai100a": 3000}
 
 
 def test_elite_same_seed_same_run_on_the_gpu():

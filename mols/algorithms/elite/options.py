@@ -33,8 +33,8 @@ class EliteOptions(AlgorithmOptions):
     replace: int | None = option(None, "Elite: walks restarted after each round, the worst (default: walkers / 2).",
                                  SEARCH, minimum=0, folder=keyed("x"))
     period: int | None = option(None, "Elite: steps of each walk per round; each round draws the walks' tenures "
-                                "again (default: 10 n on the CPU, 30 n on the GPU).", SEARCH, minimum=1,
-                                folder=keyed("P"))
+                                "again (default: 10 n on the CPU; 30 n on the GPU, at least 12.5 M / n^2).", SEARCH,
+                                minimum=1, folder=keyed("P"))
     tenures: tuple[float, ...] | None = option(None, "Elite: the range each walk's tenure is drawn in, in units of "
                                                "n, e.g. '0.8,1.2' (default: 0.5,1.5; Ro-TS's: 0.9,1.1).", SEARCH,
                                                cli=str,
@@ -50,7 +50,7 @@ class EliteOptions(AlgorithmOptions):
                                 folder=lambda v, config: None if v is None else v)
     launch: str | None = option(None, "Elite with Ro-TS's memory: the walks take a step at a time (step: on the GPU "
                                 "one launch a step for all) or a whole round at once (round: on the GPU one launch a "
-                                "round, a block a walk, QAP swaps up to 116-148 facilities; on the CPU a core a walk); "
+                                "round, a block a walk, QAP swaps up to 120-152 facilities; on the CPU a core a walk); "
                                 "the same run either way, no target (default: round).",
                                 SEARCH, choices=LAUNCHES, folder=lambda v, config: None if v is None else v)
 

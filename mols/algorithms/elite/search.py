@@ -22,8 +22,10 @@ from mols.errors import OptionError
 from mols.neighborhoods.swap import swap_pairs
 
 PERIOD_PER_SIZE = 10  # default round: 10 n steps of each walk on the CPU
-# on the GPU, whose walks take 10-15 times as many steps in a given time: longer rounds take them deeper
-DEVICE_PERIOD_PER_SIZE = 30
+# on the GPU, whose walks take 10-15 times as many steps in a given time: longer rounds take them deeper; and at least
+# DEVICE_ROUND_WORK / n^2 (5,000 at n = 50), as a launch's time grows with n^2 and must outweigh the host's work between
+# rounds, which is a few milliseconds whatever n (reports/qap/)
+DEVICE_PERIOD_PER_SIZE, DEVICE_ROUND_WORK = 30, 12_500_000
 ASPIRATION_PER_SQUARE = 5  # default long-term aspiration: 5 n^2 steps (Taillard's Ro-TS)
 
 
@@ -60,8 +62,9 @@ class EliteTabu(AggregatedTabu):
         if self.replace > walkers:
             raise OptionError("replace", f"must be at most {{walkers}} ({walkers}), got {self.replace}", "walkers")
         self.elite = Elite(elite)
-        per_size = DEVICE_PERIOD_PER_SIZE if walks_on_device(self.evaluator) else PERIOD_PER_SIZE
-        self.period = per_size * n if period is None else period
+        if period is None and walks_on_device(self.evaluator):
+            period = max(DEVICE_PERIOD_PER_SIZE * n, -(-DEVICE_ROUND_WORK // n**2))
+        self.period = PERIOD_PER_SIZE * n if period is None else period
         self.aspiration = ASPIRATION_PER_SQUARE * n * n if aspiration is None else aspiration
         self.strength = max(2, n // 10) if strength is None else strength
         if not 1 <= self.strength <= n:
@@ -180,12 +183,14 @@ class EliteTabu(AggregatedTabu):
                              np.array([run.lane.threshold for run in runs]).astype(dtype),
                              np.stack([run.best_xf[0] for run in runs]), best.astype(dtype))
         rots.x[:W], rots.left[:W] = out["x"], out["left"]
-        with self.profiler.section("archiving"):
-            for b in np.flatnonzero(out["best"] < best).tolist():
-                run = runs[b]
-                x, f = out["best_x"][b].astype(run.best_xf[0].dtype), out["best"][b:b + 1].astype(dtype)
-                run.best, run.best_xf = float(f[0]), (x, f)
-                run.archive.add(f[None], x[None])
+        improved = np.flatnonzero(out["best"] < best)
+        X = out["best_x"][improved].astype(self.problem.encoding.dtype)
+        F = out["best"][improved, None].astype(dtype)
+        for k, b in enumerate(improved.tolist()):
+            runs[b].best, runs[b].best_xf = float(F[k, 0]), (X[k], F[k])
+        if len(improved):  # at once, in the walks' order: what merging their archives would keep (the runs have none)
+            with self.profiler.section("archiving"):
+                self.archive.add(F, X)
         self.walk = "device" if isinstance(rounds, DeviceRounds) else "host"
         self.count_iteration(None, int(lengths.sum()))
 
@@ -207,10 +212,13 @@ class EliteTabu(AggregatedTabu):
         return self.weights[0]
 
     def _run(self, x: np.ndarray, best: tuple, steps: int, tenure: int, tabu, memory: WalkMemory | None) -> TabuRun:
-        """A walk's round: `steps` steps from x with `tenure`, its aspiration threshold its best so far; its solutions
-        go to an archive of its own, merged in the walks' order (AggregatedTabu.merge)."""
-        archive = self.new_archive()
-        self._open.append(archive)
+        """A walk's round: `steps` steps from x with `tenure`, its aspiration threshold its best so far; a step at a
+        time, its solutions go to an archive of its own, merged in the walks' order (AggregatedTabu.merge); a round at
+        once, _round_launch offers its best."""
+        archive = None
+        if self._round_kernel() is None:
+            archive = self.new_archive()
+            self._open.append(archive)
         score, bx, bf = best
         lane = WalkLane(x, self.w, score, steps, self.draw_keys(steps), tabu)
         run = TabuRun(lane, archive, score, (bx, bf), tenure=tenure, watch=None if memory is None else memory.watch)
