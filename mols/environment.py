@@ -22,7 +22,7 @@ def environment() -> dict[str, str]:
         import cupy
 
         device = cupy.cuda.Device().id
-    return {"date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), **_machine(device)}
+    return {"date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), **_machine(device)}
 
 
 @cache

@@ -168,7 +168,7 @@ def write(rows: list[dict], args) -> None:
              (f"`python scripts/speed_compare.py {args.base} --repeats {args.repeats}`: medians (and the best) of "
               f"{args.repeats} fresh processes per tree, their order alternating. `after is faster by` (of the "
               "medians) > 1: faster now, < 1: slower. Every run: speed_runs.json."), "",
-             f"- date: {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M UTC}", f"- gpu: {gpu or 'none'}",
+             f"- date: {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M UTC}", f"- gpu: {gpu or 'none'}",
              f"- cpu: {platform.machine()}, {platform_cores()} logical cores", f"- python: {platform.python_version()}",
              "", "| figure | before | after | after is faster by | before, best | after, best |",
              "|---|---|---|---|---|---|"]

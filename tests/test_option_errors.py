@@ -23,10 +23,10 @@ def flowshop():
     ({"seed": -1}, "seed", "seed must be at least 0, got -1"),
     ({"iterations": 0}, "iterations", "iterations must be at least 1, got 0"),
     ({"evaluations": 10}, "evaluations", "evaluations 10: fewer than one neighborhood evaluation (361 neighbors)"),
-    ({"target": (1.0, 2.0)}, "target", "target: the flowshop problem has 3 objectives; give 3 values, one per "
-                                       "objective, got 2"),
-    ({"objectives": ("makespan", "speed")}, "objectives", "objectives: the flowshop problem has no objective "
-                                                          "'speed'; choose among makespan, total_tardiness, n_tardy"),
+    ({"target": (1.0, 2.0)}, "target", ("target: the flowshop problem has 3 objectives; give 3 values, one per "
+                                        "objective, got 2")),
+    ({"objectives": ("makespan", "speed")}, "objectives", ("objectives: the flowshop problem has no objective "
+                                                           "'speed'; choose among makespan, total_tardiness, n_tardy")),
     ({"backend": "cpu", "block": 64}, "block", "block and tune set the gpu backend's launches; this run is on the cpu"),
     ({"algorithm": "hc", "run_length": 5}, "algorithm", "algorithm hc does not take run_length (only its)"),
 ])

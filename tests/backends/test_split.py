@@ -3,6 +3,8 @@ devices' pairs (the same choice as over the whole F), and --gpus refused where i
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -21,7 +23,7 @@ from tests.backends.test_chunked import selection_cases
 def test_shares_cover_every_id_once_in_order(n, parts):
     got = shares(n, parts)
     assert len(got) == parts and got[0].start == 0 and got[-1].stop == n
-    assert all(a.stop == b.start for a, b in zip(got, got[1:]))
+    assert all(a.stop == b.start for a, b in itertools.pairwise(got))
     assert max(len(r) for r in got) - min(len(r) for r in got) <= 1
 
 

@@ -38,7 +38,7 @@ def test_bench_cluster_cpu_columns_write_the_report(tmp_path):
 
 
 def test_without_a_device_the_gpu_column_is_skipped_with_a_note(tmp_path, monkeypatch):
-    monkeypatch.setattr("mols.parallel.workers.visible_gpus", lambda: [])
+    monkeypatch.setattr("mols.parallel.workers.visible_gpus", list)
     monkeypatch.setattr(bench, "run", lambda cases, workers, gpu, *args: ([], []) if not gpu else pytest.fail("gpu"))
     result = runner.invoke(app, [*TINY, "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output

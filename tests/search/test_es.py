@@ -7,6 +7,7 @@ Weierstrass function's (float64: the values agree to 1e-15, so both take the sam
 from __future__ import annotations
 
 import copy
+import itertools
 from types import SimpleNamespace
 
 import numpy as np
@@ -127,7 +128,7 @@ def test_the_radius_grows_on_success_shrinks_on_failure_and_restarts_when_it_col
     result = run(monitor=levels, iterations=300, shrink=0.5, nbh=adaptive(2, LOW, HIGH), min_radius=1e-3, patience=3,
                  restart="point")
     rows, grew, shrank = levels.rows, 0, 0
-    for (before, value_before, starts, _), (after, value, starts_after, ended) in zip(rows, rows[1:]):
+    for (before, value_before, starts, _), (after, value, starts_after, ended) in itertools.pairwise(rows):
         if starts_after != starts or value_before is None:
             continue  # the step restarted: its levels are the first ones
         if not ended and value < value_before:
