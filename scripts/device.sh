@@ -32,9 +32,9 @@
 #                (elkai), CMA-ES and dual annealing, pymoo's NSGA-II/III, ITS, at 1, 2, 5 s over 3 seeds, mols one per GPU
 #                (GPUS, default: all visible); DOMAINS="tsp qap": those alone; PEERS="..." replaces the other options
 #                (needs the wheels of fast_tsp, elkai and cma in .whl/; fast-tsp 0.2 or newer)
-#   elite        -a elite's launches side by side (reports/qap/): a step of all walks a launch against a round of each
-#                walk a launch (the default), tai50a and tai100a, 256 walks, ELITE_SECONDS (default 20)
-#                and SEEDS (default 3), into $OUT/elite (summary.txt: each run's steps and best); its gpu test first
+#   elite        -a elite against issue 40's QAP goals (reports/qap/): tai50a and tai100a, 256 walks, ELITE_SECONDS
+#                (default 20) and SEEDS (default 5), each of LAUNCHES (default round; "step round": both) into
+#                $OUT/elite/summary.txt (each run's steps and best); its gpu tests first
 #   pymoo        mols bench pymoo --seeds 2
 #   startup      mols bench startup
 #   anytime      mols bench anytime: what the trace and checkpoints cost (issue 39's three runs), into $OUT/anytime
@@ -183,12 +183,13 @@ suite() {
           --gpus "${GPUS:-$(nvidia-smi -L | wc -l)}" -o "$OUT/peers/$domain" || return 1
       done ;;
     elite)
-      python3 -m pytest -q tests/search/test_elite_gpu.py > "$OUT/elite_gpu_tests.log" 2>&1 || return 1
+      python3 -m pytest -q -m gpu tests/search/test_elite_gpu.py tests/problems/test_qap_rots_round.py \
+        > "$OUT/elite_gpu_tests.log" 2>&1 || return 1
       mkdir -p "$OUT/elite"
-      for instance in tai50a tai100a; do for launch in step round; do for seed in $(seq 0 $((${SEEDS:-3} - 1))); do
+      for instance in tai50a tai100a; do for launch in ${LAUNCHES:-round}; do for seed in $(seq 0 $((${SEEDS:-5} - 1))); do
         echo "$instance --launch $launch --seed $seed" >> "$OUT/elite/summary.txt"
         COLUMNS=250 mols run "$instance" -p qap -a elite -b gpu --time "${ELITE_SECONDS:-20}" --walkers 256 \
-          --launch "$launch" --seed "$seed" -o "$OUT/elite/$instance-$launch-s$seed" 2>&1 \
+          --launch "$launch" --seed "$seed" -o "/tmp/elite/$instance-$launch-s$seed" --overwrite 2>&1 \
           | grep -E "neighborhood evaluations|above the best known" >> "$OUT/elite/summary.txt"
       done; done; done ;;
     pymoo) mols bench pymoo --seeds 2 -o "$OUT/pymoo" ;;
