@@ -27,7 +27,9 @@ def checkpoints(config: RunConfig, search, folder: Path, interval: float, more=N
     to the search's state what the run keeps beside it. The run's trace goes with it (a Runner resumed from the state
     continues it: search/trace.py's trace_of)."""
     if not search.resumable:
-        raise OptionError("checkpoint", f": {config.label} cannot be resumed from a checkpoint yet")
+        needs, mentioned = search.resumes_with or ("", ())
+        text = f"can be resumed from a checkpoint only {needs}" if needs else "cannot be resumed from a checkpoint yet"
+        raise OptionError("checkpoint", f": {config.label} {text}", *mentioned)
     header = checkpoint_header(config, search.problem, interval)
 
     def take(search) -> dict | None:

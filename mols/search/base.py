@@ -87,6 +87,8 @@ class SearchResult:
 
 class Search(ABC):
     resumable = False  # whether snapshot() holds all its loop needs to go on (a search that adds to it says so)
+    # where only some of its runs are resumable: what they need, as OptionError's text and the parameters it names
+    resumes_with: tuple[str, tuple[str, ...]] | None = None
 
     def __init__(self, problem: Problem, nbh: Neighborhood, evaluator: Evaluator, iterations: int | None,
                  rng: np.random.Generator, on_iteration: OnIteration | None = None,

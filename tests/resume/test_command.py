@@ -19,7 +19,8 @@ from mols.search.checkpoint import CHECKPOINT
 
 RUNS = {"pls": ["020_10_01", "-a", "pls", "-b", "cpu", "--threads", "1", "-i", "10000", "-s", "2"],
         "ils3opt": ["kroA100", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--population", "8", "-i", "100000",
-                    "--threads", "1", "-s", "2"]}
+                    "--threads", "1", "-s", "2"],
+        "elite": ["tai25a", "-p", "qap", "-a", "elite", "-b", "cpu", "--threads", "1", "-i", "1000000", "-s", "2"]}
 INTERVAL = 0.2
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mols.algorithms.elite.memory import Elite, WalkMemory, oldest_swap, oldest_swaps
-from mols.algorithms.elite.search import tenure_range
+from mols.algorithms.elite.options import tenure_range
 from mols.algorithms.tabu.positions import LanePositions
 from mols.algorithms.tabu.steps import WalkLane
 from mols.algorithms.tabu.walks import HostWalk

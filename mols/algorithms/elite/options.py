@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from mols.algorithms.descent.options import strength_option
@@ -14,6 +15,12 @@ DEFAULT_TENURES = (0.5, 1.5)
 DEFAULT_ELITE = 32
 MEMORIES = ("rots", "moves")  # Ro-TS's table of values' positions (rots.py), or the inverse moves (tabu's)
 LAUNCHES = ("step", "round")  # a step of all walks at a time, or a round of each (device.py, qap/rots_round.py)
+
+
+def tenure_range(tenures, n: int) -> tuple[int, int]:
+    """The tenures drawn, in steps: [low n, high n] rounded outwards, at least 1."""
+    low, high = tenures
+    return max(1, math.floor(low * n)), max(1, math.ceil(high * n))
 
 
 def parse_tenures(text: str | None) -> tuple[float, ...] | None:

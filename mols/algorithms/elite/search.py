@@ -3,15 +3,15 @@ aspiration at each round's end, and the worst walks restarted from perturbed eli
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 
 import numpy as np
 
 from mols.algorithms.elite.device import ROUND_THREADS, DeviceRounds, device_rounds
 from mols.algorithms.elite.memory import Elite, WalkMemory, oldest_swap
-from mols.algorithms.elite.options import DEFAULT_ELITE, DEFAULT_TENURES
+from mols.algorithms.elite.options import DEFAULT_ELITE, DEFAULT_TENURES, tenure_range
 from mols.algorithms.elite.rots import RotsMemory, rots_choice
+from mols.algorithms.elite.state import Walks, restored_walks, shares, walks_state
 from mols.algorithms.tabu.search import AggregatedTabu
 from mols.algorithms.tabu.select import weighted_scores
 from mols.algorithms.tabu.steps import TabuRun, Trail, WalkLane
@@ -29,22 +29,12 @@ DEVICE_PERIOD_PER_SIZE, DEVICE_ROUND_WORK = 30, 12_500_000
 ASPIRATION_PER_SQUARE = 5  # default long-term aspiration: 5 n^2 steps (Taillard's Ro-TS)
 
 
-def tenure_range(tenures, n: int) -> tuple[int, int]:
-    """The tenures drawn, in steps: [low n, high n] rounded outwards, at least 1."""
-    low, high = tenures
-    return max(1, math.floor(low * n)), max(1, math.ceil(high * n))
-
-
-def shares(total: int, parts: int) -> np.ndarray:
-    """`total` split into `parts` shares as even as can be, the larger first."""
-    return total // parts + (np.arange(parts) < total % parts)
-
-
 class EliteTabu(AggregatedTabu):
     """`walkers` tabu walks (one objective) that go on from round to round where they stand, each round with a
     tenure drawn afresh (and a fresh tabu memory); see EliteOptions."""
 
-    resumable = False  # its walks, memories and elite are not in a checkpoint
+    resumes_with = ("with Ro-TS's memory ({tabu_memory} rots), {launch} round and no {target}",
+                    ("tabu_memory", "launch", "target"))
 
     def __init__(self, *args, walkers: int = 32, elite: int = DEFAULT_ELITE, replace: int | None = None,
                  period: int | None = None, tenures=None, aspiration: int | None = None,
@@ -79,6 +69,8 @@ class EliteTabu(AggregatedTabu):
         self._lane_of = {}  # id(run) -> its walk, for Ro-TS's walks from the host (_walk)
         self.launch = launch
         self._rounds = None  # (the round kernel or None), once _round_kernel has chosen
+        self._walks: Walks | None = None  # the walks between rounds (rounds), made at the first
+        self._walking: list[TabuRun] = []  # the round's runs
 
     def _weight_vectors(self, weights, partitions: int) -> np.ndarray:
         return np.ones((1, 1))
@@ -105,27 +97,52 @@ class EliteTabu(AggregatedTabu):
     def rounds(self) -> Iterator[list[TabuRun] | None]:
         """A round of the walks at a time, each from where it stands, until the budget is spent (its steps shared
         evenly in the last); between rounds, the walks' bests join the elite, the worst walks restart, and the
-        others make the swap the long-term aspiration forces, if any."""
-        walks = [self._random_start() for _ in range(self.walkers)]
-        x = [w[0] for w in walks]
-        bests = [(float(weighted_scores(f[None], self.w)[0]), xw, f) for xw, f in walks]
+        others make the swap the long-term aspiration forces, if any. A resumed search starts at the end of the
+        round its checkpoint was taken at (restore)."""
+        if self._walks is None:
+            self._walks = self._start_walks()
+        walks = self._walks
+        while True:
+            if walks.between and walks.left > 0:
+                walks.tenures = self._draw_tenures()
+                walks.tabu = self._between_rounds(walks.x, walks.bests, walks.memories, walks.tenures)
+            walks.between = False
+            if walks.left <= 0:
+                return
+            lengths = shares(min(walks.left, self.walkers * self.period), self.walkers)
+            self._lane_of = {}
+            self._walking = [self._run(walks.x[b], walks.bests[b], int(lengths[b]), int(walks.tenures[b]),
+                                       walks.tabu[b], walks.memories[b]) for b in range(self.walkers)]
+            yield self._walking
+            memories = walks.memories
+            walks.walked(self._walking, int(lengths.sum()), [memory.last.copy() for memory in memories]
+                         if self.rots is None else list(self.rots.x.copy()))
+
+    def _start_walks(self) -> Walks:
+        """The walks from random solutions, the first round's tenures drawn."""
+        starts = [self._random_start() for _ in range(self.walkers)]
+        x = [xw for xw, _ in starts]
+        bests = [(float(weighted_scores(f[None], self.w)[0]), xw, f) for xw, f in starts]
         memories = [WalkMemory(xw) if self.rots is None else None for xw in x]
         for b, xw in enumerate(x if self.rots is not None else []):
             self.rots.restart(b, xw)
-        left, tabu = self.budget, [None] * self.walkers
-        tenures = self._draw_tenures()
-        while left > 0:
-            lengths = shares(min(left, self.walkers * self.period), self.walkers)
-            self._lane_of = {}
-            runs = [self._run(x[b], bests[b], int(lengths[b]), int(tenures[b]), tabu[b], memories[b])
-                    for b in range(self.walkers)]
-            yield runs
-            left -= int(lengths.sum())
-            bests = [(run.best, *run.best_xf) for run in runs]
-            x = [memory.last.copy() for memory in memories] if self.rots is None else list(self.rots.x.copy())
-            if left > 0:
-                tenures = self._draw_tenures()
-                tabu = self._between_rounds(x, bests, memories, tenures)
+        return Walks(x, bests, memories, [None] * self.walkers, self._draw_tenures(), self.budget)
+
+    @property
+    def resumable(self) -> bool:
+        """Where a round is one step (a round at once): each step ends a round, where a checkpoint holds what the
+        walks need (state.py)."""
+        return self._round_kernel() is not None
+
+    def snapshot(self) -> dict | None:
+        if not self.resumable or self._walks is None:
+            return None
+        steps = sum(run.lane.steps for run in self._walking)  # a round at once leaves its runs' lanes whole
+        return super().snapshot() | {"elite": walks_state(self._walks, self._walking, steps, self.rots, self.elite)}
+
+    def restore(self, state: dict) -> None:
+        super().restore(state)
+        self._walks = restored_walks(state["elite"], self.rots, self.elite)
 
     def _draw_tenures(self) -> np.ndarray:
         """Each walk's tenure for a round (with Ro-TS's memory, its first of the round), drawn uniformly in the
@@ -142,17 +159,18 @@ class EliteTabu(AggregatedTabu):
             return
         rots, lengths = self.rots, np.array([run.lane.steps for run in runs], dtype=np.int64)
         rounds = self._round_kernel()
-        if rounds is not None:
+        if rounds is not None:  # the round's one step: its tables made relative first, as a checkpoint keeps them
             self._round_launch(rounds, runs, lengths)
+            rots.end_round(lengths)
             yield
-        else:
-            walker = lane_walker(self.evaluator, len(runs), rots.device)
-            if walker is not None:
-                walker.rots.load(rots.left, rots.tenures)
-            yield from walk_together([(self, run) for run in runs], lambda ev, lanes: walker)
-            if walker is not None:
-                rots.left[:] = walker.rots.tables(len(runs))
-                rots.x[:] = walker.solutions(len(runs))
+            return
+        walker = lane_walker(self.evaluator, len(runs), rots.device)
+        if walker is not None:
+            walker.rots.load(rots.left, rots.tenures)
+        yield from walk_together([(self, run) for run in runs], lambda ev, lanes: walker)
+        if walker is not None:
+            rots.left[:] = walker.rots.tables(len(runs))
+            rots.x[:] = walker.solutions(len(runs))
         rots.end_round(lengths)
 
     def _round_kernel(self):
@@ -222,8 +240,9 @@ class EliteTabu(AggregatedTabu):
         score, bx, bf = best
         lane = WalkLane(x, self.w, score, steps, self.draw_keys(steps), tabu)
         run = TabuRun(lane, archive, score, (bx, bf), tenure=tenure, watch=None if memory is None else memory.watch)
-        self._lane_of[id(run)] = len(self.round)
-        self.round.append(run)
+        if archive is not None:  # a round at once keeps the round out of AggregatedTabu's (its checkpoint's)
+            self._lane_of[id(run)] = len(self.round)
+            self.round.append(run)
         return run
 
     def _between_rounds(self, x: list, bests: list, memories: list, tenures: np.ndarray) -> list:
