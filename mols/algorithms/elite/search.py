@@ -114,9 +114,8 @@ class EliteTabu(AggregatedTabu):
             self._walking = [self._run(walks.x[b], walks.bests[b], int(lengths[b]), int(walks.tenures[b]),
                                        walks.tabu[b], walks.memories[b]) for b in range(self.walkers)]
             yield self._walking
-            memories = walks.memories
-            walks.walked(self._walking, int(lengths.sum()), [memory.last.copy() for memory in memories]
-                         if self.rots is None else list(self.rots.x.copy()))
+            x = [memory.last.copy() for memory in walks.memories] if self.rots is None else list(self.rots.x.copy())
+            walks.walked(self._walking, int(lengths.sum()), x)
 
     def _start_walks(self) -> Walks:
         """The walks from random solutions, the first round's tenures drawn."""
