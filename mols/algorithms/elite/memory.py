@@ -35,7 +35,6 @@ def oldest_swap(seen: np.ndarray, x: np.ndarray, count: int, aspiration: int) ->
     return r_best, s_best
 
 
-
 @cached_njit(parallel=True)
 def oldest_swaps(seen: np.ndarray, X: np.ndarray, walks: np.ndarray, aspiration: int) -> np.ndarray:
     """oldest_swap of each walk b in `walks` (its table seen[b], at X[b], the tables relative to step 0), on the
@@ -45,6 +44,7 @@ def oldest_swaps(seen: np.ndarray, X: np.ndarray, walks: np.ndarray, aspiration:
         r, s = oldest_swap(seen[walks[k]], X[walks[k]], 0, aspiration)
         out[k, 0], out[k, 1] = r, s
     return out
+
 
 class WalkMemory:
     """One walk's long-term memory: seen[v, q], the step at which value v last left position q (its start where it

@@ -24,7 +24,7 @@ from mols.neighborhoods.swap import swap_pairs
 PERIOD_PER_SIZE = 10  # default round: 10 n steps of each walk on the CPU
 # on the GPU, whose walks take 10-15 times as many steps in a given time: longer rounds take them deeper; and at least
 # DEVICE_ROUND_WORK / n^2 (5,000 at n = 50), as a launch's time grows with n^2 and must outweigh the host's work between
-# rounds, which is a few milliseconds whatever n (reports/qap/)
+# rounds, which stays much the same whatever n (reports/qap/)
 DEVICE_PERIOD_PER_SIZE, DEVICE_ROUND_WORK = 30, 12_500_000
 ASPIRATION_PER_SQUARE = 5  # default long-term aspiration: 5 n^2 steps (Taillard's Ro-TS)
 

@@ -3,7 +3,7 @@ their Ro-TS tables and the elite (docs/internals.md)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -39,11 +39,9 @@ class Walks:
 def walks_state(walks: Walks, runs: list, steps: int, rots, elite: Elite) -> dict:
     """The checkpoint of walks with Ro-TS's memory (rots) whose round of `runs` (`steps` in all) is walked, as
     Walks.walked would leave them: the steps left, each walk's best, its table and where it stands; the elite."""
-    after = replace(walks)
-    after.walked(runs, steps, list(rots.x))
-    scores, best_x, best_f = zip(*after.bests)
+    scores, best_x, best_f = zip(*((run.best, *run.best_xf) for run in runs))
     members = np.stack(elite.members) if elite.members else np.empty((0, rots.x.shape[1]), dtype=rots.x.dtype)
-    return {"left": after.left, "scores": np.array(scores, dtype=np.float64), "best_x": np.stack(best_x),
+    return {"left": walks.left - steps, "scores": np.array(scores, dtype=np.float64), "best_x": np.stack(best_x),
             "best_f": np.stack(best_f), "x": rots.x.copy(), "tables": rots.left.copy(),
             "elite_scores": np.array(elite.scores, dtype=np.float64), "elite_members": members}
 
