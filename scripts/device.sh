@@ -15,8 +15,8 @@
 #                $OUT/ils3opt_paper/; PART=a,b,c,d runs the parts side by side, one GPU each; then
 #                `mols bench ils3opt --paper --combine $OUT/ils3opt_paper` makes one report of them
 #   multistart   mols bench multistart on every GPU: tai100a on one GPU and all, then Table 5
-#   multistart-gpus  1,000 ITS searches of 10,000 iterations on tai100a, batched, on one GPU and on all, before ($BASE) and
-#                after, into $OUT/multigpu
+#   multistart-gpus  1,000 ITS searches of 10,000 iterations on tai100a, batched, on one GPU and on all (5 repeats),
+#                into $OUT/multistart-gpus/after; first the same before, in $BASE, where that tree exists
 #   cluster      mols bench cluster: L13 Tables 10-11, PPP Hamming 2 on 1 ... 2 x cores CPU workers against one GPU
 #   batch        mols bench batch: searches sharing each launch, and weight vectors side by side
 #   techniques   mols bench gpu-techniques (Tables 7-9, memory) and mols bench neighborhood; CASES=qap (ppp, tsp,
@@ -32,9 +32,10 @@
 #                (elkai), CMA-ES and dual annealing, pymoo's NSGA-II/III, ITS, at 1, 2, 5 s over 3 seeds, mols one per GPU
 #                (GPUS, default: all visible); DOMAINS="tsp qap": those alone; PEERS="..." replaces the other options
 #                (needs the wheels of fast_tsp, elkai and cma in .whl/; fast-tsp 0.2 or newer)
-#   elite        -a elite against issue 40's QAP goals (reports/qap/): tai50a and tai100a, 256 walks, ELITE_SECONDS
-#                (default 20) and SEEDS (default 5), each of LAUNCHES (default round; "step round": both) into
-#                $OUT/elite/summary.txt (each run's steps and best); its gpu tests first
+#   elite        -a elite against issue 40's QAP goals (reports/qap/): its gpu tests, then INSTANCES (default tai50a
+#                tai100a) with 256 walks for ELITE_SECONDS (default 20), SEEDS seeds (default 5) from SEED0 (default 0),
+#                each of VARIANTS (a file of NAME|FLAGS lines, e.g. "rots|--tenures 0.9,1.1"; default: the defaults),
+#                one run per GPU at a time, into $OUT/elite/summary.txt and the medians into $OUT/elite/medians.txt
 #   pymoo        mols bench pymoo --seeds 2
 #   startup      mols bench startup
 #   anytime      mols bench anytime: what the trace and checkpoints cost (issue 39's three runs), into $OUT/anytime
@@ -46,7 +47,7 @@
 # scipy is missing), PYTHONPATH=$PWD:/tmp/site, PYTHONUNBUFFERED=1, and the card in $OUT/nvidia-smi.txt. A device
 # call lasts at most 10 minutes: name one or two suites per call.
 set -uo pipefail
-[ $# -gt 0 ] || { sed -n '2,42p' "$0"; exit 2; }
+[ $# -gt 0 ] || { awk 'NR > 1 && !/^#/ {exit} NR > 1' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 wheels() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
@@ -66,6 +67,17 @@ for column in ("gpu1", "gpu"):
         per = b.modes(case, column, 1000, len(ex.workers()))[-1][1]
         r = b.measure(ex, case, column, "batched", per, b.Settings(1000, 3), out / "scratch")
         print("before", column, "batched", r["workers"], "workers:", r["seconds"], "s, range", r["seconds_min"], r["seconds_max"])
+'
+# The elite suite's medians per instance and variant, from its summary's lines (elite_run)
+MEDIANS='
+import collections, re, statistics, sys
+cells = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    m = re.match(r"(\S+) (\S+) \d+ ([0-9.]+) %", line)
+    if m:
+        cells[m[1], m[2]].append(float(m[3]))
+for (instance, name), gaps in sorted(cells.items()):
+    print(instance, name, f"median {statistics.median(gaps):.3f} % over {len(gaps)} seeds:", *(f"{g:.3f}" for g in gaps))
 '
 fsp() {  # mols bench fsp ARGS: the runs, then the tables where pymoo imports (the same command resumes the runs)
   mols bench fsp "$@" --runs-only && if python3 -c "import pymoo" 2>/dev/null; then mols bench fsp "$@"; fi
@@ -129,6 +141,39 @@ base_tree() {  # BASE (default .base) is an earlier source tree
   mkdir -p "$OUT/headline"
 }
 
+elite_run() {  # GPU "INSTANCE|NAME|SEED|FLAGS": one -a elite run; prints "INSTANCE NAME SEED GAP % | STEPS"
+  local instance name seed flags log
+  IFS='|' read -r instance name seed flags <<< "$2"
+  log="/tmp/elite/$instance-$name-s$seed.log"
+  # shellcheck disable=SC2086 # FLAGS are words
+  CUDA_VISIBLE_DEVICES=$1 COLUMNS=250 mols run "$instance" -p qap -a elite -b gpu --time "${ELITE_SECONDS:-20}" \
+    --walkers 256 --seed "$seed" $flags -o "/tmp/elite/$instance-$name-s$seed" --overwrite > "$log" 2>&1
+  echo "$instance $name $seed $(grep -o '[0-9.]* % above the best known' "$log") | $(grep -o '[0-9,]* neighborhood evaluations' "$log")"
+}
+
+elite_runs() {  # the elite suite's runs (see the top), spread over the GPUs
+  local gpus variants jobs=() name flags instance seed g i job
+  gpus=$(nvidia-smi -L | wc -l)
+  variants=$(if [ -n "${VARIANTS:-}" ]; then cat "$VARIANTS"; else echo "defaults|"; fi)
+  while IFS='|' read -r name flags; do
+    [ -n "$name" ] || continue
+    for instance in ${INSTANCES:-tai50a tai100a}; do
+      for seed in $(seq "${SEED0:-0}" $((${SEED0:-0} + ${SEEDS:-5} - 1))); do jobs+=("$instance|$name|$seed|$flags"); done
+    done
+  done <<< "$variants"
+  mkdir -p "$OUT/elite" /tmp/elite
+  for g in $(seq 0 $((gpus - 1))); do
+    i=0
+    for job in "${jobs[@]}"; do
+      [ $((i % gpus)) -ne "$g" ] || elite_run "$g" "$job"
+      i=$((i + 1))
+    done > "$OUT/elite/gpu$g.txt" &
+  done
+  wait
+  sort "$OUT"/elite/gpu*.txt > "$OUT/elite/summary.txt" && rm "$OUT"/elite/gpu*.txt
+  python3 -c "$MEDIANS" "$OUT/elite/summary.txt" | tee "$OUT/elite/medians.txt"
+}
+
 suite() {
   case $1 in
     tests) python3 -m pytest -q -m gpu -p no:cacheprovider -rf ${WORKERS:+-n $WORKERS} ${TESTS:-} 2>&1 \
@@ -149,10 +194,11 @@ suite() {
         -o "$OUT/multistart/tai100a" \
         && mols bench multistart -k 20 -i 10000 --repeats 1 --cpu-moves 2e5 --pls-iterations 1000 -o "$OUT/multistart/table5" ;;
     multistart-gpus)
-      base_tree || return 1
-      PYTHONPATH=$PWD/${BASE:-.base}:/tmp/site python3 -c "$BASE_BATCHED" "$OUT/multistart-gpus/before" \
-        && mols bench multistart --instances tai100a -k 1000 -i 10000 --columns gpu1,gpu --modes batched --no-flowshop \
-             --repeats 3 -o "$OUT/multistart-gpus/after" ;;
+      if [ -d "${BASE:-.base}/mols" ]; then
+        PYTHONPATH=$PWD/${BASE:-.base}:/tmp/site python3 -c "$BASE_BATCHED" "$OUT/multistart-gpus/before" || return 1
+      fi
+      mols bench multistart --instances tai100a -k 1000 -i 10000 --columns gpu1,gpu --modes batched --no-flowshop \
+        --repeats 5 -o "$OUT/multistart-gpus/after" ;;
     cluster) mols bench cluster -k 32 -i 1000 --repeats 3 --cpu-moves 1e5 -o "$OUT/cluster" ;;
     batch) mols bench batch --instances 020_10_01,tai12a,kroA100 --sizes 1,8,64,1024 -i 10000 -o "$OUT/batch" ;;
     techniques)
@@ -185,13 +231,7 @@ suite() {
     elite)
       python3 -m pytest -q -m gpu tests/search/test_elite_gpu.py tests/problems/test_qap_rots_round.py \
         > "$OUT/elite_gpu_tests.log" 2>&1 || return 1
-      mkdir -p "$OUT/elite"
-      for instance in tai50a tai100a; do for launch in ${LAUNCHES:-round}; do for seed in $(seq 0 $((${SEEDS:-5} - 1))); do
-        echo "$instance --launch $launch --seed $seed" >> "$OUT/elite/summary.txt"
-        COLUMNS=250 mols run "$instance" -p qap -a elite -b gpu --time "${ELITE_SECONDS:-20}" --walkers 256 \
-          --launch "$launch" --seed "$seed" -o "/tmp/elite/$instance-$launch-s$seed" --overwrite 2>&1 \
-          | grep -E "neighborhood evaluations|above the best known" >> "$OUT/elite/summary.txt"
-      done; done; done ;;
+      elite_runs ;;
     pymoo) mols bench pymoo --seeds 2 -o "$OUT/pymoo" ;;
     startup) mols bench startup -o "$OUT/startup" ;;
     anytime) mols bench anytime --repeats "${REPEATS:-5}" -o "$OUT/anytime" ;;
