@@ -230,7 +230,7 @@ suite() {
       done ;;
     elite)
       python3 -m pytest -q -m gpu tests/search/test_elite_gpu.py tests/problems/test_qap_rots_round.py \
-        > "$OUT/elite_gpu_tests.log" 2>&1 || return 1
+        tests/resume/test_elite.py > "$OUT/elite_gpu_tests.log" 2>&1 || return 1
       elite_runs ;;
     pymoo) mols bench pymoo --seeds 2 -o "$OUT/pymoo" ;;
     startup) mols bench startup -o "$OUT/startup" ;;
