@@ -17,7 +17,7 @@ from pathlib import Path
 from mols.errors import MolsError
 from mols.parallel.record import EXIT_CODES, Written, seed_checkpoints, seed_folder, write_seed
 from mols.results import RunContext, results_files
-from mols.runner import RunConfig, SearchResult, build_search
+from mols.runner import RunConfig, SearchResult, build_search, run_problem
 from mols.runner.batch import seed_configs, sharing_batch
 
 ONE_AT_A_TIME = threading.Lock()  # a worker started with several threads still runs one task at a time
@@ -86,8 +86,6 @@ def worker_config(fields: dict, shipped: Shipped | None) -> RunConfig:
 def check_task(fields: dict, shipped: Shipped | None) -> dict:
     """The configuration as a worker resolves it, its instance read and, on a GPU, its device found: a MolsError
     here is the user's to see, once, rather than every task's on every attempt."""
-    from mols.runner import run_problem
-
     config = worker_config(fields, shipped)
     problem = run_problem(config)
     _bus(config)
@@ -153,6 +151,7 @@ def _searches(config: RunConfig, seeds: list[int], stop, logs: str | None, check
         results = batch.run(stop)
         yield from zip(configs, map(RunContext.of, batch.searches), results)
         return
+    loaded = None  # the problem, loaded once for the task's searches (they differ only by their seeds)
     for one, log in zip(configs, watch):
         if stop.requested:
             return
@@ -164,7 +163,8 @@ def _searches(config: RunConfig, seeds: list[int], stop, logs: str | None, check
             result, ran_on = config_result(one, stop, monitors, state, run)
             yield one, RunContext.on(*ran_on), result
         else:
-            search = build_search(one, log)
+            loaded = run_problem(one) if loaded is None else loaded
+            search = build_search(one, log, loaded=loaded)
             if log is not None:
                 log.total = search.total
             monitors, state = seed_checkpoints(one, search, checkpoints)

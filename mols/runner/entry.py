@@ -16,9 +16,11 @@ from mols.signals import StopSignals
 
 
 def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None = None,
-                 neighborhood: Neighborhood | str | None = None, initial=None, **options) -> Search:
-    """Make the search (nothing runs yet): from a RunConfig, loading its instance; or on your own
-    Problem, with `neighborhood` (a Neighborhood, or a registered name) and RunConfig's fields as options.
+                 neighborhood: Neighborhood | str | None = None, initial=None, *, loaded: Problem | None = None,
+                 **options) -> Search:
+    """Make the search (nothing runs yet): from a RunConfig, loading its instance (or taking `loaded`, its
+    run_problem already made: searches that differ only by their seeds share it); or on your own Problem, with
+    `neighborhood` (a Neighborhood, or a registered name) and RunConfig's fields as options.
     `initial` (PLS only): a population (B, size) whose non-dominated solutions PLS starts from."""
     if isinstance(config, Problem):
         problem = config
@@ -30,7 +32,7 @@ def build_search(config: RunConfig | Problem, on_iteration: OnIteration | None =
         config = RunConfig(instance=problem.instance_name, problem=problem.name, neighborhood=nbh.name, **options)
         problem = problem.with_objectives(config.objectives)
     else:
-        problem = run_problem(config)
+        problem = run_problem(config) if loaded is None else loaded
         nbh = problem.neighborhood(config.neighborhood)
     evaluator = prepare(problem, nbh, config.spec, iteration=tuned_iteration)
     return make_search(config, problem, nbh, evaluator, on_iteration, initial)

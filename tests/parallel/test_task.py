@@ -1,4 +1,5 @@
-"""A task's worker on the client's host writes its searches' folders itself; elsewhere the files travel back."""
+"""A task's worker on the client's host writes its searches' folders itself; elsewhere the files travel back. A task's
+searches share the problem it loads once, and each gives what it gives alone."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import threading
 
 import numpy as np
 
+from mols.parallel import task
 from mols.parallel.executors import WatchedStop
 from mols.parallel.record import seed_folder
 from mols.parallel.task import home_folder, run_task
 from mols.results import FRONT, MANIFEST
+from mols.runner import RunConfig, run_problem, solve
 
 FIELDS = {"instance": "tai12a", "problem": "qap", "algorithm": "hc", "iterations": 3, "backend": "cpu"}
 
@@ -61,3 +64,17 @@ def test_a_written_search_sends_its_result_back_only_where_the_client_keeps_resu
     assert all(o.result is None and o.written is not None and o.code == 0 for o in light.outcomes)
     assert whole.outcomes[0].result.archive.F.shape == whole.outcomes[0].written.F.shape
     assert away.outcomes[0].result is not None and away.outcomes[0].files is not None
+
+
+def test_a_tasks_searches_read_the_instance_once_and_each_gives_what_it_gives_alone(monkeypatch):
+    fields = {"instance": "tai12a", "problem": "qap", "algorithm": "its", "iterations": 40, "backend": "cpu",
+              "run_length": 10}
+    loads = []
+    monkeypatch.setattr(task, "run_problem", lambda config: loads.append(config.seed) or run_problem(config))
+    report = run_task(fields, [3, 4, 5], None, Side())
+    assert len(loads) == 1
+    for outcome in report.outcomes:
+        alone = solve(RunConfig(**fields, seed=outcome.seed, threads=1))
+        np.testing.assert_array_equal(outcome.result.archive.F, alone.archive.F)
+        np.testing.assert_array_equal(outcome.result.archive.X, alone.archive.X)
+        assert outcome.result.iterations == alone.iterations
