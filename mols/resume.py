@@ -26,10 +26,11 @@ def checkpoints(config: RunConfig, search, folder: Path, interval: float, more=N
     """The monitor that writes the run's checkpoint into `folder` every `interval` seconds of search; `more()` adds
     to the search's state what the run keeps beside it. The run's trace goes with it (a Runner resumed from the state
     continues it: search/trace.py's trace_of)."""
+    if not search.resumable and search.resumes_with:
+        needs, mentioned = search.resumes_with
+        raise OptionError("checkpoint", f": {config.label} can be resumed from a checkpoint only {needs}", *mentioned)
     if not search.resumable:
-        needs, mentioned = search.resumes_with or ("", ())
-        text = f"can be resumed from a checkpoint only {needs}" if needs else "cannot be resumed from a checkpoint yet"
-        raise OptionError("checkpoint", f": {config.label} {text}", *mentioned)
+        raise OptionError("checkpoint", f": {config.label} cannot be resumed from a checkpoint yet")
     header = checkpoint_header(config, search.problem, interval)
 
     def take(search) -> dict | None:

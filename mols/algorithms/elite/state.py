@@ -15,6 +15,11 @@ def shares(total: int, parts: int) -> np.ndarray:
     return total // parts + (np.arange(parts) < total % parts)
 
 
+def run_bests(runs: list) -> list[tuple]:
+    """Each walk's best after its round's run: (score, x, f)."""
+    return [(run.best, *run.best_xf) for run in runs]
+
+
 @dataclass
 class Walks:
     """The walks between rounds: where each stands (x), its best (score, x, f), its tabu memory (memories: the
@@ -32,14 +37,14 @@ class Walks:
     def walked(self, runs: list, steps: int, x: list) -> None:
         """The round of `runs` walked, `steps` in all: the walks' bests and where they stand (x) taken."""
         self.left -= steps
-        self.bests = [(run.best, *run.best_xf) for run in runs]
+        self.bests = run_bests(runs)
         self.x, self.between = x, True
 
 
 def walks_state(walks: Walks, runs: list, steps: int, rots, elite: Elite) -> dict:
     """The checkpoint of walks with Ro-TS's memory (rots) whose round of `runs` (`steps` in all) is walked, as
     Walks.walked would leave them: the steps left, each walk's best, its table and where it stands; the elite."""
-    scores, best_x, best_f = zip(*((run.best, *run.best_xf) for run in runs))
+    scores, best_x, best_f = zip(*run_bests(runs))
     members = np.stack(elite.members) if elite.members else np.empty((0, rots.x.shape[1]), dtype=rots.x.dtype)
     return {"left": walks.left - steps, "scores": np.array(scores, dtype=np.float64), "best_x": np.stack(best_x),
             "best_f": np.stack(best_f), "x": rots.x.copy(), "tables": rots.left.copy(),
