@@ -16,6 +16,7 @@ from mols.parallel.logs import log_to, logged_to
 from mols.parallel.workers import core_shares, local_workers, pin
 
 CONNECT_TIMEOUT = 10.0  # seconds for an existing cluster's scheduler to answer and show a worker, in all
+START_TIMEOUT = 120.0  # seconds for a local cluster's workers to start
 
 
 def _plugin_class():
@@ -96,8 +97,20 @@ def _local_client(device: str, workers: int | None, log: Path | None) -> Iterato
         cluster = GpuCluster(named, **options) if device == "gpu" else LocalCluster(n_workers=len(names), **options)
         with cluster, Client(cluster) as client:
             client.register_plugin(_plugin_class()(core_shares(names), log))
-            client.wait_for_workers(len(names), timeout=120)
+            _wait_for_local(client, len(names), log)
             yield client
+
+
+def _wait_for_local(client, count: int, log: Path | None) -> None:
+    """Until the local cluster's `count` workers have started; else a MolsError that says how many did."""
+    try:
+        client.wait_for_workers(count, timeout=START_TIMEOUT)
+    except TimeoutError as err:  # Dask's WorkerStartTimeoutError counts the workers that joined
+        started = getattr(err, "available_workers", None)
+        started = len(client.scheduler_info().get("workers", {})) if started is None else started
+        where = f" (their messages: {log})" if log is not None else ""
+        raise MolsError(f"the local Dask cluster started {started} of its {count} workers within {START_TIMEOUT:g} s"
+                        f"{where}; run the command again") from None
 
 
 def connect(scheduler: str, timeout: float):
