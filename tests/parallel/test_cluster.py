@@ -15,6 +15,6 @@ def test_local_workers_that_do_not_start_in_time_give_an_error_naming_the_count(
         raise distributed.exceptions.WorkerStartTimeoutError(0, n_workers, timeout)
 
     monkeypatch.setattr(distributed.Client, "wait_for_workers", late)
-    with pytest.raises(MolsError, match=r"started 0 of its 1 workers within 120 s \(their messages: .*dask.log\)"):
-        with open_client(None, "cpu", 1, log=tmp_path / "dask.log"):
-            pass
+    expected = r"started 0 of its 1 workers within 120 s \(their messages: .*dask.log\)"
+    with pytest.raises(MolsError, match=expected), open_client(None, "cpu", 1, log=tmp_path / "dask.log"):
+        pass
