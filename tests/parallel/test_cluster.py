@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from mols.errors import MolsError
@@ -18,3 +23,16 @@ def test_local_workers_that_do_not_start_in_time_give_an_error_naming_the_count(
     expected = r"started 0 of its 1 workers within 120 s \(their messages: .*dask.log\)"
     with pytest.raises(MolsError, match=expected), open_client(None, "cpu", 1, log=tmp_path / "dask.log"):
         pass
+
+
+def test_a_script_without_a_main_guard_gets_an_error_that_says_how_to_call_mols(tmp_path):
+    script = tmp_path / "unguarded.py"  # as a newcomer writes README's example into a file
+    script.write_text('import mols\n'
+                      'mols.solve_many(mols.RunConfig("tai12a", problem="qap", algorithm="its", iterations=20), 2,\n'
+                      '                executor="dask", workers=1)\n')
+    env = os.environ | {"PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[2]), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("mols.errors.MolsError: the local Dask cluster's workers failed to start")
+    assert 'under `if __name__ == "__main__":`' in last
