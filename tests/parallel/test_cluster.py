@@ -1,4 +1,5 @@
-"""A local cluster whose workers do not start in time: a MolsError that says how many did, not Dask's traceback."""
+"""A local cluster whose workers do not start, in time or at all (a script without a main guard): a MolsError that
+says so, not Dask's traceback."""
 
 from __future__ import annotations
 
