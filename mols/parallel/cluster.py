@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mols.errors import MolsError
 from mols.parallel.logs import log_to, logged_to
-from mols.parallel.workers import core_shares, local_workers, pin
+from mols.parallel.workers import MAIN_GUARD, core_shares, local_workers, pin
 
 CONNECT_TIMEOUT = 10.0  # seconds for an existing cluster's scheduler to answer and show a worker, in all
 START_TIMEOUT = 120.0  # seconds for a local cluster's workers to start
@@ -118,10 +118,9 @@ def _wait_for_local(client, count: int, log: Path | None) -> None:
 
 def _not_started(what: str, log: Path | None) -> str:
     """The error of a local cluster whose workers did not start: what happened, where they logged, and the usual
-    cause from Python (a local worker is a new process that imports the caller's script)."""
+    cause from Python (MAIN_GUARD)."""
     where = f" (their messages: {log})" if log is not None else ""
-    return (f"the local Dask cluster{what}{where}; a Python script that runs searches on local workers must call "
-            'mols under `if __name__ == "__main__":`')
+    return f"the local Dask cluster{what}{where}; {MAIN_GUARD}"
 
 
 def connect(scheduler: str, timeout: float):

@@ -27,6 +27,7 @@ from mols.parallel.record import (
     write_seed,
 )
 from mols.parallel.task import Outcome, Shipped, TaskReport, check_task, run_task
+from mols.parallel.workers import MAIN_GUARD
 from mols.results_folder import KINDS, ResultsFolder, sync_disks
 from mols.runner import SearchResult
 
@@ -103,8 +104,9 @@ class Driver:
         if isinstance(error, MolsError):  # the worker's machine may differ from this one: say where it was found
             raise MolsError(f"on a worker: {error}") from None
         log.error("checking the configuration on a worker failed:\n%s", self.executor.trace(future, error))
+        guard = f"; {MAIN_GUARD}" if self.executor.died(error) else ""  # the first task: a worker that never ran
         raise MolsError(f"a worker could not check the configuration ({self.summary(error)}); its traceback is in "
-                        f"{self.log}") from None
+                        f"{self.log}{guard}") from None
 
     def run(self, stop, on_search: Callable[[int], None] = lambda done: None,
             on_failed: Callable[[Task, str, bool], None] | None = None) -> dict:

@@ -7,6 +7,9 @@ import os
 
 from mols.errors import MolsError
 
+# A local worker is a new process that imports the caller's script: the usual cause of workers that do not start.
+MAIN_GUARD = 'a Python script that runs searches on local workers must call mols under `if __name__ == "__main__":`'
+
 
 def visible_gpus() -> list[str]:
     """The GPUs this process may use, as CUDA_VISIBLE_DEVICES names them (its list where it is set)."""

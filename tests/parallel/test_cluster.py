@@ -26,14 +26,16 @@ def test_local_workers_that_do_not_start_in_time_give_an_error_naming_the_count(
         pass
 
 
-def test_a_script_without_a_main_guard_gets_an_error_that_says_how_to_call_mols(tmp_path):
+@pytest.mark.parametrize("executor, first", [("dask", "the local Dask cluster's workers failed to start"),
+                                              ("processes", "a worker could not check the configuration (its worker died)")])
+def test_a_script_without_a_main_guard_gets_an_error_that_says_how_to_call_mols(executor, first, tmp_path):
     script = tmp_path / "unguarded.py"  # as a newcomer writes README's example into a file
     script.write_text('import mols\n'
                       'mols.solve_many(mols.RunConfig("tai12a", problem="qap", algorithm="its", iterations=20), 2,\n'
-                      '                executor="dask", workers=1)\n')
+                      f'                executor="{executor}", workers=1)\n')
     env = os.environ | {"PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[2]), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env, check=False)
     assert done.returncode == 1
     last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith("mols.errors.MolsError: the local Dask cluster's workers failed to start")
-    assert 'under `if __name__ == "__main__":`' in last
+    assert last.startswith(f"mols.errors.MolsError: {first}")
+    assert last.endswith('must call mols under `if __name__ == "__main__":`')
