@@ -95,10 +95,10 @@ def _local_client(device: str, workers: int | None, log: Path | None) -> Iterato
     # A worker that dies fails its task at once: mols retries it once itself (driver.py).
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         try:
-            cluster = GpuCluster(named, **options) if device == "gpu" else LocalCluster(n_workers=len(names),
-                                                                                        **options)
+            cluster = (GpuCluster(named, **options) if device == "gpu"
+                       else LocalCluster(n_workers=len(names), **options))
         except RuntimeError as err:  # Dask's "Nanny failed to start.": a worker process ended as it started
-            raise MolsError(_not_started(f"'s workers failed to start ({err})", log)) from None
+            raise MolsError(_not_started(f"the local Dask cluster's workers failed to start ({err})", log)) from None
         with cluster, Client(cluster) as client:
             client.register_plugin(_plugin_class()(core_shares(names), log))
             _wait_for_local(client, len(names), log)
@@ -112,15 +112,15 @@ def _wait_for_local(client, count: int, log: Path | None) -> None:
     except TimeoutError as err:  # Dask's WorkerStartTimeoutError counts the workers that joined
         started = getattr(err, "available_workers", None)
         started = len(client.scheduler_info().get("workers", {})) if started is None else started
-        raise MolsError(_not_started(f" started {started} of its {count} workers within {START_TIMEOUT:g} s",
-                                     log)) from None
+        raise MolsError(_not_started(f"the local Dask cluster started {started} of its {count} workers within "
+                                     f"{START_TIMEOUT:g} s", log)) from None
 
 
 def _not_started(what: str, log: Path | None) -> str:
     """The error of a local cluster whose workers did not start: what happened, where they logged, and the usual
     cause from Python (MAIN_GUARD)."""
     where = f" (their messages: {log})" if log is not None else ""
-    return f"the local Dask cluster{what}{where}; {MAIN_GUARD}"
+    return f"{what}{where}; {MAIN_GUARD}"
 
 
 def connect(scheduler: str, timeout: float):
