@@ -120,13 +120,14 @@ def timed_multistart(executor, fields: dict, searches: int, folder: Path, per_ta
 
 def measure(executor, case: Case, column: str, mode: str, per_task: int, settings: Settings, scratch: Path) -> dict:
     """One cell: a warm-up multistart, then `repeats` timed ones (docs/internals.md)."""
-    workers = len(executor.workers())
-    iterations = case.iterations(column)
+    workers, iterations = len(executor.workers()), case.iterations(column)
     fields = case.fields | {"backend": COLUMNS[column][0], "iterations": iterations}
     warm = fields | {"iterations": min(WARM_ITERATIONS, iterations)}
     timed_multistart(executor, warm, per_task * workers, scratch / "warm-up", per_task)
+    # a folder per repeat: each writes new folders, as `mols multistart -o NEW` does (replacing files costs more)
     folder = scratch / f"{case.instance}-{column}-{mode}"
-    runs = [timed_multistart(executor, fields, settings.searches, folder, per_task) for _ in range(settings.repeats)]
+    runs = [timed_multistart(executor, fields, settings.searches, folder / f"repeat-{repeat}", per_task)
+            for repeat in range(settings.repeats)]
     shutil.rmtree(folder, ignore_errors=True)
     budget = case.fields["iterations"]
     full = Spread.of(s + (budget / iterations - 1) * _busiest_worker_seconds(record) for s, record in runs)
@@ -283,18 +284,17 @@ def render_markdown(rows: list[dict], clusters: list[dict], notes: list[str], en
         paper = PAPER_SECONDS.get(instance)
         line["paper CPU / MultiCPU / GPU / MultiGPU s"] = " / ".join(f"{s:g}" for s in paper) if paper else ""
         table.append(line)
-    text = ("# Multistart: Table 5 of Luong et al. (2009) on this machine\n\n"
-            "Made by `mols bench multistart`. K "
+    text = ("# Multistart: Table 5 of Luong et al. (2009) on this machine\n\nMade by `mols bench multistart`. K "
             "independent searches, seeds 0 .. K - 1, on a local Dask cluster: QAP iterated tabu search (runs of "
             "1,000 tabu iterations), flowshop PLS-≠. cpu1: one CPU worker, the searches one after another; "
             "cpu (W): W CPU workers, one per core; gpu1: one GPU worker; gpu (G): one worker per GPU. `one`: one "
             "search per task (one at a time per GPU, the paper's way); `batched`: ceil(K / GPUs) searches per "
-            "task sharing each kernel launch. Time: wall time of the multistart (cluster start and "
-            "compilation excluded), seconds for K searches of the full budget, the median over the repeats and in "
-            "brackets their range; \"est.\": CPU searches made "
-            "fewer iterations, their part of the time scaled to the budget. ×: against cpu1; gpu / gpu1: all "
-            "GPUs against one, same mode (the medians' ratio, in brackets the ratios of the ranges' ends). Paper: Xeon 3 GHz 8 cores and 2 GTX 280, 20 ITS of 10,000 iterations "
-            "(no texture memory).\n\n"
+            "task sharing each kernel launch. Time: wall time of the multistart (cluster start and compilation "
+            "excluded; each repeat writes new folders), seconds for K searches of the full budget, the median over "
+            "the repeats and in brackets their range; \"est.\": CPU searches made fewer iterations, their part of "
+            "the time scaled to the budget. ×: against cpu1; gpu / gpu1: all GPUs against one, same mode (the "
+            "medians' ratio, in brackets the ratios of the ranges' ends). Paper: Xeon 3 GHz 8 cores and 2 GTX 280, "
+            "20 ITS of 10,000 iterations (no texture memory).\n\n"
             f"{markdown_list(env)}\n\n")
     text += markdown_table(table) + "\n" if table else "(no cells measured)\n"
     return text + clusters_and_notes(clusters, notes)

@@ -1,6 +1,6 @@
-"""`mols bench multistart` on the CPU: a tiny run of cpu1 and cpu on a local Dask cluster (its files, rows and the
-"est." of a capped run), the columns a machine without a GPU keeps, the modes of a cell, the ratios and the GPU
-part of the table from made-up rows, and a bad --columns named without a traceback."""
+"""`mols bench multistart` on the CPU: a tiny run of cpu1 and cpu on a local Dask cluster (its files, rows, the "est."
+of a capped run, each repeat into new folders), the columns a machine without a GPU keeps, the modes of a cell, the
+ratios and the GPU part of the table from made-up rows, and a bad --columns named without a traceback."""
 
 from __future__ import annotations
 
@@ -36,6 +36,20 @@ def test_bench_multistart_cpu_columns_write_the_report(tmp_path):
     assert "| instance | n | search | K × iterations | cpu1 s | cpu (" in md
     assert "| tai12a | 12 | ITS | 2 × 20 | " in md and " est." in md and "- dask: " in md
     assert not (tmp_path / bench.SCRATCH).exists()
+
+
+def test_each_repeat_writes_new_folders(tmp_path, monkeypatch):
+    # a repeat into the folders of the one before would time replacing files, not what a fresh multistart writes
+    timed, real = [], bench.timed_multistart
+    monkeypatch.setattr(bench, "timed_multistart", lambda executor, fields, searches, folder, per_task: (
+        timed.append((folder, folder.exists())) or real(executor, fields, searches, folder, per_task)))
+    result = runner.invoke(app, ["bench", "multistart", "--instances", "tai12a", "-k", "2", "-i", "20", "--columns",
+                                 "cpu1", "--repeats", "3", "--no-flowshop", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    repeats = [(folder, existed) for folder, existed in timed if folder.name != "warm-up"]
+    assert len(repeats) == 3 and len({folder for folder, _ in repeats}) == 3
+    assert not any(existed for _, existed in repeats)
+    assert pd.read_csv(tmp_path / "multistart.csv").repeats.tolist() == [3]
 
 
 def test_bench_multistart_names_a_bad_column(tmp_path):
