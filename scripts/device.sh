@@ -16,7 +16,8 @@
 #                `mols bench ils3opt --paper --combine $OUT/ils3opt_paper` makes one report of them
 #   multistart   mols bench multistart on every GPU: tai100a on one GPU and all, then Table 5
 #   multistart-gpus  1,000 ITS searches of 10,000 iterations on tai100a, batched, on one GPU and on all (5 repeats),
-#                into $OUT/multistart-gpus/after; first the same before, in $BASE, where that tree exists
+#                into $OUT/multistart-gpus/after, and where each cell's time went; first the same before, in $BASE,
+#                where that tree exists
 #   cluster      mols bench cluster: L13 Tables 10-11, PPP Hamming 2 on 1 ... 2 x cores CPU workers against one GPU
 #   batch        mols bench batch: searches sharing each launch, and weight vectors side by side
 #   techniques   mols bench gpu-techniques (Tables 7-9, memory) and mols bench neighborhood; CASES=qap (ppp, tsp,
@@ -67,6 +68,12 @@ for column in ("gpu1", "gpu"):
         per = b.modes(case, column, 1000, len(ex.workers()))[-1][1]
         r = b.measure(ex, case, column, "batched", per, b.Settings(1000, 3), out / "scratch")
         print("before", column, "batched", r["workers"], "workers:", r["seconds"], "s, range", r["seconds_min"], r["seconds_max"])
+'
+# Where each cell's time went besides its tasks (multistart.Timed.phases), from the bench's CSV
+PHASES='
+import sys, pandas as pd
+keys = ["seconds", "task_seconds", "slowest_task_seconds", "lead_seconds", "tail_seconds", "task_ends_apart_seconds"]
+print(pd.read_csv(sys.argv[1])[["column", "workers", *keys]].round(3).to_string(index=False))
 '
 # The elite suite's medians per instance and variant, from its summary's lines (elite_run)
 MEDIANS='
@@ -198,7 +205,7 @@ suite() {
         PYTHONPATH=$PWD/${BASE:-.base}:/tmp/site python3 -c "$BASE_BATCHED" "$OUT/multistart-gpus/before" || return 1
       fi
       mols bench multistart --instances tai100a -k 1000 -i 10000 --columns gpu1,gpu --modes batched --no-flowshop \
-        --repeats 5 -o "$OUT/multistart-gpus/after" ;;
+        --repeats 5 -o "$OUT/multistart-gpus/after" && python3 -c "$PHASES" "$OUT/multistart-gpus/after/multistart.csv" ;;
     cluster) mols bench cluster -k 32 -i 1000 --repeats 3 --cpu-moves 1e5 -o "$OUT/cluster" ;;
     batch) mols bench batch --instances 020_10_01,tai12a,kroA100 --sizes 1,8,64,1024 -i 10000 -o "$OUT/batch" ;;
     techniques)

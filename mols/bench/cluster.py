@@ -9,16 +9,8 @@ import time
 from pathlib import Path
 
 from mols.bench.common import write_tables
-from mols.bench.multistart import (
-    Case,
-    Settings,
-    cell_text,
-    clusters_and_notes,
-    header,
-    make_case,
-    measure,
-    with_ratios,
-)
+from mols.bench.multistart import Case, Settings, header, make_case, measure
+from mols.bench.multistart_report import cell_text, clusters_and_notes, with_ratios
 from mols.markdown import markdown_list, markdown_table
 from mols.problems.ppp.instance import PAPER_2013_SIZES
 

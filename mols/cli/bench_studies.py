@@ -93,6 +93,7 @@ def bench_multistart(
     one GPU and all GPUs (one search per task, and batched: a GPU's searches sharing each launch) on Dask, then
     K PLS searches on the flowshop 200_20_01."""
     from mols.bench import multistart as bench
+    from mols.bench.multistart_report import write_report
     from mols.parallel.workers import visible_gpus
 
     chosen = [] if instances == "none" else choose(instances, bench.INSTANCES, "--instances")
@@ -113,14 +114,14 @@ def bench_multistart(
         row = rows[-1]
         err_console.print(f"{row['instance']} {row['column']} {row['mode']}: {row['seconds']:.2f} s for "
                           f"{row['searches']} x {row['iterations']:,} iterations", highlight=False)
-        bench.write_report(rows, clusters, notes, env, output)
+        write_report(rows, clusters, notes, env, output)
 
     try:
         rows, clusters = bench.run(cases, wanted, settings, output, on_row)
     except KeyboardInterrupt:
         err_console.print(f"interrupted: the cells measured so far are in {output}")
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    show_report(bench.write_report(rows, clusters, notes, env, output), output / "multistart.csv")
+    show_report(write_report(rows, clusters, notes, env, output), output / "multistart.csv")
 
 
 def bench_natural_end(

@@ -1,6 +1,6 @@
-"""`mols bench multistart` on the CPU: a tiny run of cpu1 and cpu on a local Dask cluster (its files, rows, the "est."
-of a capped run, each repeat into new folders), the columns a machine without a GPU keeps, the modes of a cell, the
-ratios and the GPU part of the table from made-up rows, and a bad --columns named without a traceback."""
+"""`mols bench multistart` on the CPU: a tiny run on a local Dask cluster (files, rows, a capped run's "est.", where the
+time went, new folders per repeat), the columns a machine keeps, the modes of a cell, the ratios and the GPU part of
+the table from made-up rows, a bad --columns named without a traceback."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mols.bench import multistart as bench
+from mols.bench import multistart_report as report
 from mols.cli import app
 from tests.bench.spreads import markdown_spreads, measured_spreads
 
@@ -29,6 +30,10 @@ def test_bench_multistart_cpu_columns_write_the_report(tmp_path):
     assert (df.iterations == 9).all() and (df.budget == 20).all() and df.estimated.all()
     assert (df.searches == 2).all() and (df.per_task == 1).all() and list(df.workers) == [1, os.cpu_count()]
     assert (df.seconds_full > df.seconds).all() and df.x_cpu1[0] == 1.0
+    # where the time went: the driver's lead and tail around its tasks, which span at least the slowest one
+    assert (df.lead_seconds >= 0).all() and (df.tail_seconds >= 0).all() and (df.task_ends_apart_seconds >= 0).all()
+    assert (df.slowest_task_seconds > 0).all()
+    assert (df.lead_seconds + df.slowest_task_seconds + df.tail_seconds <= df.seconds + 0.01).all()
     for key in ("seconds", "seconds_full", "x_cpu1"):
         assert len(measured_spreads(df, key)) == 2
     assert set(pd.read_csv(tmp_path / "clusters.csv").column) == {"cpu1", "cpu"}
@@ -86,7 +91,7 @@ def row(column: str, mode: str, seconds: float, estimated: bool = False) -> dict
 
 
 def test_ratios_and_the_gpu_part_of_the_table():
-    rows = bench.with_ratios([row("cpu1", "one", 80.0, estimated=True), row("gpu1", "one", 20.0),
+    rows = report.with_ratios([row("cpu1", "one", 80.0, estimated=True), row("gpu1", "one", 20.0),
                               row("gpu1", "batched", 4.0), row("gpu", "one", 10.0), row("gpu", "batched", 2.5)])
     ratios = {(r["column"], r["mode"]): (r["x_cpu1"], r["x_gpu1"]) for r in rows}
     assert ratios[("gpu", "one")] == (8.0, 2.0) and ratios[("gpu", "batched")] == (32.0, 1.6)
@@ -96,7 +101,7 @@ def test_ratios_and_the_gpu_part_of_the_table():
     assert len(measured_spreads(rows, "x_gpu1")) == 2
     clusters = [{"column": "gpu1", "workers": 1, "start_seconds": 3.0}, {"column": "gpu", "workers": 2,
                                                                          "start_seconds": 4.0}]
-    md = bench.render_markdown(rows, clusters, [], {"gpus": "2: H200, H200"})
+    md = report.render_markdown(rows, clusters, [], {"gpus": "2: H200, H200"})
     assert ("| cpu1 s | gpu1 one s | gpu (2) one s | gpu1 batched s | gpu (2) batched s | gpu / gpu1 one | "
             "gpu / gpu1 batched |") in md
     assert "| 1220 / 153 / 110 / 57 |" in md
