@@ -118,6 +118,8 @@ def test_run_writes_best_tour_and_gap(tmp_path):
     (["tai12a", "-p", "qap", "-a", "ils", "--merge", "4"], "--merge is ILS-3opt's"),
     (["lin318", "-p", "tsp", "-a", "ils", "-n", "2opt", "--lists", "quadrant"], "--lists is ILS-3opt's"),
     (["lin318", "-p", "tsp", "-a", "ils", "--strategy", "cpu", "--lists", "far"], "far"),
+    (["random:6:1", "-p", "tsp"], ("--algorithm ils (ILS-3opt) needs at least 8 cities (a double bridge and 3-opt "
+                                   "moves), got 6; choose tabu for fewer")),
 ])
 def test_bad_options_are_clear_errors(tmp_path, args, message):
     result = runner.invoke(app, ["run", *args, "-o", str(tmp_path / "x")])

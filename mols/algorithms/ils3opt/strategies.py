@@ -8,7 +8,7 @@ import math
 from mols.algorithms.ils3opt.cpu import CpuPopulation
 from mols.algorithms.ils3opt.merge import MIN_CITIES
 from mols.algorithms.ils3opt.options import DEFAULT_POPULATION, OR3OPT, STRATEGIES
-from mols.errors import MolsError, OptionError
+from mols.errors import OptionError
 from mols.problems.tsp.model import Tsp
 
 GPU_STRATEGIES = ("fi-thread", "fi-block", "fi-block-shared", "rkbi", "or3opt")
@@ -70,7 +70,7 @@ def make_population(strategy: str, xy, cand, seed: int, tours, lengths, seg: int
 
 
 def check_options(problem: Tsp, strategy: str, population: int, merge: int = 0) -> None:
-    """OptionError (or MolsError) where the TSP `problem` cannot be run so."""
+    """OptionError where the TSP `problem` cannot be run so."""
     if strategy not in STRATEGIES:
         raise OptionError("strategy", f": unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if population < 1:
@@ -79,7 +79,8 @@ def check_options(problem: Tsp, strategy: str, population: int, merge: int = 0) 
         raise OptionError("strategy", "runs ILS-3opt, which searches the TSP of one coordinate set (problem tsp), "
                           "not bitsp")
     if problem.n < 8:
-        raise MolsError(f"ILS-3opt needs at least 8 cities (a double bridge and 3-opt moves), got {problem.n}")
+        raise OptionError("algorithm", f"ils (ILS-3opt) needs at least 8 cities (a double bridge and 3-opt moves), got "
+                          f"{problem.n}; choose tabu for fewer")
     if merge and problem.n < MIN_CITIES:
         raise OptionError("merge", f"needs at least {MIN_CITIES} cities (its windows would cover the tour), got "
                           f"{problem.n}; run without {{merge}}", "merge")
