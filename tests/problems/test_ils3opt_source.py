@@ -12,7 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mols.algorithms.ils3opt.gpu import KERNELS, fi_block_shape, ils3opt_source, launch_bounds, shared_bytes
+from mols.algorithms.ils3opt.gpu import (
+    KERNELS,
+    candidate_table,
+    fi_block_shape,
+    ils3opt_source,
+    launch_bounds,
+    shared_bytes,
+)
 from mols.algorithms.ils3opt.population import max_segment, start_tours
 from mols.algorithms.ils3opt.search import make_population
 from mols.problems.tsp import load_tsp
@@ -59,6 +66,21 @@ def test_fi_block_shape(P, pairs, n, shape):
     assert fi_block_shape(P, pairs, shared_bytes(n) if n else 0, H200) == shape
 
 
+@pytest.mark.parametrize("name", ["random:300:2", "att48"])
+def test_candidate_table_holds_each_candidate_and_its_distance(name):
+    """The kernels' lists (gpu.candidate_table): each candidate in list order, beside its TSPLIB distance from the
+    list's city (the model's NumPy reference, EUC_2D or ATT)."""
+    from mols.problems.tsp.model import distance_matrix
+
+    problem = load_tsp(name) if name != "att48" else att_instance()
+    xy = problem.xy[0]
+    cand = candidate_lists(xy, 12, quadrant=True)
+    table = candidate_table(xy, cand.astype(np.int64), problem.att)
+    assert table.shape == (problem.n, 12, 2) and table.dtype == np.int32
+    assert (table[..., 0] == cand).all()
+    assert (table[..., 1] == distance_matrix(xy, problem.att)[np.arange(problem.n)[:, None], cand]).all()
+
+
 def test_launch_bounds_only_where_they_cap_registers():
     assert launch_bounds(128, 2, H200) is None and launch_bounds(64, 4, H200) is None
     assert launch_bounds(32, 16, H200) == (32, 16) and launch_bounds(128, 4, H200) == (128, 4)
@@ -92,7 +114,7 @@ def build_simulator(folder, param, merged=False, oropt=False):
     for name in ("shim.h", "main.cpp"):
         shutil.copy(SIM / name, folder / name)
     xy.astype(np.float64).tofile(folder / "xy.bin")
-    cand.astype(np.int32).tofile(folder / "cand.bin")
+    candidate_table(xy.astype(np.float64), cand.astype(np.int64), problem.att).tofile(folder / "cand.bin")
     tours.tofile(folder / "tours.bin")
     tour_lengths(xy, tours, problem.att).astype(np.int64).tofile(folder / "lengths.bin")
     base = [GXX, "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "main.cpp", "-o", "sim"]

@@ -10,7 +10,9 @@ import numpy as np
 
 from mols.algorithms.ils3opt.merge import empty_spans
 from mols.algorithms.ils3opt.population import positions
+from mols.algorithms.ils3opt.three_opt import dist
 from mols.backends.cuda import DeviceQueue, compile_kernel, device_array, import_cupy, kernel_source
+from mols.jit import cached_njit
 from mols.neighborhoods.draws import DRAWS_CUH
 from mols.problems.tsp.kernels import DISTANCE_CUH
 
@@ -42,6 +44,18 @@ def ils3opt_source(n: int, k: int, seg: int, att: bool, pairs: bool = True, merg
                "OROPT": int(oropt),
                "FI_BOUNDS": "" if bounds is None else "__launch_bounds__({}, {})".format(*bounds)}
     return kernel_source(defines, DRAWS_CUH.read_text(), DISTANCE_CUH.read_text(), ILS3OPT_CU.read_text())
+
+
+@cached_njit
+def candidate_table(xy, cand, att):
+    """The kernels' candidate lists (n, k, 2) int32: each candidate of city i and its distance from i (the same
+    integers as three_opt.dist), so that a scan reads both in one load and computes no distance."""
+    n, k = cand.shape
+    table = np.empty((n, k, 2), np.int32)
+    for i in range(n):
+        for a in range(k):
+            table[i, a, 0], table[i, a, 1] = cand[i, a], dist(xy, i, cand[i, a], att)
+    return table
 
 
 def shared_bytes(n: int) -> int:
@@ -117,7 +131,8 @@ class GpuPopulation:
         if self.shared > 48 * 1024:
             self.kernel.max_dynamic_shared_size_bytes = self.shared
         what = f"ILS-3opt population of {P} tours of {n} cities"
-        self.xy, self.cand = cp.asarray(np.ascontiguousarray(xy, np.float64)), cp.asarray(cand)
+        xy = np.ascontiguousarray(xy, np.float64)
+        self.xy, self.cand = cp.asarray(xy), cp.asarray(candidate_table(xy, np.asarray(cand, np.int64), att))
         self.tours = cp.asarray(tours)
         self.pos, self.bests, self.best_pos, self.queues = (device_array((P, n), np.int32, what) for _ in range(4))
         self.queued = device_array((P, n), np.uint8, what, fill=0)

@@ -31,6 +31,13 @@ __device__ __forceinline__ int dist(const double* __restrict__ xy, int a, int b)
     return tsp_distance(make_double2(xy[2 * a], xy[2 * a + 1]), make_double2(xy[2 * b], xy[2 * b + 1]));
 }
 
+// cand rows of K (city, distance) pairs: a candidate of city c and its distance from c (gpu.candidate_table), read
+// together, so that a scan's partial gains need no coordinates.
+__device__ __forceinline__ int cand_city(const int* __restrict__ cand, int c, int a) { return cand[2 * (c * K + a)]; }
+__device__ __forceinline__ int cand_dist(const int* __restrict__ cand, int c, int a) {
+    return cand[2 * (c * K + a) + 1];
+}
+
 __device__ __forceinline__ int succ(const int* tour, const int* pos, int c) {
     const int p = pos[c] + 1;
     return tour[p == N ? 0 : p];
@@ -124,8 +131,8 @@ __device__ bool or_move(const double* xy, const int* cand, const int* tour, cons
             const int q = step(tour, pos, s_end, fwd);
             const long long g0 = (long long)dist(xy, p, t1) + dist(xy, s_end, q) - dist(xy, p, q);
             for (int a = 0; a < K; ++a) {
-                const int c = cand[t1 * K + a];
-                const long long g1 = g0 - dist(xy, t1, c);
+                const int c = cand_city(cand, t1, a);
+                const long long g1 = g0 - cand_dist(cand, t1, a);
                 if (g1 <= 0) break;
                 if (c == p || c == q || between(pos, t1, c, s_end, fwd)) continue;
                 for (int side = 0; side < 2; ++side) {
@@ -160,8 +167,8 @@ template <class T> __device__ void apply_or(int* tour, int* pos, const int* m, b
 
 // search_t3's steps, shared by the sequential search (Solo) and the parallel one (Block).
 // The partial gain g1 of t2's a-th candidate t3: d(t1, t2) - d(t2, t3).
-__device__ __forceinline__ long long g1_of(const double* xy, const int* cand, int t2, long long d12, int a) {
-    return d12 - dist(xy, t2, cand[t2 * K + a]);
+__device__ __forceinline__ long long g1_of(const int* cand, int t2, long long d12, int a) {
+    return d12 - cand_dist(cand, t2, a);
 }
 
 // t4 (which 0: t3's neighbour before it in direction fwd, 1: after it) and the partial gain g1b = g1 + d(t3, t4).
@@ -178,8 +185,8 @@ __device__ __forceinline__ long long close_gain(const double* xy, int t1, int t4
 }
 
 // The partial gain g2 of t4's b-th candidate t5: g1b - d(t4, t5).
-__device__ __forceinline__ long long g2_of(const double* xy, const int* cand, int t4, long long g1b, int b) {
-    return g1b - dist(xy, t4, cand[t4 * K + b]);
+__device__ __forceinline__ long long g2_of(const int* cand, int t4, long long g1b, int b) {
+    return g1b - cand_dist(cand, t4, b);
 }
 
 #define T5_STOP (-2)
@@ -187,8 +194,8 @@ __device__ __forceinline__ long long g2_of(const double* xy, const int* cand, in
 // after t5 in direction fwd, 1: before) that closes into an improving move (t5o, t6o, gain_o), else -1.
 __device__ int try_t5(const double* xy, const int* cand, const int* tour, const int* pos, int t1, int t2, int t3,
                       int t4, long long g1b, int b, bool fwd, int& t5o, int& t6o, long long& gain_o) {
-    const int t5 = cand[t4 * K + b];
-    const long long g2 = g2_of(xy, cand, t4, g1b, b);
+    const int t5 = cand_city(cand, t4, b);
+    const long long g2 = g2_of(cand, t4, g1b, b);
     if (g2 <= 0) return T5_STOP;
     if (t5 == succ(tour, pos, t4) || t5 == pred(tour, pos, t4)) return -1;
     for (int w = 0; w < 2; ++w) {
@@ -226,8 +233,8 @@ __device__ bool search_direction(Solo, const double* xy, const int* cand, const 
                                  int t2, bool fwd, Scratch* sh, int& t3, int& t4, int& t5, int& t6, long long& gain) {
     const long long d12 = dist(xy, t1, t2);
     for (int a = 0; a < K; ++a) {
-        t3 = cand[t2 * K + a];
-        const long long g1 = g1_of(xy, cand, t2, d12, a);
+        t3 = cand_city(cand, t2, a);
+        const long long g1 = g1_of(cand, t2, d12, a);
         if (g1 <= 0) break;
         if (t3 == step(tour, pos, t2, fwd)) continue;
         if (search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, t4, t5, t6, gain)) return true;
@@ -250,7 +257,7 @@ __device__ bool search_direction(Block, const double* xy, const int* cand, const
     const long long d12 = dist(xy, t1, t2);
     int mine = K;  // the first a with g1 <= 0 is the only one whose g1 <= 0 after a positive one (or at a 0)
     for (int a = Block::rank(); a < K; a += Block::size())
-        if (g1_of(xy, cand, t2, d12, a) <= 0 && (a == 0 || g1_of(xy, cand, t2, d12, a - 1) > 0)) { mine = a; break; }
+        if (g1_of(cand, t2, d12, a) <= 0 && (a == 0 || g1_of(cand, t2, d12, a - 1) > 0)) { mine = a; break; }
     Block::sync();  // every thread has read the last direction's stop, first and sh->stop
     for (int i = Block::rank(); i < 2 * K; i += Block::size()) { stop[i] = K; first[i] = 0x7fffffff; }
     if (Block::rank() == 0) sh->stop = K;
@@ -261,22 +268,22 @@ __device__ bool search_direction(Block, const double* xy, const int* cand, const
     const int next2 = step(tour, pos, t2, fwd);
     for (int i = Block::rank(); i < pairs * K; i += Block::size()) {
         const int aw = i / K, b = i % K, a = aw / 2, which = aw % 2;
-        t3 = cand[t2 * K + a];
+        t3 = cand_city(cand, t2, a);
         if (t3 == next2) continue;
         long long g1b;
-        t4 = t4_of(xy, tour, pos, t3, g1_of(xy, cand, t2, d12, a), which, fwd, g1b);
+        t4 = t4_of(xy, tour, pos, t3, g1_of(cand, t2, d12, a), which, fwd, g1b);
         if (which == 0 && b == 0 && close_gain(xy, t1, t4, g1b) > 0) atomicMin(&first[aw], 0);
         const int w = try_t5(xy, cand, tour, pos, t1, t2, t3, t4, g1b, b, fwd, t5, t6, gain);
         if (w >= 0) atomicMin(&first[aw], 1 + 2 * b + w);
-        else if (w == T5_STOP && (b == 0 || g2_of(xy, cand, t4, g1b, b - 1) > 0)) atomicMin(&stop[aw], b);
+        else if (w == T5_STOP && (b == 0 || g2_of(cand, t4, g1b, b - 1) > 0)) atomicMin(&stop[aw], b);
     }
     Block::sync();
     for (int aw = 0; aw < pairs; ++aw) {
         const int code = first[aw];
         if (code >= 1 + 2 * stop[aw]) continue;  // none, or past the scan's stop
         long long g1b;
-        t3 = cand[t2 * K + aw / 2];
-        t4 = t4_of(xy, tour, pos, t3, g1_of(xy, cand, t2, d12, aw / 2), aw % 2, fwd, g1b);
+        t3 = cand_city(cand, t2, aw / 2);
+        t4 = t4_of(xy, tour, pos, t3, g1_of(cand, t2, d12, aw / 2), aw % 2, fwd, g1b);
         if (code == 0) { t5 = -1; t6 = -1; gain = close_gain(xy, t1, t4, g1b); }
         else try_t5(xy, cand, tour, pos, t1, t2, t3, t4, g1b, (code - 1) / 2, fwd, t5, t6, gain);
         return true;
@@ -297,8 +304,8 @@ __device__ bool search_direction(Block, const double* xy, const int* cand, const
     Block::sync();
     int mine = 0x7fffffff;
     for (int a = Block::rank(); a < K; a += Block::size()) {
-        t3 = cand[t2 * K + a];
-        const long long g1 = g1_of(xy, cand, t2, d12, a);
+        t3 = cand_city(cand, t2, a);
+        const long long g1 = g1_of(cand, t2, d12, a);
         if (g1 <= 0) break;
         if (t3 != next2 && search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, t4, t5, t6, gain)) { mine = a; break; }
     }

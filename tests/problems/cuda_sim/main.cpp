@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
     const int P = atoi(argv[1]), strategy = atoi(argv[2]), samples = atoi(argv[4]), window = atoi(argv[5]);
     const unsigned long long seed = strtoull(argv[3], nullptr, 10);
     double* xy = load<double>("xy.bin", 2 * N);
-    int* cand = load<int>("cand.bin", (size_t)N * K);
+    int* cand = load<int>("cand.bin", (size_t)N * K * 2);  // (city, distance) pairs
     int* tours = load<int>("tours.bin", (size_t)P * N);
     long long* lengths = load<long long>("lengths.bin", P);
     int *pos = (int*)calloc((size_t)P * N, 4), *bests = (int*)calloc((size_t)P * N, 4);
