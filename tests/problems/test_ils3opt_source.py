@@ -12,16 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mols.algorithms.ils3opt.gpu import (
-    KERNELS,
-    candidate_table,
-    fi_block_shape,
-    ils3opt_source,
-    launch_bounds,
-    shared_bytes,
-)
+from mols.algorithms.ils3opt.gpu import KERNELS, fi_block_shape, ils3opt_source, launch_bounds, shared_bytes
 from mols.algorithms.ils3opt.population import max_segment, start_tours
 from mols.algorithms.ils3opt.search import make_population
+from mols.algorithms.ils3opt.three_opt import candidate_table
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
 from mols.problems.tsp.model import tour_lengths
@@ -68,7 +62,7 @@ def test_fi_block_shape(P, pairs, n, shape):
 
 @pytest.mark.parametrize("name", ["random:300:2", "att48"])
 def test_candidate_table_holds_each_candidate_and_its_distance(name):
-    """The kernels' lists (gpu.candidate_table): each candidate in list order, beside its TSPLIB distance from the
+    """The local searches' lists (three_opt.candidate_table): each candidate in list order, beside its TSPLIB distance from the
     list's city (the model's NumPy reference, EUC_2D or ATT)."""
     from mols.problems.tsp.model import distance_matrix
 

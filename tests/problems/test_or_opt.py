@@ -9,7 +9,7 @@ import pytest
 
 from mols.algorithms.ils3opt.local_search import local_search
 from mols.algorithms.ils3opt.or_opt import OR_MAX, apply_or, or_delta, or_move
-from mols.algorithms.ils3opt.three_opt import dist, improve_city, step, tour_length
+from mols.algorithms.ils3opt.three_opt import candidate_table, dist, improve_city, step, tour_length
 from mols.problems.tsp.candidates import candidate_lists
 from tests.problems.test_three_opt import consistent, edges, random_cities, random_tour
 
@@ -56,7 +56,7 @@ def test_or_move_finds_an_improving_move_where_one_passes_its_bound(rng):
     for _ in range(30):
         n = int(rng.integers(8, 30))
         xy = random_cities(rng, n, 1000)
-        cand = candidate_lists(xy, n - 1)
+        cand = candidate_table(xy, candidate_lists(xy, n - 1), False)
         tour, pos = random_tour(rng, n)
         for t1 in range(n):
             exists = any(m[1] == t1 and or_delta(xy, *m[:6], False) < 0 and dist(xy, m[1], m[4], False) <
@@ -77,7 +77,7 @@ def test_local_search_with_or_opt_ends_at_a_local_optimum(rng):
     for _ in range(5):
         n = 150
         xy = random_cities(rng, n, 10_000)
-        cand = candidate_lists(xy, 10)
+        cand = candidate_table(xy, candidate_lists(xy, 10), False)
         tour, pos = random_tour(rng, n)
         queue, queued = np.arange(n, dtype=np.int32), np.ones(n, np.uint8)
         before = tour_length(xy, tour, False)

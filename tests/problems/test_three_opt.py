@@ -14,6 +14,7 @@ from mols.algorithms.ils3opt.three_opt import (
     N_CASES,
     apply_case,
     apply_sequential,
+    candidate_table,
     case_delta,
     dist,
     improve_city,
@@ -125,7 +126,7 @@ def test_improve_city_gain_is_the_length_difference(rng):
     for _ in range(20):
         n = int(rng.integers(8, 60))
         xy = random_cities(rng, n, 1000)
-        cand = candidate_lists(xy, 8)
+        cand = candidate_table(xy, candidate_lists(xy, 8), False)
         tour, pos = random_tour(rng, n)
         for t1 in range(n):
             before = tour_length(xy, tour, False)
@@ -197,7 +198,7 @@ def plain_local_optimum(rng, n):
     xy = random_cities(rng, n, 1000)
     cand = candidate_lists(xy, n - 1)
     tour, pos = random_tour(rng, n)
-    sweep_descent(xy, cand, tour, pos, False)
+    sweep_descent(xy, candidate_table(xy, cand, False), tour, pos, False)
     return xy, cand, tour, pos
 
 
@@ -230,10 +231,10 @@ def test_dont_look_bits_rarely_skip_a_move_at_a_local_optimum(rng):
         count = 0
         for c in ends:
             count = push(queue, queued, 0, count, c)
-        local_search(xy, cand, tour, pos, queue, queued, count, False)
+        local_search(xy, candidate_table(xy, cand, False), tour, pos, queue, queued, count, False)
         assert consistent(tour, pos)
         plain = plain_improving(xy, cand, tour, pos, False)
-        assert (plain > 0) == (improvable_cities(xy, cand, tour, pos, False) > 0)
+        assert (plain > 0) == (improvable_cities(xy, candidate_table(xy, cand, False), tour, pos, False) > 0)
         skipped += plain > 0
     assert skipped <= 2
 
@@ -241,7 +242,7 @@ def test_dont_look_bits_rarely_skip_a_move_at_a_local_optimum(rng):
 def test_first_descent_reaches_a_local_optimum_length(rng):
     n = 200
     xy = random_cities(rng, n, 10_000)
-    cand = candidate_lists(xy, 10)
+    cand = candidate_table(xy, candidate_lists(xy, 10), False)
     tour, pos = random_tour(rng, n)
     before = tour_length(xy, tour, False)
     queue, queued = np.empty(n, np.int32), np.zeros(n, np.uint8)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mols.algorithms.ils3opt.population import descend, ils_solution, max_segment, perturb, start_tours
-from mols.algorithms.ils3opt.three_opt import tour_length
+from mols.algorithms.ils3opt.three_opt import candidate_table, tour_length
 from mols.problems.tsp import load_tsp
 from mols.problems.tsp.candidates import candidate_lists
 
@@ -59,13 +59,14 @@ def test_range_copy_equals_full_copy(instance, iterations, samples):
     cand, seg = candidate_lists(xy), max_segment(n)
     starts = np.empty((3, n), np.int32)
     start_tours(xy, cand, np.uint64(SEED), starts)
+    table = candidate_table(xy, cand, att)
     for s, start in enumerate(starts):
         key = np.array([SEED, s], np.uint64)
         length = tour_length(xy, start, att)
-        want, want_pos, want_length, accepts, restores = full_copy_run(xy, cand, key, start, length, iterations, seg,
+        want, want_pos, want_length, accepts, restores = full_copy_run(xy, table, key, start, length, iterations, seg,
                                                                        samples, att)
         assert accepts > 0 and restores > 0  # both copies are exercised
-        tour, pos, best, best_pos, got_length = range_copy_run(xy, cand, key, start, length,
+        tour, pos, best, best_pos, got_length = range_copy_run(xy, table, key, start, length,
                                                                [0, 1, 7, iterations // 2, iterations], seg, samples,
                                                                att)
         assert got_length == want_length == tour_length(xy, best, att)

@@ -7,6 +7,7 @@ import numpy as np
 
 from mols.algorithms.ils3opt.merge import apply_spans, broadcast, empty_spans
 from mols.algorithms.ils3opt.population import ils_population, positions
+from mols.algorithms.ils3opt.three_opt import candidate_table
 
 
 class CpuPopulation:
@@ -15,7 +16,8 @@ class CpuPopulation:
     (ils_merge)."""
 
     def __init__(self, xy, cand, seed, tours, lengths, seg, att, samples: int = 0, oropt: bool = False):
-        self.xy, self.cand, self.seed, self.seg, self.att, self.samples = xy, cand, seed, seg, att, samples
+        self.xy, self.seed, self.seg, self.att, self.samples = xy, seed, seg, att, samples
+        self.cand = candidate_table(np.ascontiguousarray(xy, np.float64), np.asarray(cand, np.int64), att)
         self.oropt = oropt
         self.tours, self.lengths = tours, lengths.reshape(-1, 1)
         self.pos, self.bests, self.best_pos, self.queues = (np.empty_like(tours) for _ in range(4))

@@ -10,9 +10,8 @@ import numpy as np
 
 from mols.algorithms.ils3opt.merge import empty_spans
 from mols.algorithms.ils3opt.population import positions
-from mols.algorithms.ils3opt.three_opt import dist
+from mols.algorithms.ils3opt.three_opt import candidate_table
 from mols.backends.cuda import DeviceQueue, compile_kernel, device_array, import_cupy, kernel_source
-from mols.jit import cached_njit
 from mols.neighborhoods.draws import DRAWS_CUH
 from mols.problems.tsp.kernels import DISTANCE_CUH
 
@@ -44,18 +43,6 @@ def ils3opt_source(n: int, k: int, seg: int, att: bool, pairs: bool = True, merg
                "OROPT": int(oropt),
                "FI_BOUNDS": "" if bounds is None else "__launch_bounds__({}, {})".format(*bounds)}
     return kernel_source(defines, DRAWS_CUH.read_text(), DISTANCE_CUH.read_text(), ILS3OPT_CU.read_text())
-
-
-@cached_njit
-def candidate_table(xy, cand, att):
-    """The kernels' candidate lists (n, k, 2) int32: each candidate of city i and its distance from i (the same
-    integers as three_opt.dist), so that a scan reads both in one load and computes no distance."""
-    n, k = cand.shape
-    table = np.empty((n, k, 2), np.int32)
-    for i in range(n):
-        for a in range(k):
-            table[i, a, 0], table[i, a, 1] = cand[i, a], dist(xy, i, cand[i, a], att)
-    return table
 
 
 def shared_bytes(n: int) -> int:

@@ -31,8 +31,8 @@ __device__ __forceinline__ int dist(const double* __restrict__ xy, int a, int b)
     return tsp_distance(make_double2(xy[2 * a], xy[2 * a + 1]), make_double2(xy[2 * b], xy[2 * b + 1]));
 }
 
-// cand rows of K (city, distance) pairs: a candidate of city c and its distance from c (gpu.candidate_table), read
-// together, so that a scan's partial gains need no coordinates.
+// cand rows of K (city, distance) pairs: a candidate of city c and its distance from c
+// (three_opt.candidate_table), read together, so that a scan's partial gains need no coordinates.
 __device__ __forceinline__ int cand_city(const int* __restrict__ cand, int c, int a) { return cand[2 * (c * K + a)]; }
 __device__ __forceinline__ int cand_dist(const int* __restrict__ cand, int c, int a) {
     return cand[2 * (c * K + a) + 1];

@@ -25,7 +25,8 @@ def push(queue, queued, head, count, c):
 def local_search(xy, cand, tour, pos, queue, queued, count, att, dirty=None, oropt=False):
     """First-improvement 3-opt with don't-look bits: cities queue[0:count] (queued[c] set) are looked at in
     turn; a city without an improving move (3-opt, then Or-opt where `oropt`) gets its bit back on; the end cities
-    of a move are queued again. Returns the total gain (the tour is that much shorter)."""
+    of a move are queued again; cand: three_opt.candidate_table's lists. Returns the total gain (the tour is that
+    much shorter)."""
     n = tour.shape[0]
     touched = np.empty(6, np.int64)
     head = 0

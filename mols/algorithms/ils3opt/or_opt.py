@@ -19,7 +19,8 @@ def or_delta(xy, p, t1, s_end, q, c, d, att):
 @cached_njit
 def or_move(xy, cand, tour, pos, t1, att, move):
     """The first improving Or-opt move from t1 (direction of the segment forward then backward, its length 1 ..
-    OR_MAX, t1's candidates c in list order while d(t1, c) is below the removal's gain, d after then before c):
+    OR_MAX, t1's candidates c in list order (three_opt.candidate_table's) while d(t1, c) is below the removal's
+    gain, d after then before c):
     move (6,) = p, t1, s_end, q, c, d; returns (found, forward, gain)."""
     k = cand.shape[1]
     for direction in range(2):
@@ -32,8 +33,8 @@ def or_move(xy, cand, tour, pos, t1, att, move):
             q = step(tour, pos, s_end, fwd)
             g0 = dist(xy, p, t1, att) + dist(xy, s_end, q, att) - dist(xy, p, q, att)
             for a in range(k):
-                c = cand[t1, a]
-                g1 = g0 - dist(xy, t1, c, att)
+                c = cand[t1, a, 0]
+                g1 = g0 - cand[t1, a, 1]
                 if g1 <= 0:
                     break
                 if c == p or c == q or between(pos, t1, c, s_end, fwd):

@@ -168,15 +168,15 @@ def apply_sequential(tour, pos, t1, t2, t3, t4, t5, t6, fwd, dirty=None):
 def improve_city(xy, cand, tour, pos, t1, att, touched, dirty=None):
     """First improving sequential 3-opt move from t1 (directions forward then backward, candidates in
     list order, t4 before, then after t3, t6 after, then before t5), carried out. Its end cities go to
-    touched; returns (their count: 0 where there is none, 4 for a 2-opt, 6, gain)."""
+    touched; returns (their count: 0 where there is none, 4 for a 2-opt, 6, gain). cand: candidate_table's."""
     k = cand.shape[1]
     for direction in range(2):
         fwd = direction == 0
         t2 = step(tour, pos, t1, fwd)
         d12 = dist(xy, t1, t2, att)
         for a in range(k):
-            t3 = cand[t2, a]
-            g1 = d12 - dist(xy, t2, t3, att)
+            t3 = cand[t2, a, 0]
+            g1 = d12 - cand[t2, a, 1]
             if g1 <= 0:
                 break
             if t3 == step(tour, pos, t2, fwd):
@@ -204,8 +204,8 @@ def search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, att):
             if gain > 0:
                 return True, t4, -1, -1, gain
         for b in range(k):
-            t5 = cand[t4, b]
-            g2 = g1b - dist(xy, t4, t5, att)
+            t5 = cand[t4, b, 0]
+            g2 = g1b - cand[t4, b, 1]
             if g2 <= 0:
                 break
             if t5 == succ(tour, pos, t4) or t5 == pred(tour, pos, t4):
@@ -217,6 +217,18 @@ def search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, att):
                     if gain > 0:
                         return True, t4, t5, t6, gain
     return False, -1, -1, -1, 0
+
+
+@cached_njit
+def candidate_table(xy, cand, att):
+    """The local searches' candidate lists (n, k, 2) int32 (both backends'): each candidate of city i in list order,
+    beside its distance from i, so that a scan's partial gains read it instead of computing it."""
+    n, k = cand.shape
+    table = np.empty((n, k, 2), np.int32)
+    for i in range(n):
+        for a in range(k):
+            table[i, a, 0], table[i, a, 1] = cand[i, a], dist(xy, i, cand[i, a], att)
+    return table
 
 
 def tour_length(xy: np.ndarray, tour: np.ndarray, att: bool) -> int:
