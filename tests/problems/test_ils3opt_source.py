@@ -62,14 +62,14 @@ def test_fi_block_shape(P, pairs, n, shape):
 
 @pytest.mark.parametrize("name", ["random:300:2", "att48"])
 def test_candidate_table_holds_each_candidate_and_its_distance(name):
-    """The local searches' lists (three_opt.candidate_table): each candidate in list order, beside its TSPLIB distance from the
-    list's city (the model's NumPy reference, EUC_2D or ATT)."""
+    """The local searches' lists (three_opt.candidate_table): each candidate in list order, beside its TSPLIB
+    distance from the list's city (the model's NumPy reference, EUC_2D or ATT)."""
     from mols.problems.tsp.model import distance_matrix
 
     problem = load_tsp(name) if name != "att48" else att_instance()
     xy = problem.xy[0]
     cand = candidate_lists(xy, 12, quadrant=True)
-    table = candidate_table(xy, cand.astype(np.int64), problem.att)
+    table = candidate_table(xy, cand, problem.att)
     assert table.shape == (problem.n, 12, 2) and table.dtype == np.int32
     assert (table[..., 0] == cand).all()
     assert (table[..., 1] == distance_matrix(xy, problem.att)[np.arange(problem.n)[:, None], cand]).all()
@@ -108,7 +108,7 @@ def build_simulator(folder, param, merged=False, oropt=False):
     for name in ("shim.h", "main.cpp"):
         shutil.copy(SIM / name, folder / name)
     xy.astype(np.float64).tofile(folder / "xy.bin")
-    candidate_table(xy.astype(np.float64), cand.astype(np.int64), problem.att).tofile(folder / "cand.bin")
+    candidate_table(xy, cand, problem.att).tofile(folder / "cand.bin")
     tours.tofile(folder / "tours.bin")
     tour_lengths(xy, tours, problem.att).astype(np.int64).tofile(folder / "lengths.bin")
     base = [GXX, "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-w", "main.cpp", "-o", "sim"]

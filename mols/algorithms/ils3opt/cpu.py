@@ -17,7 +17,7 @@ class CpuPopulation:
 
     def __init__(self, xy, cand, seed, tours, lengths, seg, att, samples: int = 0, oropt: bool = False):
         self.xy, self.seed, self.seg, self.att, self.samples = xy, seed, seg, att, samples
-        self.cand = candidate_table(np.ascontiguousarray(xy, np.float64), np.asarray(cand, np.int64), att)
+        self.cand = candidate_table(xy, cand, att)
         self.oropt = oropt
         self.tours, self.lengths = tours, lengths.reshape(-1, 1)
         self.pos, self.bests, self.best_pos, self.queues = (np.empty_like(tours) for _ in range(4))

@@ -118,8 +118,8 @@ class GpuPopulation:
         if self.shared > 48 * 1024:
             self.kernel.max_dynamic_shared_size_bytes = self.shared
         what = f"ILS-3opt population of {P} tours of {n} cities"
-        xy = np.ascontiguousarray(xy, np.float64)
-        self.xy, self.cand = cp.asarray(xy), cp.asarray(candidate_table(xy, np.asarray(cand, np.int64), att))
+        self.xy = cp.asarray(np.ascontiguousarray(xy, np.float64))
+        self.cand = cp.asarray(candidate_table(xy, cand, att))
         self.tours = cp.asarray(tours)
         self.pos, self.bests, self.best_pos, self.queues = (device_array((P, n), np.int32, what) for _ in range(4))
         self.queued = device_array((P, n), np.uint8, what, fill=0)

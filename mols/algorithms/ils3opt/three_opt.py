@@ -219,10 +219,14 @@ def search_t3(xy, cand, tour, pos, t1, t2, t3, g1, fwd, att):
     return False, -1, -1, -1, 0
 
 
-@cached_njit
-def candidate_table(xy, cand, att):
+def candidate_table(xy: np.ndarray, cand: np.ndarray, att: bool) -> np.ndarray:
     """The local searches' candidate lists (n, k, 2) int32 (both backends'): each candidate of city i in list order,
     beside its distance from i, so that a scan's partial gains read it instead of computing it."""
+    return _table(np.ascontiguousarray(xy, np.float64), np.ascontiguousarray(cand, np.int64), bool(att))
+
+
+@cached_njit
+def _table(xy, cand, att):
     n, k = cand.shape
     table = np.empty((n, k, 2), np.int32)
     for i in range(n):
